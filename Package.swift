@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers (see docs/architecture.md): rules and recognition are pure Swift and
+// depend on nothing; storage wraps libpq; the server wraps libwebsockets and is
+// the only target that sees everything; `mindpad` parses arguments and wires.
+let package = Package(
+    name: "MindPad",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "mindpad", targets: ["mindpad"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, imported through pkg-config. Debian names the packages.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // What Swift cannot import from libwebsockets (LWS_PRE, variadic lwsl_*).
+        .target(name: "CMindPadShims", dependencies: ["CLibWebSockets"]),
+
+        // Pure layers.
+        .target(name: "MindPadRules"),
+        .target(
+            name: "MindPadRecognition",
+            resources: [.copy("Resources")]
+        ),
+
+        // I/O layers.
+        .target(
+            name: "MindPadStorage",
+            dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "MindPadServer",
+            dependencies: [
+                "CLibWebSockets", "CMindPadShims",
+                "MindPadStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "mindpad",
+            dependencies: [
+                "MindPadServer", "MindPadStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .testTarget(name: "MindPadRulesTests", dependencies: ["MindPadRules"]),
+        .testTarget(name: "MindPadRecognitionTests", dependencies: ["MindPadRecognition"]),
+        .target(name: "MindPadTestSupport", dependencies: ["MindPadStorage"], path: "Tests/MindPadTestSupport"),
+        .testTarget(name: "MindPadStorageTests", dependencies: ["MindPadStorage", "MindPadTestSupport"]),
+        .testTarget(name: "MindPadServerTests", dependencies: ["MindPadServer", "MindPadStorage", "MindPadTestSupport"]),
+    ]
+)
