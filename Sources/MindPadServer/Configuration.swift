@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+
+/// Everything the server can be told, in one place. Flags override
+/// environment variables, which override the defaults documented here.
+public struct Configuration: Sendable {
+    /// `PORT` / `--port`: where HTTP and WebSocket listen. Default 8080.
+    public var port: Int = 8080
+    /// `MINDPAD_HOST` / `--host`: address to bind; nil (default) = all.
+    public var host: String?
+    /// `DATABASE_URL` / `--database-url`: a libpq URI or key/value string.
+    /// Required by `serve` and `migrate`. Never logged unredacted.
+    public var databaseURL: String?
+    /// `MINDPAD_ADMIN_TOKEN`: bearer token for `/api/admin/*`. When unset
+    /// the admin endpoints answer 503: there is no default token.
+    public var adminToken: String?
+    /// `MINDPAD_WEB_ROOT` / `--web-root`: static files. Default `./web`.
+    public var webRoot: String = "web"
+    /// `MINDPAD_MIGRATIONS` / `--migrations`: SQL files. Default `./Migrations`.
+    public var migrationsDirectory: String = "Migrations"
+    /// `MINDPAD_DATA_DIR` / `--data-dir`: durable local state (the result
+    /// journal). Default `./.data`.
+    public var dataDirectory: String = ".data"
+    /// `--no-migrate`: skip applying migrations when `serve` starts.
+    public var migrateOnStart: Bool = true
+    /// `MINDPAD_DB_POOL` / `--db-pool`: database worker threads. Default 2.
+    public var databasePoolSize: Int = 2
+    /// `LOG_LEVEL` / `--log-level`: trace, debug, info (default), notice,
+    /// warning, error, critical.
+    public var logLevel: Logger.Level = .info
+
+    public init() {}
+
+    /// Reads the environment variables named above.
+    public init(environment: [String: String]) throws {
+        self.init()
+        if let v = environment["PORT"] { port = try Self.port(v) }
+        host = environment["MINDPAD_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        adminToken = environment["MINDPAD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let v = environment["MINDPAD_WEB_ROOT"], !v.isEmpty { webRoot = v }
+        if let v = environment["MINDPAD_MIGRATIONS"], !v.isEmpty { migrationsDirectory = v }
+        if let v = environment["MINDPAD_DATA_DIR"], !v.isEmpty { dataDirectory = v }
+        if let v = environment["MINDPAD_DB_POOL"] {
+            guard let n = Int(v), (1...32).contains(n) else {
+                throw ConfigurationError("MINDPAD_DB_POOL must be 1…32, got \(v)")
+            }
+            databasePoolSize = n
+        }
+        if let v = environment["LOG_LEVEL"], !v.isEmpty { logLevel = try Self.level(v) }
+    }
+
+    public static func port(_ text: String) throws -> Int {
+        guard let n = Int(text), (0...65535).contains(n) else {
+            throw ConfigurationError("port must be 0…65535, got \(text)")
+        }
+        return n
+    }
+
+    public static func level(_ text: String) throws -> Logger.Level {
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw ConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; got \(text)")
+        }
+        return level
+    }
+
+    /// The database URL with any password replaced by `***`, for logs.
+    public var redactedDatabaseURL: String {
+        guard let url = databaseURL else { return "(none)" }
+        return Self.redact(url)
+    }
+
+    /// Hides passwords in a libpq URI (`user:secret@`) or key/value string
+    /// (`password=secret`).
+    public static func redact(_ connectionString: String) -> String {
+        var s = connectionString
+        if let scheme = s.range(of: "://"), let at = s[scheme.upperBound...].firstIndex(of: "@") {
+            let userInfo = s[scheme.upperBound..<at]
+            if let colon = userInfo.firstIndex(of: ":") {
+                s.replaceSubrange(s.index(after: colon)..<at, with: "***")
+            }
+        }
+        for key in ["password=", "PASSWORD="] {
+            var search = s.startIndex
+            while let r = s.range(of: key, range: search..<s.endIndex) {
+                let end = s[r.upperBound...].firstIndex(where: { $0 == " " || $0 == "&" }) ?? s.endIndex
+                s.replaceSubrange(r.upperBound..<end, with: "***")
+                search = s.index(r.upperBound, offsetBy: 3, limitedBy: s.endIndex) ?? s.endIndex
+            }
+        }
+        return s
+    }
+}
+
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,4 @@
+/// The version reported by `/healthz` and `mindpad --version`.
+public enum MindPadVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,141 @@
+import CLibWebSockets
+import CMindPadShims
+import Foundation
+
+/// A WebSocket client as the service thread tracks it.
+final class WebSocketConnection {
+    let id: UInt64
+    let wsi: OpaquePointer
+    /// Messages waiting for WRITEABLE, oldest first; `outboxHead` skips sent ones.
+    var outbox: [[UInt8]] = []
+    var outboxHead = 0
+    /// The buffer of the last `lws_write`, kept alive until the next
+    /// WRITEABLE: with permessage-deflate lws may still read it.
+    var inFlight: [UInt8] = []
+    /// A message arriving in fragments.
+    var incoming: [UInt8] = []
+    /// Set when the server decided to close: sent after the queued messages.
+    var closeReason: (code: UInt16, reason: String)?
+
+    init(id: UInt64, wsi: OpaquePointer) {
+        self.id = id
+        self.wsi = wsi
+    }
+
+    var queued: Int { outbox.count - outboxHead }
+}
+
+extension WebServer {
+    /// Queues a text message. Safe from any thread; from the service thread
+    /// it goes straight to the connection's outbox.
+    public func send(_ text: String, to connection: ConnectionID) {
+        guard isServiceThread else {
+            post { [weak self] in self?.send(text, to: connection) }
+            return
+        }
+        guard let c = connections[connection.raw], c.closeReason == nil else { return }
+        if c.queued >= options.maxQueuedMessages {
+            logger.warning("slow client disconnected", metadata: ["conn": "\(connection)", "queued": "\(c.queued)"])
+            close(connection: c, code: 1008, reason: "too many unread messages")
+            return
+        }
+        c.outbox.append(Array(text.utf8))
+        lws_callback_on_writable(c.wsi)
+    }
+
+    /// Closes a connection after its queued messages. Safe from any thread.
+    public func close(_ connection: ConnectionID, code: UInt16 = 1000, reason: String = "") {
+        guard isServiceThread else {
+            post { [weak self] in self?.close(connection, code: code, reason: reason) }
+            return
+        }
+        guard let c = connections[connection.raw] else { return }
+        close(connection: c, code: code, reason: reason)
+    }
+
+    /// Open WebSocket connections (service thread).
+    public var connectionCount: Int { connections.count }
+
+    func close(connection c: WebSocketConnection, code: UInt16, reason: String) {
+        guard c.closeReason == nil else { return }
+        c.closeReason = (code, String(reason.utf8.prefix(120)) ?? "")
+        lws_callback_on_writable(c.wsi)
+    }
+
+    /// Accepts upgrades on the WebSocket path only.
+    func webSocketFilter(_ wsi: OpaquePointer) -> Int32 {
+        let uri = header(wsi, WSI_TOKEN_GET_URI) ?? ""
+        let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
+        return path == options.webSocketPath ? 0 : 1
+    }
+
+    func webSocketOpened(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?) -> Int32 {
+        guard let session else { return -1 }
+        let id = allocateID()
+        session.pointee = id
+        connections[id] = WebSocketConnection(id: id, wsi: wsi)
+        delegate?.webServer(self, didOpen: ConnectionID(id), peer: peerAddress(wsi))
+        return 0
+    }
+
+    func webSocketReceived(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?,
+                           bytes: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        guard let id = session?.pointee, let c = connections[id] else { return -1 }
+        if lws_frame_is_binary(wsi) != 0 {
+            return refuse(wsi, code: LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "binary messages are not part of the protocol")
+        }
+        if c.incoming.count + length > options.maxMessageBytes {
+            c.incoming = []
+            return refuse(wsi, code: LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+                          "messages are limited to \(options.maxMessageBytes) bytes")
+        }
+        if let bytes, length > 0 {
+            c.incoming.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: length))
+        }
+        guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
+        let message = c.incoming
+        c.incoming = []
+        // lws validated UTF-8 already (LWS_SERVER_OPTION_VALIDATE_UTF8).
+        let text = String(decoding: message, as: UTF8.self)
+        delegate?.webServer(self, didReceive: text, from: ConnectionID(id))
+        return 0
+    }
+
+    private func refuse(_ wsi: OpaquePointer, code: lws_close_status, _ reason: String) -> Int32 {
+        var bytes = Array(reason.utf8.prefix(120))
+        lws_close_reason(wsi, code, &bytes, bytes.count)
+        return -1
+    }
+
+    func webSocketWritable(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?) -> Int32 {
+        guard let id = session?.pointee, let c = connections[id] else { return 0 }
+        guard c.outboxHead < c.outbox.count else {
+            c.inFlight = []
+            if let (code, reason) = c.closeReason {
+                return refuse(wsi, code: lws_close_status(UInt32(code)), reason)
+            }
+            return 0
+        }
+        let message = c.outbox[c.outboxHead]
+        c.outbox[c.outboxHead] = []
+        c.outboxHead += 1
+        if c.outboxHead == c.outbox.count {
+            c.outbox.removeAll(keepingCapacity: true)
+            c.outboxHead = 0
+        }
+        var buffer = [UInt8](repeating: 0, count: pre + message.count)
+        buffer.replaceSubrange(pre..<buffer.count, with: message)
+        c.inFlight = buffer
+        let written = c.inFlight.withUnsafeMutableBufferPointer { buf in
+            lws_write(wsi, buf.baseAddress! + pre, message.count, LWS_WRITE_TEXT)
+        }
+        if written < 0 { return -1 }
+        if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    func webSocketClosed(session: UnsafeMutablePointer<UInt64>?) {
+        guard let id = session?.pointee, connections.removeValue(forKey: id) != nil else { return }
+        delegate?.webServer(self, didClose: ConnectionID(id))
+    }
+}

@@ -1,0 +1,55 @@
+import Logging
+import MindPadServer
+import Testing
+
+@Suite struct ConfigurationTests {
+    @Test func defaults() throws {
+        let c = try Configuration(environment: [:])
+        #expect(c.port == 8080)
+        #expect(c.host == nil)
+        #expect(c.databaseURL == nil)
+        #expect(c.adminToken == nil)
+        #expect(c.webRoot == "web")
+        #expect(c.migrationsDirectory == "Migrations")
+        #expect(c.migrateOnStart)
+        #expect(c.databasePoolSize == 2)
+        #expect(c.logLevel == .info)
+    }
+
+    @Test func readsTheEnvironment() throws {
+        let c = try Configuration(environment: [
+            "PORT": "9001", "MINDPAD_HOST": "127.0.0.1", "DATABASE_URL": "host=/tmp dbname=x",
+            "MINDPAD_ADMIN_TOKEN": "t", "MINDPAD_WEB_ROOT": "/srv/web", "MINDPAD_MIGRATIONS": "/srv/m",
+            "MINDPAD_DATA_DIR": "/var/lib/mindpad", "MINDPAD_DB_POOL": "4", "LOG_LEVEL": "DEBUG",
+        ])
+        #expect(c.port == 9001)
+        #expect(c.host == "127.0.0.1")
+        #expect(c.databaseURL == "host=/tmp dbname=x")
+        #expect(c.adminToken == "t")
+        #expect(c.webRoot == "/srv/web")
+        #expect(c.migrationsDirectory == "/srv/m")
+        #expect(c.dataDirectory == "/var/lib/mindpad")
+        #expect(c.databasePoolSize == 4)
+        #expect(c.logLevel == .debug)
+    }
+
+    @Test(arguments: [["PORT": "http"], ["PORT": "70000"], ["MINDPAD_DB_POOL": "0"], ["LOG_LEVEL": "loud"]])
+    func refusesNonsense(environment: [String: String]) {
+        #expect(throws: ConfigurationError.self) { try Configuration(environment: environment) }
+    }
+
+    @Test func anEmptyAdminTokenIsNoToken() throws {
+        #expect(try Configuration(environment: ["MINDPAD_ADMIN_TOKEN": ""]).adminToken == nil)
+    }
+
+    @Test(arguments: [
+        ("postgresql://u:secret@h:5/db", "postgresql://u:***@h:5/db"),
+        ("postgresql://u@h/db?password=secret&sslmode=require", "postgresql://u@h/db?password=***&sslmode=require"),
+        ("host=h password=secret dbname=d", "host=h password=*** dbname=d"),
+        ("postgresql://u@h/db", "postgresql://u@h/db"),
+    ])
+    func redactsPasswords(input: String, expected: String) {
+        #expect(Configuration.redact(input) == expected)
+        #expect(!Configuration.redact(input).contains("secret"))
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `make test`: install what is missing, start the private PostgreSQL (unless
+# DATABASE_URL names a server to use), create a throwaway database, and run
+# every test: the Swift suites, then the checks of the deployment files.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh test
+
+started_cluster=0
+if [ -z "${DATABASE_URL:-}" ]; then
+    if ! scripts/pg.sh status; then started_cluster=1; fi
+    admin_url=$(scripts/pg.sh start)
+else
+    admin_url=$DATABASE_URL
+fi
+test_db=mindpad_test_$$_$RANDOM
+psql "$admin_url" -qc "CREATE DATABASE $test_db" >/dev/null
+cleanup() {
+    psql "$admin_url" -qc "DROP DATABASE IF EXISTS $test_db WITH (FORCE)" >/dev/null 2>&1 || true
+    # Scratch databases of tests that were killed mid-way.
+    for db in $(psql "$admin_url" -Atc "SELECT datname FROM pg_database WHERE datname LIKE 'mindpad\_t\_%'" 2>/dev/null); do
+        psql "$admin_url" -qc "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null 2>&1 || true
+    done
+    if [ "$started_cluster" = 1 ]; then scripts/pg.sh stop || true; fi
+}
+trap cleanup EXIT
+DATABASE_URL=$(python3 -c 'import sys,urllib.parse as u; p=u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/"+sys.argv[2])))' "$admin_url" "$test_db")
+export DATABASE_URL
+
+echo "== swift test (database $test_db)" >&2
+swift build --build-tests -j "$(nproc)"
+swift test --skip-build
+
+echo "== deployment files" >&2
+scripts/check-deploy.sh
