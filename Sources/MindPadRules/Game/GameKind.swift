@@ -1,0 +1,50 @@
+/// One game that can be raced: what a question is, what an answer is, and
+/// what a correct answer is worth.
+///
+/// Rooms, races, modes, timing, standings and storage never look inside a
+/// question or an answer, so a new game (the Add-One digits race, the grid
+/// path finder, kids' exercises with levels) is one new conforming type; the
+/// race machine is generic over it. See docs/rules.md, "Adding a game kind".
+///
+/// Requirements for fairness: `question(seed:index:mode:)` must be a pure
+/// function of its arguments (use `SeededGenerator(seed:stream:)`), so every
+/// racer gets the same `index`-th question, on every server build, forever.
+public protocol GameKind: Sendable {
+    /// A question with everything needed to grade it. Stays on the server.
+    associatedtype Question: Sendable, Hashable
+    /// What the racer is shown: the question without its answer. `Codable`
+    /// so the owner can send it as is.
+    associatedtype Prompt: Sendable, Hashable, Codable
+    /// What the racer submits. `Codable` so the owner can decode it as is.
+    associatedtype Answer: Sendable, Hashable, Codable
+
+    /// A stable identifier stored with every result, e.g. `"mindpad"`.
+    var identifier: String { get }
+
+    /// How many questions a Normal race has.
+    var normalQuestionCount: Int { get }
+
+    /// The `index`-th question (0-based) of a race played with `seed` in `mode`.
+    func question(seed: UInt64, index: Int, mode: GameMode) -> Question
+
+    /// The client-safe form of `question` (it must not reveal the answer).
+    func prompt(for question: Question) -> Prompt
+
+    /// The answer that is graded correct.
+    func correctAnswer(to question: Question) -> Answer
+
+    /// Whether `answer` is correct. Defaults to equality with
+    /// `correctAnswer(to:)`; a kind with several right answers overrides it.
+    func isCorrect(_ answer: Answer, to question: Question) -> Bool
+
+    /// Points for a correct answer in Normal and Survival, given the whole
+    /// seconds the racer spent on the question. (Time Attack counts correct
+    /// answers instead and never asks.)
+    func points(for question: Question, secondsSpent: Int) -> Int
+}
+
+extension GameKind {
+    public func isCorrect(_ answer: Answer, to question: Question) -> Bool {
+        answer == correctAnswer(to: question)
+    }
+}

@@ -1,0 +1,52 @@
+/// One racer's result for one round: what storage keeps and the standings
+/// rank.
+public struct PlayerResult: Sendable, Hashable, Codable {
+    public let player: PlayerID
+    public let name: PlayerName
+    /// The game kind's identifier, e.g. `mindpad`.
+    public let kind: String
+    public let mode: GameMode
+    public let round: Int
+    /// The race's seed; lets a disputed race be replayed. Safe to store and
+    /// publish once the race is over.
+    public let seed: UInt64
+    /// Normal and Survival: sum of the points of correct answers.
+    /// Time Attack: the number of correct answers.
+    public let score: Int
+    public let correct: Int
+    public let wrong: Int
+    /// From the race start to the racer's last answer (Normal, Survival),
+    /// the race length (Time Attack), or to when they left (abandoned).
+    public let duration: RaceDuration
+    /// From the race start to when the score last went up (zero if it never
+    /// did): Time Attack's tie-break.
+    public let scoreReachedAfter: RaceDuration
+    /// `true` if the run ended by the rules, `false` if the racer left.
+    public let completed: Bool
+    /// Position in the room's join order, the last tie-break.
+    public let seat: Int
+    /// Questions answered, right or wrong (`correct + wrong`); Survival's
+    /// "how far did they get".
+    public let answered: Int
+
+    public init(
+        player: PlayerID, name: PlayerName, kind: String, mode: GameMode, round: Int, seed: UInt64,
+        score: Int, correct: Int, wrong: Int, duration: RaceDuration, scoreReachedAfter: RaceDuration,
+        completed: Bool, seat: Int
+    ) {
+        self.player = player
+        self.name = name
+        self.kind = kind
+        self.mode = mode
+        self.round = round
+        self.seed = seed
+        self.score = score
+        self.correct = correct
+        self.wrong = wrong
+        self.duration = duration
+        self.scoreReachedAfter = scoreReachedAfter
+        self.completed = completed
+        self.seat = seat
+        self.answered = correct + wrong
+    }
+}

@@ -1,0 +1,62 @@
+/// What the owner must do after an event. Effects come out in the order
+/// they should be carried out. "Broadcast" means to every connected member.
+public enum RaceEffect<Kind: GameKind>: Sendable, Equatable {
+    /// Broadcast: members, roles, host, ready and connection flags, phase.
+    case roomUpdated(RoomSnapshot)
+    /// To `player` only, after they join or reconnect: the whole picture of
+    /// the room (progress while running, standings once finished).
+    case resync(PlayerID, room: RoomSnapshot, progress: RaceProgress?, standings: Standings?)
+    /// Broadcast: the host started; the first question comes at `startsAt`.
+    case countdownStarted(round: Int, startsAt: RaceInstant)
+    /// Broadcast: the race runs. `endsAt` is set in Time Attack only.
+    case raceStarted(round: Int, mode: GameMode, startedAt: RaceInstant, endsAt: RaceInstant?)
+    /// To `delivery.player`: their next (or, after a reconnect, current) question.
+    case sendQuestion(QuestionDelivery<Kind>)
+    /// To `outcome.player`: how their answer was graded.
+    case answerGraded(AnswerOutcome<Kind>)
+    /// Broadcast: every racer's live progress.
+    case progress(RaceProgress)
+    /// To storage, and to `result.player`: a racer's run ended (completed,
+    /// or abandoned by leaving). Exactly once per racer per round.
+    case playerFinished(PlayerResult)
+    /// Broadcast: the race is over; final standings with ties broken.
+    case raceFinished(Standings)
+    /// To `player` only: the event they caused was refused.
+    case rejected(PlayerID, RaceError)
+    /// Set the room's single timer to fire `.tick` at `at`, replacing any
+    /// earlier one.
+    case scheduleTick(at: RaceInstant)
+    /// No deadline is pending; drop the room's timer.
+    case cancelTick
+    /// The last member left: forget the room. Later events are refused.
+    case roomDisposed
+}
+
+/// A question on its way to a racer.
+public struct QuestionDelivery<Kind: GameKind>: Sendable, Equatable {
+    public let player: PlayerID
+    public let id: QuestionID
+    /// Send this: it does not contain the answer.
+    public let prompt: Kind.Prompt
+    /// Server side only (logs, tests): contains the answer.
+    public let question: Kind.Question
+    /// When the racer's clock for this question started.
+    public let sentAt: RaceInstant
+}
+
+/// How one answer was graded.
+public struct AnswerOutcome<Kind: GameKind>: Sendable, Equatable {
+    public let player: PlayerID
+    public let question: QuestionID
+    public let answer: Kind.Answer
+    public let isCorrect: Bool
+    public let correctAnswer: Kind.Answer
+    /// Whole seconds spent on the question (rounded down).
+    public let secondsSpent: Int
+    /// Points this answer added (Time Attack: 1 per correct answer).
+    public let points: Int
+    /// The racer's score after this answer.
+    public let score: Int
+    /// Whether this answer ended the racer's run.
+    public let finishedRun: Bool
+}

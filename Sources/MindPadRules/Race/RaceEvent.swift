@@ -1,0 +1,28 @@
+/// Something that happened to a room, delivered by its owner together with
+/// the server time it happened at.
+public enum RaceEvent<Kind: GameKind>: Sendable {
+    /// A new member. In the lobby or countdown they take a free seat (or
+    /// wait as a spectator if the seats are full); once the race runs or
+    /// has finished they spectate and race from the next rematch.
+    case join(PlayerID, name: PlayerName)
+    /// The member leaves for good. A racer's result so far still counts.
+    case leave(PlayerID)
+    /// The member's connection dropped; they keep their place for the
+    /// reconnection grace period.
+    case disconnect(PlayerID)
+    /// The member is back (within the grace period); racers are re-sent
+    /// their current question.
+    case reconnect(PlayerID)
+    /// Lobby only: the member is (not) ready.
+    case setReady(PlayerID, Bool)
+    /// Lobby only, host only: start the countdown.
+    case start(by: PlayerID)
+    /// A racer's answer to the question they were sent as `question`.
+    case answer(PlayerID, question: QuestionID, Kind.Answer)
+    /// Finished races only, host only: back to the lobby for another round
+    /// in the same room with a new seed (the owner draws it).
+    case rematch(by: PlayerID, seed: UInt64)
+    /// The owner's timer fired (see `RaceEffect.scheduleTick`). Every other
+    /// event also processes deadlines that are due, so a late tick is harmless.
+    case tick
+}

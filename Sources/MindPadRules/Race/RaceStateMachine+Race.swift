@@ -1,0 +1,186 @@
+/// Starting, answering, finishing and rematching.
+extension RaceStateMachine {
+    mutating func start(by id: PlayerID, at now: RaceInstant, into effects: inout [RaceEffect<Kind>]) {
+        guard members.contains(where: { $0.id == id }) else {
+            effects.append(.rejected(id, rejectionForNonMember))
+            return
+        }
+        switch state {
+        case .lobby:
+            break
+        case .countdown, .running, .finished, .disposed:
+            effects.append(.rejected(id, .notInLobby))
+            return
+        }
+        guard host == id else {
+            effects.append(.rejected(id, .notHost))
+            return
+        }
+        let racers = members.filter { $0.role == .racer }
+        guard racers.count >= configuration.minimumPlayers else {
+            effects.append(.rejected(id, .notEnoughPlayers(minimum: configuration.minimumPlayers)))
+            return
+        }
+        if configuration.requireReady {
+            let waiting = racers.filter { $0.id != id && !($0.isReady && $0.isConnected) }
+            guard waiting.isEmpty else {
+                effects.append(.rejected(id, .playersNotReady(waiting.map(\.name))))
+                return
+            }
+        }
+        let startsAt = now + configuration.countdown
+        state = .countdown(startsAt: startsAt)
+        effects.append(.countdownStarted(round: round, startsAt: startsAt))
+        effects.append(.roomUpdated(snapshot))
+    }
+
+    /// The countdown reached zero at `startsAt`: every racer's first
+    /// question is sent, and its clock starts, at that same instant.
+    mutating func startRace(at startsAt: RaceInstant, into effects: inout [RaceEffect<Kind>]) {
+        let endsAt: RaceInstant?
+        switch configuration.mode {
+        case .timeAttack: endsAt = startsAt + configuration.timeAttackLength
+        case .normal, .survival: endsAt = nil
+        }
+        let seated = members.filter { $0.role == .racer }
+        let running = Running(
+            startedAt: startsAt, endsAt: endsAt,
+            racers: seated.map { RacerRun(member: $0, startedAt: startsAt) }
+        )
+        state = .running(running)
+        effects.append(.raceStarted(round: round, mode: configuration.mode, startedAt: startsAt, endsAt: endsAt))
+        for (member, racer) in zip(seated, running.racers) where member.isConnected {
+            effects.append(.sendQuestion(delivery(for: racer)))
+        }
+        effects.append(.progress(progress(of: running)))
+        effects.append(.roomUpdated(snapshot))
+    }
+
+    mutating func submit(
+        _ answer: Kind.Answer, to id: QuestionID, by player: PlayerID,
+        at now: RaceInstant, into effects: inout [RaceEffect<Kind>]
+    ) {
+        guard members.contains(where: { $0.id == player }) else {
+            effects.append(.rejected(player, rejectionForNonMember))
+            return
+        }
+        var running: Running
+        switch state {
+        case .running(let current):
+            running = current
+        case .lobby, .countdown:
+            effects.append(.rejected(player, .raceNotRunning))
+            return
+        case .finished:
+            effects.append(.rejected(player, .raceOver))
+            return
+        case .disposed:
+            effects.append(.rejected(player, .roomClosed))
+            return
+        }
+        guard let r = running.racers.firstIndex(where: { $0.id == player }) else {
+            effects.append(.rejected(player, .notRacing))
+            return
+        }
+        var racer = running.racers[r]
+        guard racer.isPlaying else {
+            effects.append(.rejected(player, .alreadyFinished))
+            return
+        }
+        let current = QuestionID(round: round, index: racer.questionIndex)
+        guard id == current else {
+            let stale = id.round < round || (id.round == round && id.index < racer.questionIndex)
+            effects.append(.rejected(player, stale ? .staleQuestion(id, current: current) : .unsentQuestion(id, current: current)))
+            return
+        }
+
+        let question = kind.question(seed: seed, index: racer.questionIndex, mode: configuration.mode)
+        let isCorrect = kind.isCorrect(answer, to: question)
+        let seconds = Int((now - racer.questionSentAt).wholeSeconds)
+        let points: Int
+        switch configuration.mode {
+        case .normal, .survival: points = isCorrect ? kind.points(for: question, secondsSpent: seconds) : 0
+        case .timeAttack: points = isCorrect ? 1 : 0
+        }
+        if isCorrect { racer.correct += 1 } else { racer.wrong += 1 }
+        if points > 0 {
+            racer.score += points
+            racer.scoreReachedAt = now
+        }
+        let runEnds: Bool
+        switch configuration.mode {
+        case .normal: runEnds = racer.questionIndex + 1 >= kind.normalQuestionCount
+        case .survival: runEnds = !isCorrect
+        case .timeAttack: runEnds = false
+        }
+        effects.append(.answerGraded(AnswerOutcome(
+            player: player, question: id, answer: answer, isCorrect: isCorrect,
+            correctAnswer: kind.correctAnswer(to: question), secondsSpent: seconds,
+            points: points, score: racer.score, finishedRun: runEnds
+        )))
+        if runEnds {
+            racer.status = .completed(at: now)
+            running.racers[r] = racer
+            effects.append(.playerFinished(result(for: racer, in: running)))
+        } else {
+            racer.questionIndex += 1
+            racer.questionSentAt = now
+            running.racers[r] = racer
+            effects.append(.sendQuestion(delivery(for: racer)))
+        }
+        state = .running(running)
+        effects.append(.progress(progress(of: running)))
+        finishIfEveryoneDone(at: now, into: &effects)
+    }
+
+    /// Time Attack's end: everyone still playing completes at `endsAt`.
+    mutating func endTimeAttack(at endsAt: RaceInstant, into effects: inout [RaceEffect<Kind>]) {
+        guard case .running(var running) = state else { return }
+        for index in running.racers.indices where running.racers[index].isPlaying {
+            running.racers[index].status = .completed(at: endsAt)
+            effects.append(.playerFinished(result(for: running.racers[index], in: running)))
+        }
+        state = .running(running)
+        finishIfEveryoneDone(at: endsAt, into: &effects)
+    }
+
+    /// Ends the race once no racer is playing: Normal and Survival when the
+    /// last run ends, any mode when every racer has left.
+    mutating func finishIfEveryoneDone(at now: RaceInstant, into effects: inout [RaceEffect<Kind>]) {
+        guard case .running(let running) = state, !running.racers.contains(where: \.isPlaying) else { return }
+        let standings = Standings(
+            round: round, mode: configuration.mode,
+            results: running.racers.map { result(for: $0, in: running) }
+        )
+        state = .finished(standings)
+        effects.append(.raceFinished(standings))
+        effects.append(.roomUpdated(snapshot))
+    }
+
+    mutating func rematch(by id: PlayerID, seed newSeed: UInt64, into effects: inout [RaceEffect<Kind>]) {
+        guard members.contains(where: { $0.id == id }) else {
+            effects.append(.rejected(id, rejectionForNonMember))
+            return
+        }
+        switch state {
+        case .finished:
+            break
+        case .lobby, .countdown, .running:
+            effects.append(.rejected(id, .raceNotFinished))
+            return
+        case .disposed:
+            effects.append(.rejected(id, .roomClosed))
+            return
+        }
+        guard host == id else {
+            effects.append(.rejected(id, .notHost))
+            return
+        }
+        round += 1
+        seed = newSeed
+        state = .lobby
+        for index in members.indices { members[index].isReady = false }
+        fillSeats()
+        effects.append(.roomUpdated(snapshot))
+    }
+}

@@ -1,0 +1,87 @@
+/// What the machine shows the owner: snapshots, progress, results.
+extension RaceStateMachine {
+    /// Where the room is.
+    public var phase: RoomPhase {
+        switch state {
+        case .lobby: .lobby
+        case .countdown(let startsAt): .countdown(startsAt: startsAt)
+        case .running(let running): .running(startedAt: running.startedAt, endsAt: running.endsAt)
+        case .finished: .finished
+        case .disposed: .disposed
+        }
+    }
+
+    /// Members, roles, host and phase, safe to send to anyone.
+    public var snapshot: RoomSnapshot {
+        RoomSnapshot(
+            round: round, mode: configuration.mode, kind: kind.identifier, phase: phase, host: host,
+            members: members.map { member in
+                MemberSnapshot(
+                    id: member.id, name: member.name, role: member.role, isReady: member.isReady,
+                    isConnected: member.isConnected, isHost: member.id == host
+                )
+            },
+            maxPlayers: configuration.maxPlayers
+        )
+    }
+
+    /// Live progress while the race runs.
+    public var progress: RaceProgress? {
+        switch state {
+        case .running(let running): progress(of: running)
+        case .lobby, .countdown, .finished, .disposed: nil
+        }
+    }
+
+    /// Final standings once the race is over (until the rematch).
+    public var standings: Standings? {
+        switch state {
+        case .finished(let standings): standings
+        case .lobby, .countdown, .running, .disposed: nil
+        }
+    }
+
+    /// The host, if the room has members.
+    public var hostID: PlayerID? { host }
+
+    /// The instant the owner's timer should fire next, if any.
+    public var nextTick: RaceInstant? { nextDeadline()?.0 }
+
+    func progress(of running: Running) -> RaceProgress {
+        RaceProgress(round: round, mode: configuration.mode, racers: running.racers.map(\.progress))
+    }
+
+    func delivery(for racer: RacerRun) -> QuestionDelivery<Kind> {
+        let question = kind.question(seed: seed, index: racer.questionIndex, mode: configuration.mode)
+        return QuestionDelivery(
+            player: racer.id, id: QuestionID(round: round, index: racer.questionIndex),
+            prompt: kind.prompt(for: question), question: question, sentAt: racer.questionSentAt
+        )
+    }
+
+    func result(for racer: RacerRun, in running: Running) -> PlayerResult {
+        let endedAt: RaceInstant
+        let completed: Bool
+        switch racer.status {
+        case .playing:
+            endedAt = clock
+            completed = false
+        case .completed(let at):
+            endedAt = at
+            completed = true
+        case .abandoned(let at):
+            endedAt = at
+            completed = false
+        }
+        return PlayerResult(
+            player: racer.id, name: racer.name, kind: kind.identifier, mode: configuration.mode,
+            round: round, seed: seed, score: racer.score, correct: racer.correct, wrong: racer.wrong,
+            duration: endedAt - running.startedAt, scoreReachedAfter: racer.scoreReachedAt - running.startedAt,
+            completed: completed, seat: racer.seat
+        )
+    }
+
+    func resync(_ id: PlayerID) -> RaceEffect<Kind> {
+        .resync(id, room: snapshot, progress: progress, standings: standings)
+    }
+}

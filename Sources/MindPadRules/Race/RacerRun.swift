@@ -1,0 +1,58 @@
+/// One racer's run in the current round, as the state machine keeps it.
+/// Kept after the racer leaves, because their result so far still counts.
+struct RacerRun: Sendable, Hashable {
+    let id: PlayerID
+    let name: PlayerName
+    let seat: Int
+    /// The question they were sent last (0-based).
+    var questionIndex: Int
+    /// When that question was sent: the start of its whole-seconds clock.
+    var questionSentAt: RaceInstant
+    var score: Int
+    var correct: Int
+    var wrong: Int
+    /// When the score last went up (the race start if it never did).
+    var scoreReachedAt: RaceInstant
+    var status: Status
+
+    enum Status: Sendable, Hashable {
+        case playing
+        case completed(at: RaceInstant)
+        case abandoned(at: RaceInstant)
+    }
+
+    init(member: RoomMember, startedAt: RaceInstant) {
+        id = member.id
+        name = member.name
+        seat = member.seat
+        questionIndex = 0
+        questionSentAt = startedAt
+        score = 0
+        correct = 0
+        wrong = 0
+        scoreReachedAt = startedAt
+        status = .playing
+    }
+
+    var isPlaying: Bool {
+        switch status {
+        case .playing: true
+        case .completed, .abandoned: false
+        }
+    }
+
+    var publicStatus: RacerStatus {
+        switch status {
+        case .playing: .playing
+        case .completed: .completed
+        case .abandoned: .abandoned
+        }
+    }
+
+    var progress: RacerProgress {
+        RacerProgress(
+            player: id, name: name, questionIndex: questionIndex,
+            score: score, correct: correct, wrong: wrong, status: publicStatus
+        )
+    }
+}
