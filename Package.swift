@@ -45,7 +45,7 @@ let package = Package(
             name: "MindPadServer",
             dependencies: [
                 "CLibWebSockets", "CMindPadShims",
-                "MindPadStorage",
+                "MindPadRules", "MindPadStorage",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

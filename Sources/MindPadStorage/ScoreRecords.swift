@@ -1,0 +1,151 @@
+import Foundation
+
+/// A finished game as storage keeps it. Codable so it can wait in the
+/// journal while the database is away.
+public struct GameResultRecord: Codable, Sendable, Equatable {
+    /// Chosen when the game ends (a UUID); makes the write idempotent.
+    public var resultID: String
+    public var playerID: Int64
+    /// A mode key such as `normal`, `survival`, `time_attack`.
+    public var mode: String
+    public var score: Int
+    public var correct: Int
+    public var answered: Int
+    /// Total time; in Time Attack, when the final score was reached.
+    public var durationMs: Int
+    public var roomID: String?
+    public var raceID: String?
+    /// Milliseconds since 1970, UTC.
+    public var finishedAtMs: Int64
+
+    public init(resultID: String = UUID().uuidString.lowercased(), playerID: Int64, mode: String,
+                score: Int, correct: Int, answered: Int, durationMs: Int,
+                roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64) {
+        self.resultID = resultID
+        self.playerID = playerID
+        self.mode = mode
+        self.score = score
+        self.correct = correct
+        self.answered = answered
+        self.durationMs = durationMs
+        self.roomID = roomID
+        self.raceID = raceID
+        self.finishedAtMs = finishedAtMs
+    }
+}
+
+/// What storing a result did.
+public struct RecordOutcome: Sendable, Equatable {
+    /// False when a result with this id was already stored (a replay).
+    public var stored: Bool
+    /// The result beat the player's all-time best in its mode.
+    public var personalBest: Bool
+    /// The all-time best before this result, if there was one.
+    public var previousBest: Int?
+
+    public init(stored: Bool, personalBest: Bool, previousBest: Int?) {
+        self.stored = stored
+        self.personalBest = personalBest
+        self.previousBest = previousBest
+    }
+}
+
+public struct PlayerRecord: Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    public var createdAtMs: Int64
+}
+
+/// The periods a leaderboard covers. Days are UTC days; weeks are ISO weeks
+/// (Monday 00:00 UTC to the next Monday).
+public enum LeaderboardPeriod: String, Sendable, CaseIterable, Codable {
+    case all, day, week
+
+    /// The first day of the period containing `instant`, as `yyyy-mm-dd`.
+    public func start(containing instant: Date) -> String {
+        switch self {
+        case .all: return "1970-01-01"
+        case .day: return Self.dayString(Self.utcMidnight(instant))
+        case .week: return Self.dayString(Self.mondayMidnight(instant))
+        }
+    }
+
+    /// When the period containing `instant` ends; nil for all-time.
+    public func nextReset(after instant: Date) -> Date? {
+        switch self {
+        case .all: return nil
+        case .day: return Self.utcMidnight(instant).addingTimeInterval(86_400)
+        case .week: return Self.mondayMidnight(instant).addingTimeInterval(7 * 86_400)
+        }
+    }
+
+    static func utcMidnight(_ d: Date) -> Date {
+        Date(timeIntervalSince1970: (d.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+    }
+
+    static func mondayMidnight(_ d: Date) -> Date {
+        let midnight = utcMidnight(d)
+        // 1970-01-01 was a Thursday: days since then, shifted so Monday is 0.
+        let days = Int((midnight.timeIntervalSince1970 / 86_400).rounded())
+        let weekday = ((days + 3) % 7 + 7) % 7
+        return midnight.addingTimeInterval(-Double(weekday) * 86_400)
+    }
+
+    static func dayString(_ d: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day], from: d)
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+}
+
+public struct LeaderboardEntry: Sendable, Equatable {
+    public var rank: Int
+    public var playerID: Int64
+    public var name: String
+    public var score: Int
+    public var durationMs: Int
+    public var achievedAtMs: Int64
+}
+
+public struct Leaderboard: Sendable, Equatable {
+    public var mode: String
+    public var period: LeaderboardPeriod
+    public var periodStart: String
+    public var nextResetMs: Int64?
+    public var entries: [LeaderboardEntry]
+    /// With `around`: the player's own entry (nil if they have none)…
+    public var me: LeaderboardEntry?
+    /// …and their neighbours, in board order, including the player.
+    public var around: [LeaderboardEntry]
+}
+
+public struct PlayerProfile: Sendable, Equatable {
+    public struct Best: Sendable, Equatable {
+        public var mode: String
+        public var score: Int
+        public var durationMs: Int
+        public var achievedAtMs: Int64
+    }
+
+    public var player: PlayerRecord
+    public var highscores: [Best]
+    public var recent: [GameResultRecord]
+}
+
+/// Who an admin reset covers.
+public enum ResetScope: Sendable, Equatable {
+    case all
+    case mode(String)
+    case player(id: Int64, name: String)
+    case playerMode(id: Int64, name: String, mode: String)
+
+    var label: String {
+        switch self {
+        case .all: "all"
+        case .mode: "mode"
+        case .player: "player"
+        case .playerMode: "player_mode"
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+
+/// The scores schema's statements, on one connection. Blocking: call it from
+/// a database worker, never from the network thread.
+public struct ScoreStore {
+    public let connection: PostgresConnection
+
+    public init(_ connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    // MARK: Players
+
+    /// Creates a player; nil when the name (by key) is taken.
+    public func createPlayer(name: String, nameKey: String, tokenHash: String) throws -> PlayerRecord? {
+        let rows = try connection.query("""
+            INSERT INTO players (name, name_key, token_hash) VALUES (\(name), \(nameKey), \(tokenHash))
+            ON CONFLICT (name_key) DO NOTHING
+            RETURNING id, name, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms
+            """)
+        return rows.count == 1 ? try Self.player(rows, 0) : nil
+    }
+
+    /// The player with this name key, and their token hash.
+    public func findPlayer(nameKey: String) throws -> (player: PlayerRecord, tokenHash: String)? {
+        let rows = try connection.query("""
+            SELECT id, name, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms, token_hash
+            FROM players WHERE name_key = \(nameKey)
+            """)
+        guard rows.count == 1, let hash = rows.value("token_hash") else { return nil }
+        return (try Self.player(rows, 0), hash)
+    }
+
+    // MARK: Results
+
+    /// Stores a result and improves the player's bests (all-time, the UTC day
+    /// and the ISO week of `finishedAt`) in one statement. Storing the same
+    /// result id twice changes nothing the second time.
+    public func record(_ r: GameResultRecord) throws -> RecordOutcome {
+        let rows = try connection.query("""
+            WITH ins AS (
+                INSERT INTO game_results (result_id, player_id, mode, score, correct, answered,
+                                          duration_ms, room_id, race_id, finished_at)
+                VALUES (\(r.resultID)::uuid, \(r.playerID)::bigint, \(r.mode), \(r.score)::int,
+                        \(r.correct)::int, \(r.answered)::int, \(r.durationMs)::int, \(r.roomID), \(r.raceID),
+                        to_timestamp(\(r.finishedAtMs)::bigint / 1000.0))
+                ON CONFLICT (result_id) DO NOTHING
+                RETURNING result_id, player_id, mode, score, duration_ms, finished_at
+            ), periods AS (
+                SELECT ins.*, p.period, p.period_start FROM ins, LATERAL (VALUES
+                    ('all', DATE '1970-01-01'),
+                    ('day', (ins.finished_at AT TIME ZONE 'UTC')::date),
+                    ('week', date_trunc('week', ins.finished_at AT TIME ZONE 'UTC')::date)
+                ) AS p (period, period_start)
+            ), previous AS (
+                SELECT h.score FROM highscores h JOIN ins
+                  ON h.player_id = ins.player_id AND h.mode = ins.mode
+                 AND h.period = 'all' AND h.period_start = DATE '1970-01-01'
+            ), improved AS (
+                INSERT INTO highscores AS h (player_id, mode, period, period_start, score, duration_ms,
+                                             achieved_at, result_id)
+                SELECT player_id, mode, period, period_start, score, duration_ms, finished_at, result_id
+                FROM periods
+                ON CONFLICT (player_id, mode, period, period_start) DO UPDATE
+                   SET score = EXCLUDED.score, duration_ms = EXCLUDED.duration_ms,
+                       achieved_at = EXCLUDED.achieved_at, result_id = EXCLUDED.result_id
+                 WHERE EXCLUDED.score > h.score
+                    OR (EXCLUDED.score = h.score AND (EXCLUDED.duration_ms < h.duration_ms
+                        OR (EXCLUDED.duration_ms = h.duration_ms AND EXCLUDED.achieved_at < h.achieved_at)))
+                RETURNING period
+            )
+            SELECT (SELECT count(*) FROM ins) AS inserted,
+                   EXISTS (SELECT 1 FROM improved WHERE period = 'all') AS best,
+                   (SELECT score FROM previous) AS previous
+            """)
+        let inserted = rows.value("inserted") == "1"
+        let previous = rows.value("previous").flatMap { Int($0) }
+        let improved = rows.value("best") == "t"
+        // A first game that scored nothing is not a "best" worth a fanfare.
+        let best = inserted && improved && (previous != nil || r.score > 0)
+        return RecordOutcome(stored: inserted, personalBest: best, previousBest: previous)
+    }
+
+    // MARK: Reading
+
+    /// The top `limit` of one board, and with `aroundPlayer` that player's
+    /// entry and up to `neighbours` entries on each side. Ranks are
+    /// competition ranks ("1, 2, 2, 4"): equal (score, time, moment) share one.
+    public func leaderboard(mode: String, period: LeaderboardPeriod, limit: Int, at now: Date,
+                            aroundPlayer: Int64? = nil, neighbours: Int = 5) throws -> Leaderboard {
+        let start = period.start(containing: now)
+        let top = try connection.query("""
+            SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms
+            FROM highscores h JOIN players p ON p.id = h.player_id
+            WHERE h.mode = \(mode) AND h.period = \(period.rawValue) AND h.period_start = \(start)::date
+            ORDER BY h.neg_score, h.duration_ms, h.achieved_at, h.player_id
+            LIMIT \(limit)::int
+            """)
+        var board = Leaderboard(mode: mode, period: period, periodStart: start,
+                                nextResetMs: period.nextReset(after: now).map { Int64($0.timeIntervalSince1970 * 1000) },
+                                entries: Self.ranked(try Self.entries(top), firstPosition: 1, firstRank: 1),
+                                me: nil, around: [])
+        guard let playerID = aroundPlayer else { return board }
+        // The player's entry, its rank (1 + strictly better entries) and its
+        // position in the total order (ties broken by player id).
+        let mine = try connection.query("""
+            SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms,
+                   h.neg_score, h.achieved_at::text AS achieved_exact,
+                   (SELECT count(*) FROM highscores b
+                     WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
+                       AND (b.neg_score, b.duration_ms, b.achieved_at) < (h.neg_score, h.duration_ms, h.achieved_at)
+                   ) AS better,
+                   (SELECT count(*) FROM highscores b
+                     WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
+                       AND (b.neg_score, b.duration_ms, b.achieved_at) = (h.neg_score, h.duration_ms, h.achieved_at)
+                       AND b.player_id < h.player_id
+                   ) AS tied_before
+            FROM highscores h JOIN players p ON p.id = h.player_id
+            WHERE h.player_id = \(playerID)::bigint AND h.mode = \(mode) AND h.period = \(period.rawValue)
+              AND h.period_start = \(start)::date
+            """)
+        guard mine.count == 1, let better = mine.value("better").flatMap({ Int($0) }),
+              let tiedBefore = mine.value("tied_before").flatMap({ Int($0) }),
+              let negScore = mine.value("neg_score"), let duration = mine.value("duration_ms"),
+              let exact = mine.value("achieved_exact") else { return board }
+        let myPosition = better + tiedBefore + 1
+        // One extra entry before the window tells whether the window's first
+        // entry shares its rank with entries outside it.
+        let before = try connection.query("""
+            SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms
+            FROM highscores h JOIN players p ON p.id = h.player_id
+            WHERE h.mode = \(mode) AND h.period = \(period.rawValue) AND h.period_start = \(start)::date
+              AND (h.neg_score, h.duration_ms, h.achieved_at, h.player_id)
+                  < (\(negScore)::int, \(duration)::int, \(exact)::timestamptz, \(playerID)::bigint)
+            ORDER BY h.neg_score DESC, h.duration_ms DESC, h.achieved_at DESC, h.player_id DESC
+            LIMIT \(neighbours + 1)::int
+            """)
+        let after = try connection.query("""
+            SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms
+            FROM highscores h JOIN players p ON p.id = h.player_id
+            WHERE h.mode = \(mode) AND h.period = \(period.rawValue) AND h.period_start = \(start)::date
+              AND (h.neg_score, h.duration_ms, h.achieved_at, h.player_id)
+                  > (\(negScore)::int, \(duration)::int, \(exact)::timestamptz, \(playerID)::bigint)
+            ORDER BY h.neg_score, h.duration_ms, h.achieved_at, h.player_id
+            LIMIT \(neighbours)::int
+            """)
+        let earlier = Array(try Self.entries(before).reversed())
+        var window = earlier + (try Self.entries(mine)) + (try Self.entries(after))
+        let firstPosition = myPosition - earlier.count
+        var firstRank = firstPosition
+        if earlier.count == neighbours + 1, window.count > 1, Self.sameResult(window[0], window[1]) {
+            // The extra entry ties with the window's first: the tie group may
+            // start further up, so count its rank exactly.
+            firstRank = try rank(ofResultLike: window[0], mode: mode, period: period, start: start)
+        }
+        window = Self.ranked(window, firstPosition: firstPosition, firstRank: firstRank)
+        if earlier.count == neighbours + 1 { window.removeFirst() }
+        board.me = window.first { $0.playerID == playerID }
+        board.around = window
+        return board
+    }
+
+    /// 1 + the number of entries strictly better than `e` on the board.
+    private func rank(ofResultLike e: LeaderboardEntry, mode: String, period: LeaderboardPeriod, start: String) throws -> Int {
+        let rows = try connection.query("""
+            SELECT count(*) AS better FROM highscores b
+            WHERE b.mode = \(mode) AND b.period = \(period.rawValue) AND b.period_start = \(start)::date
+              AND (b.neg_score, b.duration_ms, b.achieved_at)
+                  < (\(-e.score)::int, \(e.durationMs)::int, to_timestamp(\(e.achievedAtMs)::bigint / 1000.0))
+            """)
+        return (rows.value("better").flatMap { Int($0) } ?? 0) + 1
+    }
+
+    /// A player's all-time bests per mode and their most recent games.
+    public func profile(of player: PlayerRecord, recentLimit: Int = 20) throws -> PlayerProfile {
+        let bests = try connection.query("""
+            SELECT mode, score, duration_ms, (extract(epoch FROM achieved_at) * 1000)::bigint AS achieved_ms
+            FROM highscores WHERE player_id = \(player.id)::bigint AND period = 'all' ORDER BY mode
+            """)
+        let recent = try connection.query("""
+            SELECT result_id::text AS result_id, mode, score, correct, answered, duration_ms, room_id, race_id,
+                   (extract(epoch FROM finished_at) * 1000)::bigint AS finished_ms
+            FROM game_results WHERE player_id = \(player.id)::bigint
+            ORDER BY finished_at DESC LIMIT \(recentLimit)::int
+            """)
+        return PlayerProfile(
+            player: player,
+            highscores: try bests.rows.indices.map { i in
+                PlayerProfile.Best(mode: try Self.text(bests, "mode", i), score: try Self.int(bests, "score", i),
+                                   durationMs: try Self.int(bests, "duration_ms", i),
+                                   achievedAtMs: Int64(try Self.int(bests, "achieved_ms", i)))
+            },
+            recent: try recent.rows.indices.map { i in
+                GameResultRecord(resultID: try Self.text(recent, "result_id", i), playerID: player.id,
+                                 mode: try Self.text(recent, "mode", i), score: try Self.int(recent, "score", i),
+                                 correct: try Self.int(recent, "correct", i), answered: try Self.int(recent, "answered", i),
+                                 durationMs: try Self.int(recent, "duration_ms", i),
+                                 roomID: recent.value("room_id", row: i), raceID: recent.value("race_id", row: i),
+                                 finishedAtMs: Int64(try Self.int(recent, "finished_ms", i)))
+            })
+    }
+
+    // MARK: Resets
+
+    /// A player resets their own bests (every mode and period) to nothing.
+    /// Returns how many all-time bests went.
+    public func resetOwnHighscores(playerID: Int64) throws -> Int {
+        let rows = try connection.query("""
+            WITH gone AS (DELETE FROM highscores WHERE player_id = \(playerID)::bigint RETURNING period)
+            SELECT count(*) FILTER (WHERE period = 'all') AS bests FROM gone
+            """)
+        return rows.value("bests").flatMap { Int($0) } ?? 0
+    }
+
+    /// An operator's reset, recorded in `admin_resets` in the same statement.
+    /// Returns (all-time bests removed, rows removed across every period).
+    public func adminReset(_ scope: ResetScope, requester: String) throws -> (bests: Int, rows: Int) {
+        let mode: String?
+        let playerID: Int64?
+        let playerName: String?
+        switch scope {
+        case .all: (mode, playerID, playerName) = (nil, nil, nil)
+        case .mode(let m): (mode, playerID, playerName) = (m, nil, nil)
+        case .player(let id, let name): (mode, playerID, playerName) = (nil, id, name)
+        case .playerMode(let id, let name, let m): (mode, playerID, playerName) = (m, id, name)
+        }
+        let rows = try connection.query("""
+            WITH gone AS (
+                DELETE FROM highscores
+                WHERE (\(mode)::text IS NULL OR mode = \(mode)::text)
+                  AND (\(playerID)::bigint IS NULL OR player_id = \(playerID)::bigint)
+                RETURNING period
+            ), counted AS (
+                SELECT count(*) FILTER (WHERE period = 'all') AS bests, count(*) AS total FROM gone
+            ), audit AS (
+                INSERT INTO admin_resets (scope, mode, player_name, requester, rows_changed)
+                SELECT \(scope.label), \(mode)::text, \(playerName)::text, \(requester), total FROM counted
+            )
+            SELECT bests, total FROM counted
+            """)
+        return (rows.value("bests").flatMap { Int($0) } ?? 0, rows.value("total").flatMap { Int($0) } ?? 0)
+    }
+
+    // MARK: Decoding
+
+    static func player(_ rows: PostgresRows, _ i: Int) throws -> PlayerRecord {
+        PlayerRecord(id: Int64(try int(rows, "id", i)), name: try text(rows, "name", i),
+                     createdAtMs: Int64(try int(rows, "created_ms", i)))
+    }
+
+    static func entries(_ rows: PostgresRows) throws -> [LeaderboardEntry] {
+        try rows.rows.indices.map { i in
+            LeaderboardEntry(rank: 0, playerID: Int64(try int(rows, "player_id", i)), name: try text(rows, "name", i),
+                             score: try int(rows, "score", i), durationMs: try int(rows, "duration_ms", i),
+                             achievedAtMs: Int64(try int(rows, "achieved_ms", i)))
+        }
+    }
+
+    static func sameResult(_ a: LeaderboardEntry, _ b: LeaderboardEntry) -> Bool {
+        a.score == b.score && a.durationMs == b.durationMs && a.achievedAtMs == b.achievedAtMs
+    }
+
+    /// Competition ranks for consecutive entries of the board order, the
+    /// first at `firstPosition` with rank `firstRank`: an entry equal to the
+    /// one before it shares its rank, any other entry's rank is its position.
+    static func ranked(_ list: [LeaderboardEntry], firstPosition: Int, firstRank: Int) -> [LeaderboardEntry] {
+        var out: [LeaderboardEntry] = []
+        out.reserveCapacity(list.count)
+        for (offset, entry) in list.enumerated() {
+            var e = entry
+            if let previous = out.last {
+                e.rank = sameResult(previous, e) ? previous.rank : firstPosition + offset
+            } else {
+                e.rank = firstRank
+            }
+            out.append(e)
+        }
+        return out
+    }
+
+    static func text(_ rows: PostgresRows, _ column: String, _ i: Int) throws -> String {
+        guard let v = rows.value(column, row: i) else {
+            throw PostgresError(.unexpectedResult, message: "missing \(column)")
+        }
+        return v
+    }
+
+    static func int(_ rows: PostgresRows, _ column: String, _ i: Int) throws -> Int {
+        guard let v = rows.value(column, row: i), let n = Int(v) else {
+            throw PostgresError(.unexpectedResult, message: "missing or non-integer \(column)")
+        }
+        return n
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import MindPadStorage
+import Testing
+
+@Suite struct ResultJournalTests {
+    func tempDir() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    func record(_ i: Int) -> GameResultRecord {
+        GameResultRecord(resultID: "00000000-0000-0000-0000-\(String(format: "%012d", i))", playerID: 1, mode: "normal",
+                         score: i, correct: 1, answered: 1, durationMs: 10, finishedAtMs: 1000 + Int64(i))
+    }
+
+    @Test func appendsSurviveReopeningAndRemovalIsSelective() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = try ResultJournal(directory: dir)
+        try journal.append([record(1), record(2)])
+        try journal.append(record(3))
+        let reopened = try ResultJournal(directory: dir)
+        #expect(reopened.pending() == [record(1), record(2), record(3)])
+        try reopened.remove(resultIDs: [record(2).resultID])
+        #expect(try ResultJournal(directory: dir).pending() == [record(1), record(3)])
+        try reopened.remove(resultIDs: [record(1).resultID, record(3).resultID])
+        #expect(reopened.pending().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: reopened.url.path))
+    }
+
+    @Test func aTornLastLineAndDuplicatesAreTolerated() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = try ResultJournal(directory: dir)
+        try journal.append([record(1), record(1), record(2)])
+        // A crash in the middle of an append leaves half a line.
+        let handle = try FileHandle(forWritingTo: journal.url)
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"resultID":"half"#.utf8))
+        try handle.close()
+        #expect(journal.pending() == [record(1), record(2)])
+        try journal.append(record(3))
+        #expect(journal.pending().map(\.score) == [1, 2, 3])
+    }
+
+    @Test func theFileIsPrivate() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = try ResultJournal(directory: dir)
+        try journal.append(record(1))
+        let mode = try FileManager.default.attributesOfItem(atPath: journal.url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}
