@@ -10,7 +10,7 @@ struct MindPad: ParsableCommand {
         commandName: "mindpad",
         abstract: "MindPad: a multiplayer mental-arithmetic race with handwritten answers.",
         version: MindPadVersion.current,
-        subcommands: [Serve.self, Migrate.self]
+        subcommands: [Serve.self, Migrate.self, Recognize.self]
     )
 }
 

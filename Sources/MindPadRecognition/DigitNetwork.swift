@@ -1,0 +1,249 @@
+/// mindpad-cnn-v1, the recognition network, as tight SIMD loops (HWC layout,
+/// output channels in the vector lanes):
+///
+///     28×28×1 ─conv3×3 same─▶ 28×28×8 ─ReLU, max 2×2─▶ 14×14×8
+///             ─conv3×3 same─▶ 14×14×16 ─ReLU, max 2×2─▶ 7×7×16
+///             ─conv3×3 valid─▶ 5×5×32 ─ReLU─▶ 800 ─dense─▶ 64 ─ReLU─▶ dense ─▶ 10 logits
+///
+/// 57,802 parameters, 449,280 multiply-adds (dense; about a third are done, see `forward`). The weights are immutable after
+/// loading, so one instance serves every thread; per-call state lives in a
+/// `Recognizer.Workspace`.
+final class DigitNetwork: @unchecked Sendable {
+    static let architecture = "mindpad-cnn-v1"
+    static let shapes: [(String, [Int])] = [
+        ("conv1.weight", [3, 3, 1, 8]), ("conv1.bias", [8]),
+        ("conv2.weight", [3, 3, 8, 16]), ("conv2.bias", [16]),
+        ("conv3.weight", [3, 3, 16, 32]), ("conv3.bias", [32]),
+        ("fc1.weight", [800, 64]), ("fc1.bias", [64]),
+        ("fc2.weight", [64, 10]), ("fc2.bias", [10]),
+    ]
+    static let parameterCount = shapes.reduce(0) { $0 + $1.1.reduce(1, *) }
+    static let multiplyAdds = 28 * 28 * 8 * 9 + 14 * 14 * 16 * 72 + 5 * 5 * 32 * 144 + 800 * 64 + 64 * 10
+
+    // Written once in init, read-only afterwards (hence @unchecked Sendable). Layouts
+    // keep output channels contiguous so they load as SIMD4 vectors (16-byte aligned).
+    private let w1: UnsafeMutablePointer<Float>  // [tap 9][out 8]
+    private let b1: UnsafeMutablePointer<Float>  // [8]
+    private let w2: UnsafeMutablePointer<Float>  // [tap 9][in 8][out 16]
+    private let b2: UnsafeMutablePointer<Float>  // [16]
+    private let w3: UnsafeMutablePointer<Float>  // [tap 9][in 16][out 32]
+    private let b3: UnsafeMutablePointer<Float>  // [32]
+    private let f1: UnsafeMutablePointer<Float>  // [in 800][out 64]
+    private let c1: UnsafeMutablePointer<Float>  // [64]
+    private let f2: UnsafeMutablePointer<Float>  // [in 64][out 12] (10 + 2 zero columns)
+    private let c2: UnsafeMutablePointer<Float>  // [12]
+
+    private static func buffer(_ values: [Float], count: Int? = nil) -> UnsafeMutablePointer<Float> {
+        let n = count ?? values.count
+        let p = UnsafeMutableRawPointer.allocate(byteCount: n * 4, alignment: 64).bindMemory(to: Float.self, capacity: n)
+        p.initialize(repeating: 0, count: n)
+        p.update(from: values, count: min(n, values.count))
+        return p
+    }
+
+    init(_ file: SafeTensors) throws(RecognitionError) {
+        if let arch = file.metadata["architecture"], arch != Self.architecture {
+            throw RecognitionError(.invalidModel, detail: "architecture \(arch), expected \(Self.architecture)")
+        }
+        var t: [String: [Float]] = [:]
+        for (name, shape) in Self.shapes {
+            guard let tensor = file.tensors[name] else {
+                throw RecognitionError(.invalidModel, detail: "missing tensor \(name)")
+            }
+            guard tensor.shape == shape else {
+                throw RecognitionError(.invalidModel, detail: "\(name) has shape \(tensor.shape), expected \(shape)")
+            }
+            guard tensor.values.allSatisfy(\.isFinite) else {
+                throw RecognitionError(.invalidModel, detail: "\(name) has non-finite values")
+            }
+            t[name] = tensor.values
+        }
+        // HWIO and (in, out) are already the layouts used here.
+        w1 = Self.buffer(t["conv1.weight"]!); b1 = Self.buffer(t["conv1.bias"]!)
+        w2 = Self.buffer(t["conv2.weight"]!); b2 = Self.buffer(t["conv2.bias"]!)
+        w3 = Self.buffer(t["conv3.weight"]!); b3 = Self.buffer(t["conv3.bias"]!)
+        f1 = Self.buffer(t["fc1.weight"]!); c1 = Self.buffer(t["fc1.bias"]!)
+        let fc2 = t["fc2.weight"]!
+        var padded = [Float](repeating: 0, count: 64 * 12)
+        for i in 0..<64 { for o in 0..<10 { padded[i * 12 + o] = fc2[i * 10 + o] } }
+        f2 = Self.buffer(padded); c2 = Self.buffer(t["fc2.bias"]!, count: 12)
+    }
+
+    deinit {
+        for p in [w1, b1, w2, b2, w3, b3, f1, c1, f2, c2] { p.deallocate() }
+    }
+
+    /// Runs the network on `ws.image` (28×28) and writes 10 logits to `ws.logits`.
+    ///
+    /// The input and every ReLU output are mostly zeros (about 18 %, 34 %, 43 % and
+    /// 21 % non-zero for conv1, conv2, conv3 and fc1), so each layer first lists its
+    /// non-zero inputs (branch-free) and then only multiplies those: about a third
+    /// of the dense multiply-adds, with exactly the same sums (adding 0 × w changes
+    /// nothing, and the weights are checked finite).
+    func forward(_ ws: Recognizer.Workspace) {
+        let image = ws.image, act1 = ws.act1, act2 = ws.act2, act3 = ws.act3
+        let hidden = ws.hidden, logits = ws.logits
+        let nzIndex = ws.nzIndex, nzValue = ws.nzValue
+        let count2 = ws.count2, offset2 = ws.offset2, value2 = ws.value2
+        let count3 = ws.count3, offset3 = ws.offset3, value3 = ws.value3
+
+        // conv1 by scatter from the non-zero pixels into a 30×30×8 buffer: output
+        // pixel (y, x) lives at (y + 1, x + 1), the border just absorbs the spill.
+        let bias1a = load4(b1, 0), bias1b = load4(b1, 4)
+        for i in 0..<900 {
+            store4(bias1a, act1, i * 8)
+            store4(bias1b, act1, i * 8 + 4)
+        }
+        var n = 0
+        for i in 0..<784 {
+            let v = image[i]
+            nzIndex[n] = Int32(truncatingIfNeeded: i)
+            nzValue[n] = v
+            n &+= v != 0 ? 1 : 0
+        }
+        for k in 0..<n {
+            let i = Int(nzIndex[k])
+            let r = i / 28, c = i - (i / 28) * 28
+            let v = SIMD4<Float>(repeating: nzValue[k])
+            let base = act1 + ((r + 2) * 30 + c + 2) * 8
+            for ky in 0..<3 {
+                for kx in 0..<3 {
+                    let o = base - (ky * 30 + kx) * 8
+                    let w = (ky * 3 + kx) * 8
+                    store4(load4(o, 0) + load4(w1, w) * v, o, 0)
+                    store4(load4(o, 4) + load4(w1, w + 4) * v, o, 4)
+                }
+            }
+        }
+        // ReLU + max 2×2, listed per position of a 16×16 grid (the border stays empty:
+        // that is conv2's zero padding). Offsets point at the conv2 weight rows.
+        for y in 0..<14 {
+            for x in 0..<14 {
+                let a = act1 + ((2 * y + 1) * 30 + 2 * x + 1) * 8
+                let pos = (y + 1) * 16 + x + 1
+                var m = 0
+                for c in 0..<8 {
+                    let v = relu(max(max(a[c], a[8 + c]), max(a[240 + c], a[248 + c])))
+                    offset2[pos * 8 + m] = Int32(truncatingIfNeeded: c * 16)
+                    value2[pos * 8 + m] = v
+                    m &+= v != 0 ? 1 : 0
+                }
+                count2[pos] = Int32(truncatingIfNeeded: m)
+            }
+        }
+
+        // conv2 by gather: 14×14×16 (pre-activation)
+        let b2v = (load4(b2, 0), load4(b2, 4), load4(b2, 8), load4(b2, 12))
+        for y in 0..<14 {
+            for x in 0..<14 {
+                var a0 = b2v.0, a1 = b2v.1, a2 = b2v.2, a3 = b2v.3
+                for ky in 0..<3 {
+                    for kx in 0..<3 {
+                        let pos = (y + ky) * 16 + x + kx
+                        let wt = w2 + (ky * 3 + kx) * 128
+                        let offsets = offset2 + pos * 8, values = value2 + pos * 8
+                        for k in 0..<Int(count2[pos]) {
+                            let u = SIMD4<Float>(repeating: values[k])
+                            let w = wt + Int(offsets[k])
+                            a0 += load4(w, 0) * u; a1 += load4(w, 4) * u
+                            a2 += load4(w, 8) * u; a3 += load4(w, 12) * u
+                        }
+                    }
+                }
+                let o = act2 + (y * 14 + x) * 16
+                store4(a0, o, 0); store4(a1, o, 4); store4(a2, o, 8); store4(a3, o, 12)
+            }
+        }
+        // ReLU + max 2×2, listed per position of the 7×7 grid, offsets into conv3 rows.
+        for y in 0..<7 {
+            for x in 0..<7 {
+                let a = act2 + (2 * y * 14 + 2 * x) * 16
+                let pos = y * 7 + x
+                var m = 0
+                for c in 0..<16 {
+                    let v = relu(max(max(a[c], a[16 + c]), max(a[224 + c], a[240 + c])))
+                    offset3[pos * 16 + m] = Int32(truncatingIfNeeded: c * 32)
+                    value3[pos * 16 + m] = v
+                    m &+= v != 0 ? 1 : 0
+                }
+                count3[pos] = Int32(truncatingIfNeeded: m)
+            }
+        }
+
+        // conv3 (valid) by gather: 5×5×32, in H, W, C order = the 800 inputs of fc1
+        for y in 0..<5 {
+            for x in 0..<5 {
+                var a0 = load4(b3, 0), a1 = load4(b3, 4), a2 = load4(b3, 8), a3 = load4(b3, 12)
+                var a4 = load4(b3, 16), a5 = load4(b3, 20), a6 = load4(b3, 24), a7 = load4(b3, 28)
+                for ky in 0..<3 {
+                    for kx in 0..<3 {
+                        let pos = (y + ky) * 7 + x + kx
+                        let wt = w3 + (ky * 3 + kx) * 512
+                        let offsets = offset3 + pos * 16, values = value3 + pos * 16
+                        for k in 0..<Int(count3[pos]) {
+                            let u = SIMD4<Float>(repeating: values[k])
+                            let w = wt + Int(offsets[k])
+                            a0 += load4(w, 0) * u; a1 += load4(w, 4) * u
+                            a2 += load4(w, 8) * u; a3 += load4(w, 12) * u
+                            a4 += load4(w, 16) * u; a5 += load4(w, 20) * u
+                            a6 += load4(w, 24) * u; a7 += load4(w, 28) * u
+                        }
+                    }
+                }
+                let o = act3 + (y * 5 + x) * 32
+                store4(a0, o, 0); store4(a1, o, 4); store4(a2, o, 8); store4(a3, o, 12)
+                store4(a4, o, 16); store4(a5, o, 20); store4(a6, o, 24); store4(a7, o, 28)
+            }
+        }
+        // ReLU, listing the non-zero inputs of fc1 (offsets into its weight rows).
+        n = 0
+        for i in 0..<800 {
+            let v = relu(act3[i])
+            nzIndex[n] = Int32(truncatingIfNeeded: i * 64)
+            nzValue[n] = v
+            n &+= v != 0 ? 1 : 0
+        }
+
+        // fc1 + ReLU: 800 -> 64, in two halves of 32 outputs (8 accumulators)
+        for half in 0..<2 {
+            let h = half * 32
+            var a0 = load4(c1, h), a1 = load4(c1, h + 4), a2 = load4(c1, h + 8), a3 = load4(c1, h + 12)
+            var a4 = load4(c1, h + 16), a5 = load4(c1, h + 20), a6 = load4(c1, h + 24), a7 = load4(c1, h + 28)
+            for k in 0..<n {
+                let u = SIMD4<Float>(repeating: nzValue[k])
+                let w = f1 + Int(nzIndex[k]) + h
+                a0 += load4(w, 0) * u; a1 += load4(w, 4) * u
+                a2 += load4(w, 8) * u; a3 += load4(w, 12) * u
+                a4 += load4(w, 16) * u; a5 += load4(w, 20) * u
+                a6 += load4(w, 24) * u; a7 += load4(w, 28) * u
+            }
+            let o = hidden + h
+            store4(a0, o, 0); store4(a1, o, 4); store4(a2, o, 8); store4(a3, o, 12)
+            store4(a4, o, 16); store4(a5, o, 20); store4(a6, o, 24); store4(a7, o, 28)
+        }
+
+        // fc2: 64 -> 10 (12 lanes, the last two unused), skipping zero hidden units
+        var a0 = load4(c2, 0), a1 = load4(c2, 4), a2 = load4(c2, 8)
+        for i in 0..<64 {
+            let v = relu(hidden[i])
+            if v == 0 { continue }
+            let u = SIMD4<Float>(repeating: v)
+            let w = f2 + i * 12
+            a0 += load4(w, 0) * u; a1 += load4(w, 4) * u; a2 += load4(w, 8) * u
+        }
+        store4(a0, logits, 0); store4(a1, logits, 4); store4(a2, logits, 8)
+    }
+}
+
+@inline(__always)
+private func load4(_ p: UnsafeMutablePointer<Float>, _ offset: Int) -> SIMD4<Float> {
+    UnsafeRawPointer(p + offset).load(as: SIMD4<Float>.self)
+}
+
+@inline(__always)
+private func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>, _ offset: Int) {
+    UnsafeMutableRawPointer(p + offset).storeBytes(of: v, as: SIMD4<Float>.self)
+}
+
+@inline(__always)
+private func relu(_ x: Float) -> Float { x > 0 ? x : 0 }

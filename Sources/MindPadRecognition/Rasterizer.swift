@@ -1,0 +1,176 @@
+/// Turns strokes into a 28×28 MNIST-like image (row-major, 0 = background, 1 = ink).
+///
+/// The steps, mirrored exactly by `tools/train/raster.py` (a parity test checks it):
+/// 1. bounding box of all points, scaled so its longer side is `fitSize` px (aspect
+///    kept); a drawing without extent (one point, or all points equal) is a dot;
+/// 2. every segment between consecutive points of a stroke is drawn as an
+///    anti-aliased capsule of width `penWidth` (round caps and joins), combined with
+///    max; a one-point stroke is a dot; points closer than `minimumStep` to the
+///    previous kept point are skipped (never a stroke's last point);
+/// 3. the image is drawn again shifted so its intensity centre of mass lands on
+///    pixel (`centre`, `centre`), like MNIST.
+///
+/// Geometry is computed in `Double`, pixels are stored as `Float`.
+public struct Rasterizer: Sendable {
+    /// Side of the output image.
+    public static let side = 28
+    /// Refusal limits (denial of service).
+    public static let maxPoints = 10_000
+    public static let maxStrokes = 64
+    /// Coordinates beyond this magnitude are refused (no canvas is that large).
+    public static let maxMagnitude = 1_000_000.0
+
+    /// Longer side of the points' bounding box, in output pixels. With the pen's
+    /// half width on each side the ink spans about 20 px, like MNIST's 20×20 box.
+    public var fitSize: Double
+    /// Stroke width in output pixels (MNIST strokes are ~2–3 px).
+    public var penWidth: Double
+    /// Where the centre of mass goes (MNIST: pixel index 14).
+    public var centre: Double
+    /// Within a stroke, a point closer than this (output pixels) to the last kept
+    /// point is skipped, unless it ends the stroke: a 240 Hz pen costs no more than a
+    /// 60 Hz mouse, and a line moves by at most step² / 8r px on a curve of radius r.
+    public var minimumStep: Double
+
+    public init(fitSize: Double = 18, penWidth: Double = 2.4, centre: Double = 14, minimumStep: Double = 0.75) {
+        self.fitSize = fitSize
+        self.penWidth = penWidth
+        self.centre = centre
+        self.minimumStep = minimumStep
+    }
+
+    /// Checks the limits without drawing.
+    public static func validate(_ drawing: Drawing) throws(RecognitionError) {
+        if drawing.strokes.count > maxStrokes {
+            throw RecognitionError(.tooManyStrokes, detail: "\(drawing.strokes.count) strokes")
+        }
+        let count = drawing.pointCount
+        if count > maxPoints { throw RecognitionError(.tooManyPoints, detail: "\(count) points") }
+        if count == 0 { throw RecognitionError(.emptyDrawing) }
+        for stroke in drawing.strokes {
+            for p in stroke {
+                guard p.x.isFinite, p.y.isFinite, p.t.isFinite else {
+                    throw RecognitionError(.nonFiniteValue, detail: "(\(p.x), \(p.y), \(p.t))")
+                }
+                guard abs(p.x) <= maxMagnitude, abs(p.y) <= maxMagnitude else {
+                    throw RecognitionError(.coordinateOutOfRange, detail: "(\(p.x), \(p.y))")
+                }
+            }
+        }
+    }
+
+    /// Rasterizes into `image` (at least 28×28 floats, overwritten). Allocates nothing.
+    public func rasterize(
+        _ drawing: Drawing, into image: UnsafeMutableBufferPointer<Float>
+    ) throws(RecognitionError) {
+        precondition(image.count >= Self.side * Self.side, "image buffer too small")
+        try Self.validate(drawing)
+        var minX = Double.infinity, maxX = -Double.infinity
+        var minY = Double.infinity, maxY = -Double.infinity
+        for stroke in drawing.strokes {
+            for p in stroke {
+                minX = min(minX, p.x); maxX = max(maxX, p.x)
+                minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+        }
+        let extent = max(maxX - minX, maxY - minY)
+        let magnitude = max(abs(minX), abs(maxX), abs(minY), abs(maxY), 1)
+        let scale = extent <= 1e-9 * magnitude ? 0 : fitSize / extent
+        let midX = (minX + maxX) / 2, midY = (minY + maxY) / 2
+        let pixels = image.baseAddress!
+
+        draw(drawing, scale: scale, midX: midX, midY: midY, shiftX: 0, shiftY: 0, into: pixels)
+        var mass = 0.0, sumX = 0.0, sumY = 0.0
+        for row in 0..<Self.side {
+            var rowMass = 0.0, rowX = 0.0
+            for col in 0..<Self.side {
+                let v = Double(pixels[row * Self.side + col])
+                rowMass += v
+                rowX += v * Double(col)
+            }
+            mass += rowMass
+            sumX += rowX
+            sumY += rowMass * Double(row)
+        }
+        if mass > 0 {
+            draw(drawing, scale: scale, midX: midX, midY: midY,
+                 shiftX: centre - sumX / mass, shiftY: centre - sumY / mass, into: pixels)
+        }
+    }
+
+    /// Convenience: a new 784-element image.
+    public func rasterize(_ drawing: Drawing) throws(RecognitionError) -> [Float] {
+        var image = [Float](repeating: 0, count: Self.side * Self.side)
+        try image.withUnsafeMutableBufferPointer { (buffer) throws(RecognitionError) in
+            try rasterize(drawing, into: buffer)
+        }
+        return image
+    }
+
+    private func draw(
+        _ drawing: Drawing, scale: Double, midX: Double, midY: Double,
+        shiftX: Double, shiftY: Double, into pixels: UnsafeMutablePointer<Float>
+    ) {
+        pixels.update(repeating: 0, count: Self.side * Self.side)
+        let offX = centre + shiftX, offY = centre + shiftY
+        let reach = penWidth / 2 + 0.5
+        let step2 = minimumStep * minimumStep
+        for stroke in drawing.strokes {
+            guard let first = stroke.first else { continue }
+            // Kept point, scaled but not yet centred (the same in both passes).
+            var kx = (first.x - midX) * scale
+            var ky = (first.y - midY) * scale
+            if stroke.count == 1 {
+                capsule(kx + offX, ky + offY, kx + offX, ky + offY, reach: reach, pixels)
+                continue
+            }
+            let last = stroke.count - 1
+            for i in 1...last {
+                let p = stroke[i]
+                let px = (p.x - midX) * scale
+                let py = (p.y - midY) * scale
+                if i != last {
+                    let dx = px - kx, dy = py - ky
+                    if dx * dx + dy * dy < step2 { continue }
+                }
+                capsule(kx + offX, ky + offY, px + offX, py + offY, reach: reach, pixels)
+                kx = px; ky = py
+            }
+        }
+    }
+
+    /// Max-combines a capsule: value = clamp(reach - distance to segment, 0, 1).
+    @inline(__always)
+    private func capsule(
+        _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, reach: Double,
+        _ pixels: UnsafeMutablePointer<Float>
+    ) {
+        let last = Double(Self.side - 1)
+        let x0 = Int(min(max((min(ax, bx) - reach).rounded(.down), 0), last + 1))
+        let x1 = Int(min(max((max(ax, bx) + reach).rounded(.up), -1), last))
+        let y0 = Int(min(max((min(ay, by) - reach).rounded(.down), 0), last + 1))
+        let y1 = Int(min(max((max(ay, by) + reach).rounded(.up), -1), last))
+        guard x0 <= x1, y0 <= y1 else { return }
+        let ex = bx - ax, ey = by - ay
+        let len2 = ex * ex + ey * ey
+        let inverse = len2 > 1e-12 ? 1 / len2 : 0
+        // Outside reach the value is 0 and inside reach - 1 it is 1: no square root.
+        let outer2 = reach * reach
+        let inner2 = reach > 1 ? (reach - 1) * (reach - 1) : -1
+        for row in y0...y1 {
+            let py = Double(row)
+            let dy = py - ay
+            let line = pixels + row * Self.side
+            for col in x0...x1 {
+                let px = Double(col)
+                let t = min(max(((px - ax) * ex + dy * ey) * inverse, 0), 1)
+                let qx = ax + t * ex - px
+                let qy = ay + t * ey - py
+                let d2 = qx * qx + qy * qy
+                if d2 >= outer2 { continue }
+                let v: Float = d2 <= inner2 ? 1 : Float(min(max(reach - d2.squareRoot(), 0), 1))
+                if v > line[col] { line[col] = v }
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// Recognizes hand-drawn digits: strokes → 28×28 image (`Rasterizer`) → CNN → softmax.
+///
+/// A `Recognizer` is immutable and safe to share between threads. Each thread (or
+/// connection) owns a `Workspace`: with it a call allocates nothing.
+///
+///     let recognizer = try Recognizer.bundled()
+///     let workspace = recognizer.makeWorkspace()
+///     let result = try recognizer.recognize(drawing, in: workspace)
+public final class Recognizer: Sendable {
+    /// File name of the bundled weights in the target's `Resources`.
+    public static let bundledModelName = "mindpad-digits"
+
+    /// The preprocessing the model was trained with (from the file's metadata).
+    public let rasterizer: Rasterizer
+    /// The safetensors `__metadata__` (architecture, training data, constants).
+    public let metadata: [String: String]
+    let network: DigitNetwork
+
+    /// Loads weights from a safetensors file made by `tools/train/export.py`.
+    public convenience init(contentsOf url: URL) throws(RecognitionError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw RecognitionError(.invalidModel, detail: "\(url.path): \(error)")
+        }
+        try self.init(safetensors: [UInt8](data))
+    }
+
+    public init(safetensors bytes: [UInt8]) throws(RecognitionError) {
+        let file = try SafeTensors(bytes: bytes)
+        network = try DigitNetwork(file)
+        metadata = file.metadata
+        func constant(_ key: String, _ fallback: Double) throws(RecognitionError) -> Double {
+            guard let text = file.metadata[key] else { return fallback }
+            guard let v = Double(text), v.isFinite, v > 0, v < 28 else {
+                throw RecognitionError(.invalidModel, detail: "metadata \(key)=\(text)")
+            }
+            return v
+        }
+        let defaults = Rasterizer()
+        rasterizer = Rasterizer(
+            fitSize: try constant("fit_size", defaults.fitSize),
+            penWidth: try constant("pen_width", defaults.penWidth),
+            centre: try constant("centre", defaults.centre),
+            minimumStep: try constant("min_step", defaults.minimumStep))
+        if let side = file.metadata["grid"], side != String(Rasterizer.side) {
+            throw RecognitionError(.invalidModel, detail: "grid \(side)")
+        }
+    }
+
+    /// URL of the weights shipped in this module's resources.
+    public static var bundledModelURL: URL? {
+        Bundle.module.url(forResource: bundledModelName, withExtension: "safetensors", subdirectory: "Resources")
+    }
+
+    private static let shared: Result<Recognizer, RecognitionError> = {
+        guard let url = bundledModelURL else {
+            return .failure(RecognitionError(.invalidModel, detail: "\(bundledModelName).safetensors not in bundle"))
+        }
+        return Result { () throws(RecognitionError) in try Recognizer(contentsOf: url) }
+    }()
+
+    /// The bundled model, loaded once per process.
+    public static func bundled() throws(RecognitionError) -> Recognizer {
+        try shared.get()
+    }
+
+    /// Scratch buffers for one thread at a time.
+    public func makeWorkspace() -> Workspace { Workspace() }
+
+    /// Rasterizes and classifies a drawing. Allocates nothing.
+    public func recognize(_ drawing: Drawing, in workspace: Workspace) throws(RecognitionError) -> Recognition {
+        try rasterizer.rasterize(drawing, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
+        return classifyWorkspaceImage(workspace)
+    }
+
+    /// Same, with a temporary workspace (allocates; prefer the other form in loops).
+    public func recognize(_ drawing: Drawing) throws(RecognitionError) -> Recognition {
+        try recognize(drawing, in: makeWorkspace())
+    }
+
+    /// Classifies an already rasterized 28×28 image (row-major, 0 = background, 1 = ink).
+    public func classify(image: some Collection<Float>, in workspace: Workspace) -> Recognition {
+        precondition(image.count == 784, "image must have 28×28 values")
+        _ = UnsafeMutableBufferPointer(start: workspace.image, count: 784).initialize(from: image)
+        return classifyWorkspaceImage(workspace)
+    }
+
+    /// The network's raw outputs for a 28×28 image (for tests and evaluation).
+    public func logits(image: [Float], in workspace: Workspace) -> [Float] {
+        _ = classify(image: image, in: workspace)
+        return Array(UnsafeBufferPointer(start: workspace.logits, count: 10))
+    }
+
+    private func classifyWorkspaceImage(_ workspace: Workspace) -> Recognition {
+        network.forward(workspace)
+        let l = workspace.logits
+        var best = 0
+        for i in 1..<10 where l[i] > l[best] { best = i }
+        var p = SIMD16<Float>()
+        var sum: Float = 0
+        for i in 0..<10 {
+            p[i] = Float(Foundation.exp(Double(l[i] - l[best])))
+            sum += p[i]
+        }
+        p /= SIMD16(repeating: sum)
+        return Recognition(digit: best, confidence: p[best], probabilities: DigitProbabilities(p))
+    }
+
+    /// Per-thread scratch memory: the image, every layer's activations and the lists
+    /// of non-zero inputs (78 KB).
+    /// Not thread-safe: use one per thread or per connection.
+    public final class Workspace {
+        let raw: UnsafeMutableRawPointer
+        let image: UnsafeMutablePointer<Float>  // 28×28
+        let act1: UnsafeMutablePointer<Float>  // 30×30×8, conv1 output with a spill border
+        let act2: UnsafeMutablePointer<Float>  // 14×14×16
+        let act3: UnsafeMutablePointer<Float>  // 5×5×32
+        let hidden: UnsafeMutablePointer<Float>  // 64
+        let logits: UnsafeMutablePointer<Float>  // 10 (12 written)
+        // Lists of non-zero inputs (see DigitNetwork.forward).
+        let nzValue: UnsafeMutablePointer<Float>  // 800
+        let nzIndex: UnsafeMutablePointer<Int32>  // 800
+        let value2: UnsafeMutablePointer<Float>  // 16×16×8
+        let offset2: UnsafeMutablePointer<Int32>  // 16×16×8
+        let count2: UnsafeMutablePointer<Int32>  // 16×16, border stays 0
+        let value3: UnsafeMutablePointer<Float>  // 7×7×16
+        let offset3: UnsafeMutablePointer<Int32>  // 7×7×16
+        let count3: UnsafeMutablePointer<Int32>  // 7×7
+
+        init() {
+            // One block of 4-byte elements, each part 64-byte aligned.
+            let counts = [784, 900 * 8, 196 * 16, 800, 64, 16, 800, 800, 2048, 2048, 256, 784, 784, 49]
+            let offsets = counts.reduce(into: [0]) { $0.append($0.last! + ($1 + 15) / 16 * 16) }
+            let block = UnsafeMutableRawPointer.allocate(byteCount: offsets.last! * 4, alignment: 64)
+            block.initializeMemory(as: UInt8.self, repeating: 0, count: offsets.last! * 4)
+            raw = block
+            func floats(_ k: Int) -> UnsafeMutablePointer<Float> {
+                (block + offsets[k] * 4).bindMemory(to: Float.self, capacity: counts[k])
+            }
+            func ints(_ k: Int) -> UnsafeMutablePointer<Int32> {
+                (block + offsets[k] * 4).bindMemory(to: Int32.self, capacity: counts[k])
+            }
+            image = floats(0); act1 = floats(1); act2 = floats(2); act3 = floats(3)
+            hidden = floats(4); logits = floats(5); nzValue = floats(6); nzIndex = ints(7)
+            value2 = floats(8); offset2 = ints(9); count2 = ints(10)
+            value3 = floats(11); offset3 = ints(12); count3 = ints(13)
+        }
+
+        deinit { raw.deallocate() }
+
+        /// The last rasterized image (28×28, row-major), e.g. for debugging.
+        public var lastImage: [Float] { Array(UnsafeBufferPointer(start: image, count: 784)) }
+    }
+}

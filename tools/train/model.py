@@ -1,0 +1,87 @@
+"""The network, mindpad-cnn-v1, in JAX (training) and NumPy (reference for the golden test).
+
+input 28x28x1 (NHWC, values in [0, 1], 0 = background)
+conv1 3x3 1->8 same, ReLU, maxpool 2      -> 14x14x8
+conv2 3x3 8->16 same, ReLU, maxpool 2     -> 7x7x16
+conv3 3x3 16->32 valid, ReLU              -> 5x5x32 (flattened in H, W, C order: 800)
+fc1 800->64, ReLU; fc2 64->10 (logits)
+Weights: conv HWIO, dense (in, out).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+ARCH = "mindpad-cnn-v1"
+SHAPES = {
+    "conv1.weight": (3, 3, 1, 8), "conv1.bias": (8,),
+    "conv2.weight": (3, 3, 8, 16), "conv2.bias": (16,),
+    "conv3.weight": (3, 3, 16, 32), "conv3.bias": (32,),
+    "fc1.weight": (800, 64), "fc1.bias": (64,),
+    "fc2.weight": (64, 10), "fc2.bias": (10,),
+}
+MACS = 28 * 28 * 8 * 9 + 14 * 14 * 16 * 72 + 5 * 5 * 32 * 144 + 800 * 64 + 64 * 10
+PARAMS = sum(int(np.prod(s)) for s in SHAPES.values())
+
+
+def init(rng: np.random.Generator):
+    p = {}
+    for k, s in SHAPES.items():
+        if k.endswith("bias"):
+            p[k] = np.zeros(s, np.float32)
+        else:
+            fan_in = int(np.prod(s[:-1]))
+            p[k] = (rng.normal(0, 1, s) * np.sqrt(2.0 / fan_in)).astype(np.float32)
+    return p
+
+
+def jax_forward(p, x, dropout_key=None, rate=0.2):
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+    dn = ("NHWC", "HWIO", "NHWC")
+    h = x[..., None]
+
+    def conv(h, w, b, pad):
+        return lax.conv_general_dilated(h, w, (1, 1), pad, dimension_numbers=dn,
+                                        precision=lax.Precision.HIGHEST) + b
+
+    def pool(h):
+        return lax.reduce_window(h, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+    h = pool(jax.nn.relu(conv(h, p["conv1.weight"], p["conv1.bias"], "SAME")))
+    h = pool(jax.nn.relu(conv(h, p["conv2.weight"], p["conv2.bias"], "SAME")))
+    h = jax.nn.relu(conv(h, p["conv3.weight"], p["conv3.bias"], "VALID"))
+    h = h.reshape(h.shape[0], -1)
+    if dropout_key is not None:
+        k1, k2 = jax.random.split(dropout_key)
+        h = h * jax.random.bernoulli(k1, 1 - rate, h.shape) / (1 - rate)
+    h = jax.nn.relu(jnp.dot(h, p["fc1.weight"], precision=lax.Precision.HIGHEST) + p["fc1.bias"])
+    if dropout_key is not None:
+        h = h * jax.random.bernoulli(k2, 1 - rate, h.shape) / (1 - rate)
+    return jnp.dot(h, p["fc2.weight"], precision=lax.Precision.HIGHEST) + p["fc2.bias"]
+
+
+def np_forward(p, x):
+    """float64 reference forward for one image (28, 28) -> logits (10,)."""
+    def conv(h, w, b, pad):
+        H, W, C = h.shape
+        if pad:
+            h = np.pad(h, ((1, 1), (1, 1), (0, 0)))
+        oh, ow = h.shape[0] - 2, h.shape[1] - 2
+        out = np.zeros((oh, ow, w.shape[3])) + b
+        for ky in range(3):
+            for kx in range(3):
+                out += h[ky:ky + oh, kx:kx + ow, :] @ w[ky, kx]
+        return out
+
+    def pool(h):
+        H, W, C = h.shape
+        return h[:H // 2 * 2, :W // 2 * 2].reshape(H // 2, 2, W // 2, 2, C).max(axis=(1, 3))
+
+    q = {k: v.astype(np.float64) for k, v in p.items()}
+    h = x.astype(np.float64)[:, :, None]
+    h = pool(np.maximum(conv(h, q["conv1.weight"], q["conv1.bias"], True), 0))
+    h = pool(np.maximum(conv(h, q["conv2.weight"], q["conv2.bias"], True), 0))
+    h = np.maximum(conv(h, q["conv3.weight"], q["conv3.bias"], False), 0).reshape(-1)
+    h = np.maximum(h @ q["fc1.weight"] + q["fc1.bias"], 0)
+    return h @ q["fc2.weight"] + q["fc2.bias"]

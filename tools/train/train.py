@@ -1,0 +1,110 @@
+"""Train mindpad-cnn-v1 on MNIST 5k (4,000 train) + synthetic stroke digits; CPU, deterministic.
+
+usage: nice -n 10 .venv/bin/python train.py [--epochs 60] [--seed 0] [--out out/weights.npz]
+then:  .venv/bin/python export.py   (safetensors, onnx, Swift test fixtures)
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import data
+import model
+
+OUT = os.path.join(data.HERE, "out")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--epochs", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--synth-per-epoch", type=int, default=5000)
+    ap.add_argument("--mnist-repeats", type=int, default=2)
+    ap.add_argument("--skeleton-per-epoch", type=int, default=5000)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--out", default=os.path.join(OUT, "weights.npz"))
+    args = ap.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    t0 = time.time()
+    xm, ym, xh, yh = data.mnist_split()
+    xs, ys = data.synthetic_train()
+    xk, yk = data.mnist_strokes_train()
+    xt, yt, _ = data.synthetic_test()
+    print(f"data: mnist train {len(ym)} held-out {len(yh)}, synth train {len(ys)}, mnist-as-strokes train {len(yk)}, "
+          f"synth test {len(yt)} "
+          f"({time.time() - t0:.0f}s)", flush=True)
+
+    rng = np.random.default_rng(args.seed)
+    params = {k: jnp.asarray(v) for k, v in model.init(rng).items()}
+    m = {k: jnp.zeros_like(v) for k, v in params.items()}
+    v = {k: jnp.zeros_like(v) for k, v in params.items()}
+    steps_per_epoch = (len(ym) * args.mnist_repeats + args.synth_per_epoch + args.skeleton_per_epoch) // args.batch
+    total = steps_per_epoch * args.epochs
+    wd = 5e-4
+
+    def loss_fn(p, x, y, key):
+        logits = model.jax_forward(p, x, key)
+        logp = jax.nn.log_softmax(logits)
+        onehot = jax.nn.one_hot(y, 10) * 0.95 + 0.005
+        return -jnp.mean(jnp.sum(onehot * logp, axis=1))
+
+    @jax.jit
+    def step(p, m, v, x, y, key, i):
+        loss, g = jax.value_and_grad(loss_fn)(p, x, y, key)
+        warm = jnp.minimum(1.0, (i + 1) / steps_per_epoch)
+        lr = args.lr * warm * 0.5 * (1 + jnp.cos(jnp.pi * i / total))
+        b1, b2 = 0.9, 0.999
+        t = i + 1
+        newp, newm, newv = {}, {}, {}
+        for k in p:
+            newm[k] = b1 * m[k] + (1 - b1) * g[k]
+            newv[k] = b2 * v[k] + (1 - b2) * g[k] ** 2
+            mh = newm[k] / (1 - b1 ** t); vh = newv[k] / (1 - b2 ** t)
+            decay = wd * p[k] if k.endswith("weight") else 0.0
+            newp[k] = p[k] - lr * (mh / (jnp.sqrt(vh) + 1e-8) + decay)
+        return newp, newm, newv, loss
+
+    predict = jax.jit(lambda p, x: jnp.argmax(model.jax_forward(p, x), axis=1))
+
+    def acc(p, x, y):
+        pred = np.concatenate([np.asarray(predict(p, x[i:i + 1000])) for i in range(0, len(x), 1000)])
+        return float((pred == y).mean())
+
+    key = jax.random.PRNGKey(args.seed)
+    i = 0
+    for ep in range(args.epochs):
+        te = time.time()
+        a = np.concatenate([data.augment(xm, rng) for _ in range(args.mnist_repeats)])
+        pick = rng.choice(len(ys), args.synth_per_epoch, replace=False)
+        b = data.augment(xs[pick], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0, width=False)
+        pk = rng.choice(len(yk), args.skeleton_per_epoch, replace=False)
+        c = data.augment(xk[pk], rng, rot=0.05, scale=0.05, shear=0.05, shift=1.0, alpha=0.0, width=False)
+        x = np.concatenate([a, b, c])
+        y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk]])
+        perm = rng.permutation(len(y))
+        x, y = x[perm], y[perm]
+        losses = []
+        for s in range(steps_per_epoch):
+            key, sub = jax.random.split(key)
+            sl = slice(s * args.batch, (s + 1) * args.batch)
+            params, m, v, loss = step(params, m, v, jnp.asarray(x[sl]), jnp.asarray(y[sl]), sub, i)
+            losses.append(loss)
+            i += 1
+        msg = f"epoch {ep + 1}/{args.epochs} loss {float(np.mean(losses)):.4f} ({time.time() - te:.1f}s)"
+        if (ep + 1) % 5 == 0 or ep + 1 == args.epochs:
+            msg += f" mnist-heldout {acc(params, xh, yh):.4f} synth-test {acc(params, xt, yt):.4f}"
+        print(msg, flush=True)
+    np.savez(args.out, **{k: np.asarray(v, np.float32) for k, v in params.items()})
+    print(f"trained in {time.time() - t0:.0f}s -> {args.out}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
