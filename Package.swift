@@ -45,14 +45,14 @@ let package = Package(
             name: "MindPadServer",
             dependencies: [
                 "CLibWebSockets", "CMindPadShims",
-                "MindPadRules", "MindPadStorage",
+                "MindPadRules", "MindPadStorage", "MindPadRecognition",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "mindpad",
             dependencies: [
-                "MindPadServer", "MindPadStorage",
+                "MindPadServer", "MindPadStorage", "MindPadRecognition",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -62,6 +62,9 @@ let package = Package(
         .testTarget(name: "MindPadRecognitionTests", dependencies: ["MindPadRecognition"]),
         .target(name: "MindPadTestSupport", dependencies: ["MindPadStorage"], path: "Tests/MindPadTestSupport"),
         .testTarget(name: "MindPadStorageTests", dependencies: ["MindPadStorage", "MindPadTestSupport"]),
-        .testTarget(name: "MindPadServerTests", dependencies: ["MindPadServer", "MindPadStorage", "MindPadTestSupport"]),
+        .testTarget(
+            name: "MindPadServerTests",
+            dependencies: ["MindPadServer", "MindPadStorage", "MindPadRules", "MindPadRecognition", "MindPadTestSupport"]
+        ),
     ]
 )

@@ -3,17 +3,25 @@ import Logging
 import MindPadStorage
 
 /// The application on top of the transport: routes HTTP requests and owns
-/// what WebSocket clients say. Runs on the lws service thread.
+/// what WebSocket clients say. Its delegate methods run on the lws service
+/// thread.
 public final class GameServer: WebServerDelegate {
     let configuration: Configuration
     let pool: DatabaseWorkerPool
     let logger: Logger
+    let scores: ScoresAPI
 
-    public init(configuration: Configuration, pool: DatabaseWorkerPool,
-                logger: Logger = Logger(label: "mindpad.server")) {
+    /// The WebSocket game (`docs/protocol.md`); nil refuses WebSockets.
+    let realtime: RealtimeHub?
+
+    public init(configuration: Configuration, pool: DatabaseWorkerPool, directory: any PlayerDirectory,
+                realtime: RealtimeHub? = nil, logger: Logger = Logger(label: "mindpad.server")) {
         self.configuration = configuration
         self.pool = pool
         self.logger = logger
+        self.realtime = realtime
+        scores = ScoresAPI(pool: pool, directory: directory, adminToken: configuration.adminToken,
+                           logger: Logger(label: "mindpad.scores"))
     }
 
     public func webServer(_ server: WebServer, handle request: HTTPRequest, responder: HTTPResponder) {
@@ -23,20 +31,27 @@ public final class GameServer: WebServerDelegate {
         case (_, "/healthz"):
             responder.respond(.error(405, code: "method_not_allowed", message: "use GET"))
         default:
-            responder.respond(.error(404, code: "not_found", message: "no such endpoint"))
+            if !scores.handle(request, responder) {
+                responder.respond(.error(404, code: "not_found", message: "no such endpoint"))
+            }
         }
     }
 
     public func webServer(_ server: WebServer, didOpen connection: ConnectionID, peer: String) {
         logger.debug("connection opened", metadata: ["conn": "\(connection)", "peer": "\(peer)"])
+        guard let realtime else {
+            server.close(connection, code: 1011, reason: "the game is not available")
+            return
+        }
+        realtime.opened(connection, on: server)
     }
 
     public func webServer(_ server: WebServer, didReceive text: String, from connection: ConnectionID) {
-        // The foundation's echo; the realtime protocol replaces it.
-        server.send(text, to: connection)
+        realtime?.received(text, from: connection, on: server)
     }
 
     public func webServer(_ server: WebServer, didClose connection: ConnectionID) {
         logger.debug("connection closed", metadata: ["conn": "\(connection)"])
+        realtime?.closed(connection, on: server)
     }
 }

@@ -51,12 +51,18 @@ struct Serve: ParsableCommand {
         }
 
         let pool = DatabaseWorkerPool(connectionString: url, size: config.databasePoolSize)
-        let app = GameServer(configuration: config, pool: pool)
+        let results = try ResultRecorder(pool: pool, dataDirectory: URL(fileURLWithPath: config.dataDirectory))
+        let directory = PostgresPlayerDirectory(pool: pool)
+        let realtimeOptions = try RealtimeOptions(environment: ProcessInfo.processInfo.environment)
+        let recognition = try RecognitionPool.bundled(threads: realtimeOptions.recognitionThreads)
+        let realtime = RealtimeHub(options: realtimeOptions, players: directory, results: results, recognition: recognition)
+        let app = GameServer(configuration: config, pool: pool, directory: directory, realtime: realtime)
         let webRoot = URL(fileURLWithPath: config.webRoot).standardizedFileURL.path
         if !FileManager.default.fileExists(atPath: webRoot + "/index.html") {
             logger.warning("no index.html in web root", metadata: ["web_root": "\(webRoot)"])
         }
-        let server = WebServer(options: WebServerOptions(host: config.host, port: config.port, webRoot: webRoot))
+        let server = WebServer(options: WebServerOptions(host: config.host, port: config.port, webRoot: webRoot,
+                                                         allowedOrigins: realtimeOptions.allowedOrigins))
         server.delegate = app
 
         signal(SIGPIPE, SIG_IGN)
@@ -72,7 +78,11 @@ struct Serve: ParsableCommand {
         }
         try server.start()
         server.waitUntilStopped()
+        recognition.shutdown()
+        // Results still queued are written, or journaled if the database
+        // cannot take them in time.
         pool.shutdown(timeout: .seconds(1))
+        results.shutdown()
         signals.forEach { $0.cancel() }
         withExtendedLifetime(app) {}
         logger.info("bye")

@@ -66,7 +66,26 @@ extension WebServer {
     func webSocketFilter(_ wsi: OpaquePointer) -> Int32 {
         let uri = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
-        return path == options.webSocketPath ? 0 : 1
+        guard path == options.webSocketPath else { return 1 }
+        let origin = header(wsi, WSI_TOKEN_ORIGIN)
+        guard Self.originAllowed(origin, host: header(wsi, WSI_TOKEN_HOST), allowed: options.allowedOrigins) else {
+            logger.notice("websocket refused: origin not allowed", metadata: ["origin": "\(origin ?? "")"])
+            return 1
+        }
+        return 0
+    }
+
+    /// The Origin check: no header (not a browser), the server's own host
+    /// (`Origin` host[:port] equal to `Host`), or a listed origin.
+    static func originAllowed(_ origin: String?, host: String?, allowed: [String]) -> Bool {
+        guard let origin = origin?.trimmingCharacters(in: .whitespaces), !origin.isEmpty else { return true }
+        let normalized = origin.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        for entry in allowed {
+            let e = entry.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/ "))
+            if e == "*" || e == normalized { return true }
+        }
+        guard let host = host?.lowercased(), let schemeEnd = normalized.range(of: "://") else { return false }
+        return normalized[schemeEnd.upperBound...] == host[...]
     }
 
     func webSocketOpened(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?) -> Int32 {

@@ -41,13 +41,18 @@ public struct WebServerOptions: Sendable {
     public var pingAfterSeconds: UInt16
     /// …and hangs up when nothing came back for this many.
     public var hangUpAfterSeconds: UInt16
+    /// Browser origins allowed to open a WebSocket (`https://example.org`),
+    /// besides the server's own host, which is always allowed; `*` allows
+    /// any. A request without an `Origin` header (not a browser) is let in.
+    public var allowedOrigins: [String]
 
     public init(host: String? = nil, port: Int = 8080, webRoot: String? = nil,
                 dynamicPrefixes: [String] = ["/healthz", "/api", "/metrics"],
                 webSocketPath: String = "/ws", subprotocol: String = "mindpad.v1",
                 maxMessageBytes: Int = 64 * 1024, maxBodyBytes: Int = 64 * 1024,
                 maxQueuedMessages: Int = 512, maxConnections: Int = 16_384,
-                pingAfterSeconds: UInt16 = 20, hangUpAfterSeconds: UInt16 = 45) {
+                pingAfterSeconds: UInt16 = 20, hangUpAfterSeconds: UInt16 = 45,
+                allowedOrigins: [String] = []) {
         self.host = host
         self.port = port
         self.webRoot = webRoot
@@ -60,6 +65,7 @@ public struct WebServerOptions: Sendable {
         self.maxConnections = maxConnections
         self.pingAfterSeconds = pingAfterSeconds
         self.hangUpAfterSeconds = hangUpAfterSeconds
+        self.allowedOrigins = allowedOrigins
     }
 }
 

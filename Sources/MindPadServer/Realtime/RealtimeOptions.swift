@@ -1,0 +1,66 @@
+import Foundation
+import MindPadRules
+
+/// How rooms, races and the WebSocket protocol are tuned. Every field has the
+/// game's default; environment variables (read in `init(environment:)`, the
+/// one place they are mapped) let operators and tests change them.
+public struct RealtimeOptions: Sendable {
+    /// `MINDPAD_TIME_ATTACK_SECONDS`: length of a Time Attack race. Default 150.
+    public var timeAttackLength: RaceDuration = .seconds(150)
+    /// `MINDPAD_COUNTDOWN_SECONDS`: from the host's start to the first
+    /// question. Default 3.
+    public var countdown: RaceDuration = .seconds(3)
+    /// `MINDPAD_RECONNECT_GRACE_SECONDS`: how long a dropped player keeps
+    /// their place and race. Default 15.
+    public var reconnectGrace: RaceDuration = .seconds(15)
+    /// `MINDPAD_RECOGNITION_THREADS`: recognition worker threads. Default 2.
+    public var recognitionThreads: Int = 2
+    /// `MINDPAD_ALLOWED_ORIGINS`: comma-separated browser origins allowed
+    /// besides the server's own host (`*` for any). Default none.
+    public var allowedOrigins: [String] = []
+    /// Messages a connection may send per second on average…
+    public var messagesPerSecond: Double = 40
+    /// …and in one burst; beyond that it gets `rate_limited` and a 1008 close.
+    public var messageBurst: Double = 80
+    /// Live guesses per player: at most one per this interval (≤ 10/s).
+    public var liveGuessInterval: Duration = .milliseconds(100)
+    /// Progress broadcasts per room: at most one per this interval (5 Hz).
+    public var progressInterval: Duration = .milliseconds(200)
+    /// Seats in a new room when the creator does not say; at most 8.
+    public var defaultMaxPlayers: Int = 8
+    /// Rooms open at once; creating one more is refused with `server_full`.
+    public var maxRooms: Int = 10_000
+
+    public init() {}
+
+    /// Reads the environment variables named above; a malformed value throws.
+    public init(environment: [String: String]) throws {
+        self.init()
+        func seconds(_ key: String, _ range: ClosedRange<Double>) throws -> RaceDuration? {
+            guard let text = environment[key], !text.isEmpty else { return nil }
+            guard let value = Double(text), range.contains(value) else {
+                throw ConfigurationError("\(key) must be a number of seconds in \(range.lowerBound)…\(range.upperBound), got \(text)")
+            }
+            return .milliseconds(Int64((value * 1000).rounded()))
+        }
+        if let v = try seconds("MINDPAD_TIME_ATTACK_SECONDS", 1...3600) { timeAttackLength = v }
+        if let v = try seconds("MINDPAD_COUNTDOWN_SECONDS", 0...60) { countdown = v }
+        if let v = try seconds("MINDPAD_RECONNECT_GRACE_SECONDS", 0...600) { reconnectGrace = v }
+        if let text = environment["MINDPAD_RECOGNITION_THREADS"], !text.isEmpty {
+            guard let n = Int(text), (1...64).contains(n) else {
+                throw ConfigurationError("MINDPAD_RECOGNITION_THREADS must be 1…64, got \(text)")
+            }
+            recognitionThreads = n
+        }
+        if let text = environment["MINDPAD_ALLOWED_ORIGINS"] {
+            allowedOrigins = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+    }
+
+    /// The rules' configuration for a new room.
+    func raceConfiguration(mode: GameMode, maxPlayers: Int?, maxSpectators: Int?) -> RaceConfiguration {
+        RaceConfiguration(
+            mode: mode, maxPlayers: maxPlayers ?? defaultMaxPlayers, maxSpectators: maxSpectators ?? 16, countdown: countdown,
+            timeAttackLength: timeAttackLength, reconnectGrace: reconnectGrace)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import MindPadRecognition
+import Synchronization
+
+/// Recognition off the service thread: N worker threads, each with its own
+/// `Recognizer.Workspace` (so a call allocates nothing), fed from one FIFO.
+/// Completions run on the worker thread; callers hop back to the service
+/// thread with `WebServer.post`.
+public final class RecognitionPool: Sendable {
+    public typealias Completion = @Sendable (Result<Recognition, RecognitionError>) -> Void
+
+    private struct Job: Sendable {
+        let drawing: Drawing
+        let completion: Completion
+    }
+
+    private struct Queue: ~Copyable {
+        var jobs: [Job] = []
+        var head = 0
+        var stopping = false
+    }
+
+    public let recognizer: Recognizer
+    public let threadCount: Int
+    private let queue = Mutex(Queue())
+    private let available = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts `threads` workers named `mindpad-recog-N`.
+    public init(recognizer: Recognizer, threads: Int) {
+        precondition(threads >= 1, "a pool needs a thread")
+        self.recognizer = recognizer
+        self.threadCount = threads
+        for n in 0..<threads {
+            let thread = Thread { [self] in
+                // Named from inside: on Linux that is what reaches the kernel (top -H, /proc).
+                Thread.current.name = "mindpad-recog-\(n)"
+                self.work()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    /// The bundled model on `threads` workers.
+    public static func bundled(threads: Int) throws -> RecognitionPool {
+        RecognitionPool(recognizer: try Recognizer.bundled(), threads: threads)
+    }
+
+    /// Queues a drawing; `completion` runs on a worker thread.
+    public func recognize(_ drawing: Drawing, completion: @escaping Completion) {
+        let accepted = queue.withLock { q -> Bool in
+            guard !q.stopping else { return false }
+            q.jobs.append(Job(drawing: drawing, completion: completion))
+            return true
+        }
+        if accepted {
+            available.signal()
+        } else {
+            completion(.failure(RecognitionError(.invalidModel, detail: "recognition pool stopped")))
+        }
+    }
+
+    /// Jobs waiting for a worker.
+    public var backlog: Int { queue.withLock { $0.jobs.count - $0.head } }
+
+    /// Lets the workers finish the queue, then stops them.
+    public func shutdown() {
+        queue.withLock { $0.stopping = true }
+        for _ in 0..<threadCount { available.signal() }
+        for _ in 0..<threadCount { finished.wait() }
+    }
+
+    private func work() {
+        let workspace = recognizer.makeWorkspace()
+        while true {
+            available.wait()
+            let job = queue.withLock { q -> Job? in
+                guard q.head < q.jobs.count else { return nil }
+                let job = q.jobs[q.head]
+                q.head += 1
+                if q.head == q.jobs.count {
+                    q.jobs.removeAll(keepingCapacity: true)
+                    q.head = 0
+                }
+                return job
+            }
+            guard let job else {
+                if queue.withLock({ $0.stopping }) { break }
+                continue
+            }
+            let result = Result { () throws(RecognitionError) in try recognizer.recognize(job.drawing, in: workspace) }
+            job.completion(result)
+        }
+        finished.signal()
+    }
+}

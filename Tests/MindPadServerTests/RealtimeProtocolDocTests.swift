@@ -1,0 +1,105 @@
+import Foundation
+import MindPadTestSupport
+import Testing
+
+/// `docs/protocol.md` matches the server: its example transcript is replayed
+/// against the real binary. Client lines are sent with this run's room code,
+/// token and drawings (a right or wrong digit, as the transcript's `graded`
+/// says); server lines are checked field by field, except values that differ
+/// from run to run (tokens, codes, questions and their answers, timings).
+@Suite struct RealtimeProtocolDocTests {
+    /// Keys whose values change between runs.
+    static let variable: Set<String> = [
+        "token", "prompt", "starts_in_ms", "ends_in_ms", "digit", "confidence", "answer", "expected",
+        "duration_ms", "score_reached_ms", "personal_best", "previous_best", "message",
+    ]
+    /// Messages whose number and order depend on timing.
+    static let timingDependent: Set<String> = ["progress", "room_updated", "guess"]
+
+    struct Line {
+        let client: String
+        let outgoing: Bool
+        let json: [String: Any]
+    }
+
+    static func transcript() throws -> [Line] {
+        let url = ServerProcess.projectRoot.appendingPathComponent("docs/protocol.md")
+        let doc = try String(contentsOf: url, encoding: .utf8)
+        let section = try #require(doc.range(of: "## Example transcript"))
+        return try doc[section.upperBound...].split(separator: "\n").compactMap { raw -> Line? in
+            let parts = raw.split(separator: " ", maxSplits: 2)
+            guard parts.count == 3, parts[1] == "→" || parts[1] == "←", parts[2].hasPrefix("{") else { return nil }
+            let json = try JSONSerialization.jsonObject(with: Data(parts[2].utf8)) as! [String: Any]
+            return Line(client: String(parts[0]), outgoing: parts[1] == "→", json: json)
+        }
+    }
+
+    @Test func theExampleTranscriptReplays() throws {
+        let lines = try Self.transcript()
+        #expect(lines.count > 40)
+        #expect(lines.contains { $0.json["type"] as? String == "standings" })
+        let (db, server, port) = try RealtimeLiveTests.startServer(timeAttackSeconds: "5")
+        defer { db.drop(); _ = server.stop() }
+
+        var clients: [String: RealtimeClient] = [:]
+        for name in Set(lines.map(\.client)).sorted() {
+            clients[name] = try RealtimeClient(port: port, label: name, expectWelcome: false)
+        }
+        var tokens: [String: String] = [:]
+        var roomCode: String?
+        var questions: [String: [String: Any]] = [:]  // client → last question message
+        var drawn: Set<String> = []  // client/question already drawn
+
+        for (i, line) in lines.enumerated() {
+            let client = clients[line.client]!
+            let type = line.json["type"] as! String
+            if line.outgoing {
+                var message = line.json
+                if message["code"] != nil, let roomCode { message["code"] = roomCode }
+                if message["token"] != nil { message["token"] = tokens[line.client] }
+                if type == "points" {
+                    let id = message["question"] as! String
+                    guard drawn.insert("\(line.client)/\(id)").inserted else { continue }
+                    // Right or wrong, as the transcript's next `graded` for this client says.
+                    let graded = lines[(i + 1)...].first { $0.client == line.client && !$0.outgoing && $0.json["type"] as? String == "graded" }
+                    let right = graded?.json["correct"] as? Bool ?? true
+                    let expected = expectedDigit(try #require(questions[line.client]))
+                    try client.draw(right ? expected : (expected + 1) % 10, question: id, waitForGuess: false)
+                    continue
+                }
+                try client.send(message)
+                continue
+            }
+            if Self.timingDependent.contains(type) { continue }
+            let received = try client.next(type, timeout: .seconds(10))
+            if type == "identified", let token = received["token"] as? String { tokens[line.client] = token }
+            if type == "room", roomCode == nil { roomCode = received["code"] as? String }
+            if type == "question" { questions[line.client] = received }
+            let differences = Self.differences(line.json, received, path: "\(line.client) \(type)", topLevel: true)
+            #expect(differences.isEmpty, "transcript line \(i): \(differences)")
+        }
+    }
+
+    /// Where `expected` (from the doc) and `actual` disagree, ignoring the
+    /// run-dependent keys (and the room code, except in errors).
+    static func differences(_ expected: Any, _ actual: Any, path: String, topLevel: Bool = false) -> [String] {
+        switch (expected, actual) {
+        case (let e as [String: Any], let a as [String: Any]):
+            var out: [String] = []
+            if Set(e.keys) != Set(a.keys) { out.append("\(path): keys \(e.keys.sorted()) vs \(a.keys.sorted())") }
+            let isError = e["type"] as? String == "error"
+            for (key, value) in e where !variable.contains(key) {
+                if key == "code", topLevel, !isError { continue }
+                guard let other = a[key] else { continue }
+                out += differences(value, other, path: "\(path).\(key)")
+            }
+            return out
+        case (let e as [Any], let a as [Any]):
+            guard e.count == a.count else { return ["\(path): \(e.count) items vs \(a.count)"] }
+            return zip(e, a).enumerated().flatMap { differences($0.element.0, $0.element.1, path: "\(path)[\($0.offset)]") }
+        default:
+            let same = (expected as? NSObject)?.isEqual(actual as? NSObject) ?? false
+            return same ? [] : ["\(path): \(expected) vs \(actual)"]
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import MindPadRecognition
+import MindPadRules
+import Testing
+@testable import MindPadServer
+
+/// The realtime layer's pure parts: codec, codes, limits, the templates the
+/// live tests draw with.
+@Suite struct RealtimeUnitTests {
+    @Test func everyDigitTemplateIsRecognized() throws {
+        let recognizer = try Recognizer.bundled()
+        let workspace = recognizer.makeWorkspace()
+        for digit in 0...9 {
+            let result = try recognizer.recognize(Drawing(strokes: DigitTemplates.strokes(for: digit)), in: workspace)
+            #expect(result.digit == digit, "template \(digit) read as \(result.digit) (\(result.confidence))")
+        }
+    }
+
+    @Test func clientMessagesDecodeAndRefuseClearly() throws {
+        guard case .success(.points(let q, let stroke, let points)) = ClientMessage.decode(
+            #"{"type":"points","question":"r2q7","stroke":1,"points":[[1,2,3],[4.5,0]]}"#) else {
+            Issue.record("points did not decode"); return
+        }
+        #expect(q == QuestionID(round: 2, index: 7))
+        #expect(stroke == 1)
+        #expect(points == [StrokePoint(x: 1, y: 2, t: 3), StrokePoint(x: 4.5, y: 0, t: 0)])
+        guard case .success(.ready(true)) = ClientMessage.decode(#"{"type":"ready","ready":true}"#) else {
+            Issue.record("ready did not decode"); return
+        }
+        func code(_ text: String) -> String? {
+            if case .failure(let e) = ClientMessage.decode(text) { return e.code }
+            return nil
+        }
+        #expect(code("{nope") == "bad_json")
+        #expect(code("[1,2]") == "bad_message")
+        #expect(code(#"{"type":"dance"}"#) == "unknown_type")
+        #expect(code(#"{"type":"ready","ready":1}"#) == "bad_message")
+        #expect(code(#"{"type":"points","question":"r1q0","stroke":0,"points":[[true,1]]}"#) == "bad_message")
+        #expect(code(#"{"type":"points","question":"q1","stroke":0,"points":[]}"#) == "bad_message")
+        #expect(code(#"{"type":"create_room","mode":"blitz"}"#) == "bad_message")
+        #expect(code(#"{"type":"create_room","mode":"normal","max_players":9}"#) == "bad_message")
+        #expect(code(#"{"type":"identify"}"#) == "bad_message")
+    }
+
+    @Test func roomCodesAvoidLookAlikes() {
+        var generator = SystemRandomNumberGenerator()
+        var seen = Set<String>()
+        for _ in 0..<500 {
+            let code = RoomCode.make(avoiding: { seen.contains($0) }, using: &generator)
+            #expect((4...6).contains(code.count))
+            #expect(!code.contains { "ILOQUV0123456789".contains($0) })
+            seen.insert(code)
+        }
+        #expect(RoomCode.normalize(" abcd ") == "ABCD")
+        #expect(RoomCode.normalize("AB1D") == nil)
+        #expect(RoomCode.normalize("ABC") == nil)
+    }
+
+    @Test func tokenBucketAllowsBurstThenRate() {
+        let start = ContinuousClock.now
+        var bucket = TokenBucket(rate: 10, burst: 5, now: start)
+        var taken = 0
+        for _ in 0..<6 where bucket.take(now: start) { taken += 1 }
+        #expect(taken == 5)
+        let later = bucket.take(now: start + .milliseconds(110))
+        let again = bucket.take(now: start + .milliseconds(110))
+        #expect(later && !again)
+    }
+
+    @Test func drawingBufferEnforcesTheLimits() {
+        var buffer = DrawingBuffer()
+        buffer.reset(to: QuestionID(round: 1, index: 0))
+        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 1)?.code == "bad_stroke")
+        #expect(buffer.append(Array(repeating: StrokePoint(x: 1, y: 1), count: 10_000), stroke: 0) == nil)
+        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 0)?.code == "too_many_points")
+        #expect(buffer.pointCount == 10_000)
+        buffer.reset(to: QuestionID(round: 1, index: 1))
+        for s in 0..<64 { #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: s) == nil) }
+        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 64)?.code == "too_many_strokes")
+        #expect(buffer.append([StrokePoint(x: 2e6, y: 1)], stroke: 63)?.code == "coordinate_out_of_range")
+    }
+
+    @Test func originsAreCheckedAgainstTheHostAndTheList() {
+        #expect(WebServer.originAllowed(nil, host: "a.example", allowed: []))
+        #expect(WebServer.originAllowed("https://a.example", host: "a.example", allowed: []))
+        #expect(WebServer.originAllowed("http://127.0.0.1:8080", host: "127.0.0.1:8080", allowed: []))
+        #expect(!WebServer.originAllowed("https://evil.example", host: "a.example", allowed: []))
+        #expect(WebServer.originAllowed("https://app.example", host: "a.example", allowed: ["https://app.example/"]))
+        #expect(WebServer.originAllowed("https://evil.example", host: "a.example", allowed: ["*"]))
+        #expect(!WebServer.originAllowed("null", host: "a.example", allowed: []))
+    }
+
+    @Test func optionsReadTheEnvironment() throws {
+        let o = try RealtimeOptions(environment: ["MINDPAD_TIME_ATTACK_SECONDS": "6", "MINDPAD_COUNTDOWN_SECONDS": "0.5",
+                                                  "MINDPAD_ALLOWED_ORIGINS": "https://a.example, https://b.example"])
+        #expect(o.timeAttackLength == .seconds(6))
+        #expect(o.countdown == .milliseconds(500))
+        #expect(o.allowedOrigins == ["https://a.example", "https://b.example"])
+        #expect(RealtimeOptions().timeAttackLength == .seconds(150))
+        #expect(throws: ConfigurationError.self) { try RealtimeOptions(environment: ["MINDPAD_TIME_ATTACK_SECONDS": "soon"]) }
+    }
+
+    @Test func wireJSONEscapes() {
+        let text = WireJSON.object("x", [("s", .string("a\"b\\c\n\u{1}")), ("n", nil), ("d", .double(0.5))]).text
+        #expect(text == #"{"type":"x","s":"a\"b\\c\n\u0001","d":0.5}"#)
+    }
+}
