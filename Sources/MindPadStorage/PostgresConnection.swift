@@ -1,4 +1,5 @@
 import CLibPQ
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -99,11 +100,14 @@ public final class PostgresConnection: @unchecked Sendable {
         }
     }
 
+    /// libpq's message on one line (it spreads hints over several), so a
+    /// log event stays one line.
     static func trimmed(_ p: UnsafePointer<CChar>?) -> String {
         guard let p else { return "" }
-        var s = String(cString: p)
-        while let last = s.last, last.isWhitespace { s.removeLast() }
-        return s
+        return String(cString: p).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
     }
 }
 

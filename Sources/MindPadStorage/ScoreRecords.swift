@@ -54,6 +54,12 @@ public struct PlayerRecord: Sendable, Equatable {
     public var id: Int64
     public var name: String
     public var createdAtMs: Int64
+
+    public init(id: Int64, name: String, createdAtMs: Int64) {
+        self.id = id
+        self.name = name
+        self.createdAtMs = createdAtMs
+    }
 }
 
 /// The periods a leaderboard covers. Days are UTC days; weeks are ISO weeks

@@ -1,0 +1,273 @@
+import Foundation
+import Logging
+import MindPadRules
+import MindPadStorage
+import Synchronization
+
+/// The HTTP API of scores (docs/openapi.yaml). Handlers run on the service
+/// thread and only parse, check and dispatch; every query runs on a
+/// database worker, which answers through the `HTTPResponder`.
+final class ScoresAPI: Sendable {
+    let pool: DatabaseWorkerPool
+    let directory: any PlayerDirectory
+    let adminToken: String?
+    let logger: Logger
+    let now: @Sendable () -> Date
+    /// Failed token checks per address; touched from the service thread and
+    /// from database workers (a wrong player token is found there).
+    let limiter = Mutex(AuthFailureLimiter())
+
+    static let modes = GameMode.allCases.map(\.rawValue)
+    static let maxLimit = 100
+
+    init(pool: DatabaseWorkerPool, directory: any PlayerDirectory, adminToken: String?,
+         logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.pool = pool
+        self.directory = directory
+        self.adminToken = adminToken
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Answers `/api/…` requests; false when the path is not one of ours.
+    func handle(_ request: HTTPRequest, _ responder: HTTPResponder) -> Bool {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map {
+            String($0).removingPercentEncoding ?? String($0)
+        }
+        guard parts.first == "api" else { return false }
+        switch (request.method, Array(parts.dropFirst())) {
+        case (.get, ["leaderboard"]):
+            leaderboard(request, responder)
+        case (.get, let p) where p.count == 2 && p[0] == "players":
+            profile(name: p[1], responder)
+        case (.post, ["players"]):
+            register(request, responder)
+        case (.post, let p) where p.count == 4 && p[0] == "players" && p[2] == "highscores" && p[3] == "reset":
+            resetOwn(name: p[1], request, responder)
+        case (.post, ["admin", "reset"]):
+            adminReset(request, responder)
+        case (_, ["leaderboard"]), (_, ["players"]), (_, ["admin", "reset"]):
+            responder.respond(.error(405, code: "method_not_allowed", message: "method not allowed on this path"))
+        case (_, let p) where p.first == "players" && (p.count == 2 || p.count == 4):
+            responder.respond(.error(405, code: "method_not_allowed", message: "method not allowed on this path"))
+        default:
+            return false
+        }
+        return true
+    }
+
+    // MARK: Reading
+
+    private func leaderboard(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        let mode = request.query["mode"] ?? "normal"
+        guard Self.modes.contains(mode) else {
+            return responder.respond(.error(400, code: "unknown_mode", message: "mode must be one of \(Self.modes.joined(separator: ", "))"))
+        }
+        guard let period = LeaderboardPeriod(rawValue: request.query["period"] ?? "all") else {
+            return responder.respond(.error(400, code: "unknown_period", message: "period must be all, day or week"))
+        }
+        let limitText = request.query["limit"] ?? "100"
+        guard let limit = Int(limitText), (1...Self.maxLimit).contains(limit) else {
+            return responder.respond(.error(400, code: "bad_limit", message: "limit must be a whole number from 1 to \(Self.maxLimit)"))
+        }
+        var around: PlayerName?
+        if let raw = request.query["around"] {
+            do { around = try PlayerName(validating: raw) } catch {
+                return responder.respond(.error(400, code: "invalid_name", message: error.description))
+            }
+        }
+        let at = now()
+        run(responder) { [around] connection in
+            let store = ScoreStore(connection)
+            var playerID: Int64?
+            if let around {
+                guard let found = try store.findPlayer(nameKey: around.key) else {
+                    return .error(404, code: "unknown_player", message: "no player is called \(around.display)")
+                }
+                playerID = found.player.id
+            }
+            let board = try store.leaderboard(mode: mode, period: period, limit: limit, at: at, aroundPlayer: playerID)
+            return .json(200, ScoresJSON.Board(board, includeAround: around != nil))
+        }
+    }
+
+    private func profile(name raw: String, _ responder: HTTPResponder) {
+        let name: PlayerName
+        do { name = try PlayerName(validating: raw) } catch {
+            return responder.respond(.error(400, code: "invalid_name", message: error.description))
+        }
+        run(responder) { connection in
+            let store = ScoreStore(connection)
+            guard let found = try store.findPlayer(nameKey: name.key) else {
+                return .error(404, code: "unknown_player", message: "no player is called \(name.display)")
+            }
+            return .json(200, ScoresJSON.Profile(try store.profile(of: found.player), modes: Self.modes))
+        }
+    }
+
+    // MARK: Players
+
+    private func register(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        guard let body = Self.jsonObject(request.body), let raw = body["name"] as? String else {
+            return responder.respond(.error(400, code: "bad_json", message: #"send {"name": "…"}"#))
+        }
+        let name: PlayerName
+        do { name = try PlayerName(validating: raw) } catch {
+            return responder.respond(.error(400, code: "invalid_name", message: error.description))
+        }
+        directory.register(name: name.display, nameKey: name.key) { result in
+            switch result {
+            case .success(let (player, token)):
+                responder.respond(.json(201, ScoresJSON.Registered(name: player.name, token: token)))
+            case .failure(.nameTaken):
+                responder.respond(.error(409, code: "name_taken", message: "that name is taken"))
+            case .failure(.wrongToken), .failure(.unavailable):
+                responder.respond(Self.unavailable)
+            }
+        }
+    }
+
+    private func resetOwn(name raw: String, _ request: HTTPRequest, _ responder: HTTPResponder) {
+        if let wait = limiter.withLock({ $0.retryAfter(request.peer, now: now()) }) {
+            return responder.respond(Self.tooMany(wait))
+        }
+        let name: PlayerName
+        do { name = try PlayerName(validating: raw) } catch {
+            return responder.respond(.error(400, code: "invalid_name", message: error.description))
+        }
+        guard let token = request.bearerToken else {
+            noteFailure(request.peer)
+            return responder.respond(Self.unauthorized("send the player's token as Authorization: Bearer <token>"))
+        }
+        let peer = request.peer
+        run(responder, onAuthFailure: { [weak self] in self?.noteFailure(peer) }) { connection in
+            let store = ScoreStore(connection)
+            guard let found = try store.findPlayer(nameKey: name.key) else {
+                return .error(404, code: "unknown_player", message: "no player is called \(name.display)")
+            }
+            guard PlayerToken.matches(token, storedHash: found.tokenHash) else {
+                return Self.unauthorized("wrong token for this player")
+            }
+            let count = try store.resetOwnHighscores(playerID: found.player.id)
+            return .json(200, ScoresJSON.OwnReset(name: found.player.name, highscores_reset: count))
+        }
+    }
+
+    // MARK: Admin
+
+    private func adminReset(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        guard let expected = adminToken else {
+            return responder.respond(.error(503, code: "admin_disabled",
+                                            message: "admin endpoints are disabled: MINDPAD_ADMIN_TOKEN is not set"))
+        }
+        if let wait = limiter.withLock({ $0.retryAfter(request.peer, now: now()) }) {
+            return responder.respond(Self.tooMany(wait))
+        }
+        // Compare hashes: equal lengths, so the time says nothing about the token.
+        guard let given = request.bearerToken,
+              PlayerToken.constantTimeEquals(PlayerToken.hash(given), PlayerToken.hash(expected)) else {
+            noteFailure(request.peer)
+            logger.warning("admin authentication failed", metadata: ["peer": "\(request.peer)"])
+            return responder.respond(Self.unauthorized("a valid admin token is required"))
+        }
+        limiter.withLock { $0.recordSuccess(request.peer) }
+        let body: [String: Any]
+        if request.body.isEmpty {
+            body = [:]
+        } else if let parsed = Self.jsonObject(request.body) {
+            body = parsed
+        } else {
+            return responder.respond(.error(400, code: "bad_json", message: "the body must be a JSON object"))
+        }
+        let mode = body["mode"] as? String
+        if body["mode"] != nil && (mode == nil || !Self.modes.contains(mode!)) {
+            return responder.respond(.error(400, code: "unknown_mode", message: "mode must be one of \(Self.modes.joined(separator: ", "))"))
+        }
+        var player: PlayerName?
+        if let value = body["player"] {
+            guard let raw = value as? String else {
+                return responder.respond(.error(400, code: "invalid_name", message: "player must be a name"))
+            }
+            do { player = try PlayerName(validating: raw) } catch {
+                return responder.respond(.error(400, code: "invalid_name", message: error.description))
+            }
+        }
+        let requester = request.peer.isEmpty ? "unknown" : request.peer
+        let logger = self.logger
+        run(responder) { [player] connection in
+            let store = ScoreStore(connection)
+            var scope = ResetScope.all
+            if let player {
+                guard let found = try store.findPlayer(nameKey: player.key) else {
+                    return .error(404, code: "unknown_player", message: "no player is called \(player.display)")
+                }
+                scope = mode.map { .playerMode(id: found.player.id, name: found.player.name, mode: $0) }
+                    ?? .player(id: found.player.id, name: found.player.name)
+            } else if let mode {
+                scope = .mode(mode)
+            }
+            let (bests, rows) = try store.adminReset(scope, requester: requester)
+            let label: String
+            switch scope {
+            case .all: label = "all"
+            case .mode: label = "mode"
+            case .player: label = "player"
+            case .playerMode: label = "player_mode"
+            }
+            logger.notice("admin reset", metadata: [
+                "scope": "\(label)", "mode": "\(mode ?? "-")", "player": "\(player?.display ?? "-")",
+                "requester": "\(requester)", "rows": "\(rows)",
+            ])
+            return .json(200, ScoresJSON.AdminReset(scope: label, mode: mode, player: player?.display,
+                                                    highscores_reset: bests, rows_changed: rows))
+        }
+    }
+
+    // MARK: Helpers
+
+    private func noteFailure(_ peer: String) {
+        let at = now()
+        limiter.withLock { $0.recordFailure(peer, now: at) }
+    }
+
+    /// Runs `work` on a database worker and answers with its response; a
+    /// database that is away answers 503. A 401 from `work` is reported to
+    /// `onAuthFailure`.
+    private func run(_ responder: HTTPResponder, onAuthFailure: (@Sendable () -> Void)? = nil,
+                     _ work: @escaping @Sendable (PostgresConnection) throws -> HTTPResponse) {
+        let logger = self.logger
+        pool.run(work) { result in
+            switch result {
+            case .success(let response):
+                if response.status == 401 { onAuthFailure?() }
+                responder.respond(response)
+            case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed:
+                responder.respond(Self.unavailable)
+            case .failure(let error):
+                logger.error("scores query failed", metadata: ["error": "\(error.debugDescription)"])
+                responder.respond(.error(500, code: "internal", message: "internal error"))
+            }
+        }
+    }
+
+    static let unavailable = HTTPResponse.error(503, code: "database_unavailable",
+                                                message: "scores are unavailable for a moment; try again")
+
+    static func unauthorized(_ message: String) -> HTTPResponse {
+        var r = HTTPResponse.error(401, code: "unauthorized", message: message)
+        r.headers.append(("www-authenticate", #"Bearer realm="mindpad""#))
+        return r
+    }
+
+    static func tooMany(_ seconds: Int) -> HTTPResponse {
+        var r = HTTPResponse.error(429, code: "too_many_attempts",
+                                   message: "too many failed attempts; try again in \(seconds) s")
+        r.headers.append(("retry-after", String(seconds)))
+        return r
+    }
+
+    static func jsonObject(_ body: [UInt8]) -> [String: Any]? {
+        guard !body.isEmpty else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import MindPadStorage
+
+/// JSON shapes of the scores API (docs/openapi.yaml). Times are ISO 8601 UTC
+/// with milliseconds; durations are milliseconds.
+enum ScoresJSON {
+    struct Entry: Encodable {
+        let rank: Int
+        let name: String
+        let score: Int
+        let time_ms: Int
+        let achieved_at: String
+
+        init(_ e: LeaderboardEntry) {
+            rank = e.rank
+            name = e.name
+            score = e.score
+            time_ms = e.durationMs
+            achieved_at = ScoresJSON.timestamp(e.achievedAtMs)
+        }
+    }
+
+    struct Board: Encodable {
+        let mode: String
+        let period: String
+        let period_start: String
+        let next_reset: String?
+        let entries: [Entry]
+        let me: Entry?
+        let around: [Entry]?
+
+        init(_ b: Leaderboard, includeAround: Bool) {
+            mode = b.mode
+            period = b.period.rawValue
+            period_start = b.periodStart
+            next_reset = b.nextResetMs.map(ScoresJSON.timestamp)
+            entries = b.entries.map(Entry.init)
+            me = b.me.map(Entry.init)
+            around = includeAround ? b.around.map(Entry.init) : nil
+        }
+    }
+
+    struct Best: Encodable {
+        let score: Int
+        let time_ms: Int?
+        let achieved_at: String?
+    }
+
+    struct Game: Encodable {
+        let result_id: String
+        let mode: String
+        let score: Int
+        let correct: Int
+        let answered: Int
+        let time_ms: Int
+        let finished_at: String
+        let room: String?
+    }
+
+    struct Profile: Encodable {
+        let name: String
+        let created_at: String
+        let highscores: [String: Best]
+        let recent: [Game]
+
+        init(_ p: PlayerProfile, modes: [String]) {
+            name = p.player.name
+            created_at = ScoresJSON.timestamp(p.player.createdAtMs)
+            var bests: [String: Best] = [:]
+            for mode in modes { bests[mode] = Best(score: 0, time_ms: nil, achieved_at: nil) }
+            for b in p.highscores {
+                bests[b.mode] = Best(score: b.score, time_ms: b.durationMs, achieved_at: ScoresJSON.timestamp(b.achievedAtMs))
+            }
+            highscores = bests
+            recent = p.recent.map {
+                Game(result_id: $0.resultID, mode: $0.mode, score: $0.score, correct: $0.correct, answered: $0.answered,
+                     time_ms: $0.durationMs, finished_at: ScoresJSON.timestamp($0.finishedAtMs), room: $0.roomID)
+            }
+        }
+    }
+
+    struct Registered: Encodable {
+        let name: String
+        let token: String
+    }
+
+    struct OwnReset: Encodable {
+        let name: String
+        let highscores_reset: Int
+    }
+
+    struct AdminReset: Encodable {
+        let scope: String
+        let mode: String?
+        let player: String?
+        let highscores_reset: Int
+        let rows_changed: Int
+    }
+
+    static func timestamp(_ ms: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import MindPadServer
+import MindPadStorage
+import MindPadTestSupport
+import Synchronization
+import Testing
+
+@Suite(.serialized) struct ResultRecorderTests {
+    func dataDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("data-\(UUID().uuidString)")
+    }
+
+    func migrate(_ url: String) throws {
+        let files = try MigrationFile.load(from: ServerProcess.projectRoot.appendingPathComponent("Migrations"))
+        try Migrator(files: files).migrate(on: PostgresConnection(connectionString: url))
+    }
+
+    func result(player: Int64, _ i: Int) -> GameResultRecord {
+        GameResultRecord(playerID: player, mode: "time_attack", score: i % 40, correct: i % 40, answered: 40,
+                         durationMs: 150_000, roomID: "ABCD", finishedAtMs: 1_795_003_200_000 + Int64(i))
+    }
+
+    /// The test: PostgreSQL stops while games are finishing and comes
+    /// back; every result lands exactly once.
+    @Test func stoppingPostgresWhileGamesFinishLosesNothing() throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.destroy() }
+        try migrate(cluster.url)
+        let player = try #require(try ScoreStore(PostgresConnection(connectionString: cluster.url))
+            .createPlayer(name: "Racer", nameKey: "racer", tokenHash: PlayerToken.hash("t")))
+        let dir = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pool = DatabaseWorkerPool(connectionString: cluster.url, size: 2)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+
+        let total = 150
+        let sent = (0..<total).map { result(player: player.id, $0) }
+        let deliveries = Mutex<[String: ResultDelivery]>([:])
+        let delivered = DispatchSemaphore(value: 0)
+        for (i, r) in sent.enumerated() {
+            if i == 40 { try cluster.stop() }      // mid-stream: the server goes away
+            if i == 110 { try cluster.start() }    // and comes back
+            recorder.record(r) { d in
+                deliveries.withLock { $0[r.resultID] = d }
+                delivered.signal()
+            }
+            if i % 10 == 0 { Thread.sleep(forTimeInterval: 0.01) }   // games finish over time, not in one burst
+        }
+        for _ in 0..<total {
+            #expect(delivered.wait(timeout: .now() + 30) == .success)
+        }
+        let journaled = deliveries.withLock { $0.values.filter { $0 == .journaled }.count }
+        #expect(journaled > 0, "some results must have met the stopped database")
+        #expect(recorder.waitUntilSettled(timeout: .seconds(60)))
+        let rows = try PostgresConnection(connectionString: cluster.url)
+            .query("SELECT result_id::text AS id FROM game_results ORDER BY result_id")
+        #expect(rows.count == total)
+        #expect(Set(rows.rows.compactMap { $0[0] }) == Set(sent.map(\.resultID)))
+        #expect(recorder.backlog == 0)
+        pool.shutdown()
+        recorder.shutdown()
+    }
+
+    @Test func aRestartedServerReplaysItsJournal() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        try migrate(db.url)
+        let player = try #require(try ScoreStore(db.connect())
+            .createPlayer(name: "Jo", nameKey: "jo", tokenHash: PlayerToken.hash("t")))
+        let dir = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // What a server left behind when the database was away at shutdown.
+        let journal = try ResultJournal(directory: dir)
+        let left = (0..<3).map { result(player: player.id, $0 + 7) }
+        try journal.append(left)
+
+        let (server, _) = try ServerProcess.serve(databaseURL: db.url, extraArguments: ["--data-dir", dir.path])
+        try server.waitForLine(containing: "journaled results written", timeout: .seconds(20))
+        let rows = try db.connect().query("SELECT result_id::text AS id, score FROM game_results ORDER BY score")
+        #expect(rows.rows.compactMap { $0[0] } == left.map(\.resultID))
+        #expect(journal.pending().isEmpty)
+        // The personal best was computed on replay too.
+        #expect(try ScoreStore(db.connect()).profile(of: PlayerRecord(id: player.id, name: "Jo", createdAtMs: 0))
+            .highscores.map(\.score) == [9])
+        #expect(server.stop() != nil)
+    }
+
+    @Test func resultsFinishingAtShutdownAreJournaled() throws {
+        let port = try closedLocalPort()
+        let dir = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pool = DatabaseWorkerPool(connectionString: "postgresql://postgres@127.0.0.1:\(port)/x", size: 1)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        let done = DispatchSemaphore(value: 0)
+        let r = result(player: 1, 1)
+        recorder.record(r) { d in
+            #expect(d == .journaled)
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        pool.shutdown()
+        recorder.shutdown()
+        #expect(try ResultJournal(directory: dir).pending() == [r])
+    }
+}
