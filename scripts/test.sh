@@ -33,3 +33,13 @@ swift test --skip-build
 
 echo "== deployment files" >&2
 scripts/check-deploy.sh
+
+# End-to-end suites outside Swift: each folder of e2e/ with a run.sh gets the
+# built binary and the test database.
+MINDPAD_BIN=$(swift build --show-bin-path)/mindpad
+export MINDPAD_BIN
+for suite in e2e/*/run.sh; do
+    [ -x "$suite" ] || continue
+    echo "== $suite" >&2
+    "$suite"
+done
