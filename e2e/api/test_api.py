@@ -1,0 +1,171 @@
+"""The live server against docs/openapi.yaml: every answer must match the
+documented status, headers and schema. Data that only games produce
+(highscores) is inserted with psql into the same database."""
+import json
+import os
+import subprocess
+import uuid
+
+import pytest
+import requests
+from openapi_core import OpenAPI
+from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
+
+BASE = os.environ["MINDPAD_URL"]
+ADMIN = os.environ["MINDPAD_ADMIN_TOKEN"]
+def load_spec():
+    """docs/openapi.yaml with its server pointed at the live one."""
+    import yaml
+    with open(os.environ["OPENAPI_SPEC"], encoding="utf-8") as f:
+        document = yaml.safe_load(f)
+    document["servers"] = [{"url": BASE}]
+    return OpenAPI.from_dict(document)
+
+
+SPEC = load_spec()
+
+
+def call(method, path, **kwargs):
+    """Sends a request and validates the request and the response against the spec."""
+    response = requests.request(method, BASE + path, timeout=10, **kwargs)
+    request = RequestsOpenAPIRequest(response.request)
+    SPEC.validate_response(request, RequestsOpenAPIResponse(response))
+    return response
+
+
+def psql(sql, *params):
+    """Runs SQL with psql variables (quoted by psql, never pasted)."""
+    args = ["psql", os.environ["DATABASE_URL"], "-v", "ON_ERROR_STOP=1", "-Atq"]
+    for i, p in enumerate(params):
+        args += ["-v", f"p{i}={p}"]
+    return subprocess.run(args, input=sql, text=True, capture_output=True, check=True).stdout.strip()
+
+
+def register(prefix="P"):
+    name = f"{prefix}{uuid.uuid4().hex[:8]}"
+    r = call("POST", "/api/players", json={"name": name})
+    assert r.status_code == 201
+    return name, r.json()["token"]
+
+
+def give_best(name, mode, score, time_ms):
+    psql(
+        """INSERT INTO highscores (player_id, mode, period, period_start, score, duration_ms, achieved_at, result_id)
+           SELECT id, :'p1', 'all', DATE '1970-01-01', :'p2'::int, :'p3'::int, now(), gen_random_uuid()
+           FROM players WHERE name_key = lower(:'p0')""",
+        name, mode, score, time_ms,
+    )
+
+
+def test_health():
+    r = call("GET", "/healthz")
+    assert r.status_code == 200
+    assert r.json()["database"] == "ok"
+
+
+def test_registration_rules():
+    name, token = register()
+    assert len(token) == 64
+    assert call("POST", "/api/players", json={"name": name.upper()}).status_code == 409
+    bad = call("POST", "/api/players", json={"name": "<img src=x onerror=alert(1)>"})
+    assert bad.status_code == 400 and bad.json()["error"] == "invalid_name"
+    assert call("POST", "/api/players", data="{not json", headers={"Content-Type": "application/json"}).status_code == 400
+    assert call("POST", "/api/players", data="x" * 70_000).status_code == 413
+
+
+def test_sql_looking_names_are_stored_and_shown_verbatim():
+    name = f"DROP TABLE p_{uuid.uuid4().hex[:4]}--"
+    assert call("POST", "/api/players", json={"name": name}).status_code == 201
+    profile = call("GET", "/api/players/" + requests.utils.quote(name))
+    assert profile.status_code == 200
+    assert profile.json()["name"] == name
+    assert psql("SELECT count(*) FROM players WHERE name = :'p0'", name) == "1"
+
+
+def test_profile_and_unknown_player():
+    name, _ = register("小明")
+    give_best(name, "survival", 120, 50_000)
+    r = call("GET", "/api/players/" + requests.utils.quote(name))
+    assert r.status_code == 200
+    body = r.json()
+    assert body["name"] == name
+    assert body["highscores"]["survival"]["score"] == 120
+    assert body["highscores"]["normal"]["score"] == 0
+    assert call("GET", "/api/players/nobody" + uuid.uuid4().hex[:6]).status_code == 404
+    assert call("GET", "/api/players/" + requests.utils.quote("a;b")).status_code == 400
+
+
+def test_leaderboards_and_around_me():
+    mode = "time_attack"
+    names = [register("L")[0] for _ in range(4)]
+    for i, n in enumerate(names):
+        give_best(n, mode, 1000 + i, 150_000)
+    top = call("GET", f"/api/leaderboard?mode={mode}&period=all&limit=2")
+    assert top.status_code == 200
+    body = top.json()
+    assert [e["rank"] for e in body["entries"]] == [1, 2]
+    assert body["entries"][0]["name"] == names[-1]
+    around = call("GET", f"/api/leaderboard?mode={mode}&limit=1&around=" + requests.utils.quote(names[1]))
+    assert around.status_code == 200
+    mine = around.json()["me"]
+    assert mine["name"] == names[1] and mine["rank"] == 3
+    assert [e["rank"] for e in around.json()["around"]] == [1, 2, 3, 4]
+    for period in ("day", "week"):
+        r = call("GET", f"/api/leaderboard?mode={mode}&period={period}")
+        assert r.status_code == 200 and "next_reset" in r.json()
+
+
+@pytest.mark.parametrize("query,code", [
+    ("mode=chess", "unknown_mode"),
+    ("period=year", "unknown_period"),
+    ("limit=0", "bad_limit"),
+    ("limit=many", "bad_limit"),
+    ("around=%3Cscript%3E", "invalid_name"),
+])
+def test_leaderboard_refusals(query, code):
+    r = call("GET", "/api/leaderboard?" + query)
+    assert r.status_code == 400
+    assert r.json()["error"] == code
+
+
+def test_player_resets_own_highscores():
+    name, token = register("R")
+    give_best(name, "normal", 200, 40_000)
+    path = f"/api/players/{name}/highscores/reset"
+    assert call("POST", path).status_code == 401
+    assert call("POST", path, headers={"Authorization": "Bearer " + "0" * 64}).status_code == 401
+    ok = call("POST", path, headers={"Authorization": f"Bearer {token}"})
+    assert ok.status_code == 200 and ok.json()["highscores_reset"] == 1
+    assert call("GET", f"/api/players/{name}").json()["highscores"]["normal"]["score"] == 0
+
+
+def test_admin_reset_scopes_and_audit():
+    name, _ = register("A")
+    give_best(name, "normal", 300, 30_000)
+    give_best(name, "survival", 10, 30_000)
+    auth = {"Authorization": f"Bearer {ADMIN}"}
+    one = call("POST", "/api/admin/reset", headers=auth, json={"player": name, "mode": "normal"})
+    assert one.status_code == 200
+    assert one.json()["scope"] == "player_mode" and one.json()["highscores_reset"] == 1
+    by_player = call("POST", "/api/admin/reset", headers=auth, json={"player": name})
+    assert by_player.json()["highscores_reset"] == 1
+    assert call("POST", "/api/admin/reset", headers=auth, json={"mode": "chess"}).status_code == 400
+    assert call("POST", "/api/admin/reset", headers=auth, json={"player": "ghost" + uuid.uuid4().hex[:6]}).status_code == 404
+    assert call("POST", "/api/admin/reset", headers=auth, data="[oops").status_code == 400
+    everything = call("POST", "/api/admin/reset", headers=auth)
+    assert everything.status_code == 200 and everything.json()["scope"] == "all"
+    audit = psql("SELECT scope || ',' || requester FROM admin_resets ORDER BY id DESC LIMIT 3").splitlines()
+    assert audit == ["all,127.0.0.1", "player,127.0.0.1", "player_mode,127.0.0.1"]
+
+
+def test_zz_admin_guessing_is_refused_then_limited():
+    """Runs last: it blocks this address on this server for five minutes."""
+    audited = psql("SELECT count(*) FROM admin_resets")
+    for _ in range(5):
+        r = call("POST", "/api/admin/reset", headers={"Authorization": "Bearer guess"})
+        assert r.status_code == 401
+        assert r.headers["WWW-Authenticate"].startswith("Bearer")
+    blocked = call("POST", "/api/admin/reset", headers={"Authorization": f"Bearer {ADMIN}"})
+    assert blocked.status_code == 429
+    assert int(blocked.headers["Retry-After"]) > 0
+    assert psql("SELECT count(*) FROM admin_resets") == audited
