@@ -29,7 +29,7 @@ export DATABASE_URL
 
 echo "== swift test (database $test_db)" >&2
 swift build --build-tests -j "$(nproc)"
-swift test --skip-build
+swift test --skip-build --disable-xctest   # every test uses swift-testing
 
 echo "== deployment files" >&2
 scripts/check-deploy.sh
