@@ -16,7 +16,8 @@ if [ -z "${DATABASE_URL:-}" ] || [ "$purpose" = test ]; then
     wanted+=(postgresql)
 fi
 if [ "$purpose" = test ]; then
-    wanted+=(docker-compose python3)
+    # compose validation, the e2e suites' Python, and the browser tests.
+    wanted+=(docker-compose python3 python3-venv chromium chromium-driver fonts-wqy-microhei)
 fi
 
 missing=()

@@ -1,0 +1,209 @@
+"""Fixtures and helpers for the MindPad browser tests (Selenium + Debian's chromium)."""
+import json
+import os
+import pathlib
+import re
+import time
+import uuid
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from digits import strokes
+
+BASE_URL = os.environ.get("MINDPAD_URL", "http://127.0.0.1:18731")
+ARTIFACTS = pathlib.Path(os.environ.get("MINDPAD_ARTIFACTS", pathlib.Path(__file__).resolve().parents[1] / "artifacts"))
+DESKTOP = (1280, 800)
+PHONE = (390, 844)
+
+
+def unique_name(prefix):
+    return f"{prefix}{uuid.uuid4().hex[:6]}"
+
+
+def make_driver():
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--no-first-run", "--disable-extensions", "--lang=en-US", "--mute-audio",
+                f"--window-size={DESKTOP[0]},{DESKTOP[1]}"):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"))
+    drv = webdriver.Chrome(service=service, options=opts)
+    drv.set_page_load_timeout(30)
+    # The viewport, not the window, is what the layout sees.
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": DESKTOP[0], "height": DESKTOP[1], "deviceScaleFactor": 1, "mobile": False})
+    return drv
+
+
+@pytest.fixture
+def browser():
+    drivers = []
+
+    def factory():
+        d = make_driver()
+        drivers.append(d)
+        return d
+
+    yield factory
+    for d in drivers:
+        try:
+            check_console(d)
+        finally:
+            d.quit()
+
+
+def check_console(drv):
+    """No script errors and no CSP violations in the browser console."""
+    bad = []
+    for entry in drv.get_log("browser"):
+        msg = entry.get("message", "")
+        if entry.get("level") == "SEVERE" and "/ws" not in msg and "favicon" not in msg and "404" not in msg:
+            bad.append(msg)
+        if "Content Security Policy" in msg:
+            bad.append(msg)
+    assert not bad, "browser console errors:\n" + "\n".join(bad)
+
+
+def wait(drv, cond, timeout=15, what="condition"):
+    def safe(d):
+        try:
+            return cond(d)
+        except StaleElementReferenceException:
+            return False
+    return WebDriverWait(drv, timeout, poll_frequency=0.05).until(safe, message=f"timed out waiting for {what}")
+
+
+def el(drv, css):
+    return drv.find_element(By.CSS_SELECTOR, css)
+
+
+def scene(drv):
+    return drv.execute_script("return document.body.dataset.scene")
+
+
+def wait_scene(drv, name, timeout=15):
+    wait(drv, lambda d: scene(d) == name, timeout, f"scene {name} (now {scene(drv)})")
+
+
+def assert_no_alert(drv):
+    try:
+        alert = drv.switch_to.alert
+        text = alert.text
+        alert.dismiss()
+        raise AssertionError(f"unexpected alert: {text}")
+    except NoAlertPresentException:
+        pass
+
+
+def snap(drv, name):
+    """Screenshots of the current scene at desktop and phone sizes."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    drv.save_screenshot(str(ARTIFACTS / f"{name}-desktop.png"))
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+    try:
+        drv.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        drv.save_screenshot(str(ARTIFACTS / f"{name}-phone.png"))
+    finally:
+        drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": DESKTOP[0], "height": DESKTOP[1], "deviceScaleFactor": 1, "mobile": False})
+        drv.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def open_app(drv, path="/"):
+    drv.get(BASE_URL + path)
+    wait(drv, lambda d: scene(d) not in (None, "loading"), 20, "the app to connect")
+
+
+def onboard(drv, name):
+    wait_scene(drv, "onboard")
+    box = el(drv, "#name-input")
+    box.clear()
+    box.send_keys(name)
+    el(drv, "#onboard-go").click()
+
+
+def new_player(drv, prefix="P", path="/"):
+    name = unique_name(prefix)
+    open_app(drv, path)
+    onboard(drv, name)
+    return name
+
+
+# ---------- questions and drawing ----------
+SIGN = {"+": "+", "−": "-", "-": "-", "×": "*", "÷": "/"}
+QRE = re.compile(r"^\s*(\d+)\s*([+−\-×÷])\s*(\d+)\s*=\s*([0-9?]+)\s*$")
+
+
+def hidden_digit(text):
+    """The digit hidden in `47 + 38 = 8?` (5)."""
+    m = QRE.match(text)
+    assert m, f"cannot read question {text!r}"
+    a, op, b, masked = int(m.group(1)), SIGN[m.group(2)], int(m.group(3)), m.group(4)
+    result = {"+": a + b, "-": a - b, "*": a * b, "/": a // b}[op]
+    digits = str(result)
+    assert len(digits) == len(masked), (text, digits)
+    pos = masked.index("?")
+    for i, ch in enumerate(masked):
+        if ch != "?":
+            assert ch == digits[i], (text, digits)
+    return int(digits[pos])
+
+
+def draw_digit(drv, digit, pointer="mouse"):
+    """Draw `digit` on the canvas with real pointer input (W3C actions)."""
+    canvas = el(drv, "#pad")
+    rect = drv.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", canvas)
+    w, h = rect
+    bw, bh = w * 0.42, h * 0.7
+    left, top = (w - bw) / 2, (h - bh) / 2
+    for stroke in strokes(digit, bw, bh, left, top):
+        chain = ActionChains(drv, duration=0)
+        if pointer != "mouse":
+            from selenium.webdriver.common.actions.pointer_input import PointerInput
+            from selenium.webdriver.common.actions.action_builder import ActionBuilder
+            chain.w3c_actions = ActionBuilder(drv, mouse=PointerInput(pointer, pointer), duration=0)
+        x0, y0 = stroke[0]
+        chain.move_to_element_with_offset(canvas, int(x0 - w / 2), int(y0 - h / 2)).click_and_hold()
+        px, py = int(x0 - w / 2), int(y0 - h / 2)
+        for (x, y) in stroke[1:]:
+            nx, ny = int(x - w / 2), int(y - h / 2)
+            if (nx, ny) == (px, py):
+                continue
+            chain.move_to_element_with_offset(canvas, nx, ny)
+            px, py = nx, ny
+        chain.release()
+        chain.perform()
+
+
+def current_question(drv):
+    q = el(drv, "#question")
+    return q.get_attribute("data-id"), q.text
+
+
+def answer(drv, previous_id=None, wrong=False, pointer="mouse", check_guess=True, timeout=15):
+    """Wait for a question other than previous_id, draw the digit, submit; returns (qid, graded dataset)."""
+    wait(drv, lambda d: current_question(d)[0] not in (None, "", previous_id) and scene(d) == "game",
+         timeout, "a new question")
+    qid, text = current_question(drv)
+    digit = hidden_digit(text)
+    if wrong:
+        digit = (digit + 5) % 10 if digit not in (0, 5) else (3 if digit == 0 else 7)
+    assert el(drv, "#btn-submit").get_attribute("disabled") is not None, "Submit must be disabled before drawing"
+    draw_digit(drv, digit, pointer)
+    if check_guess:
+        wait(drv, lambda d: el(d, "#guess").get_attribute("data-digit") == str(digit), 10,
+             f"the live guess {digit} for {text}")
+    wait(drv, lambda d: el(d, "#btn-submit").is_enabled(), 5, "Submit to be enabled")
+    el(drv, "#btn-submit").click()
+    wait(drv, lambda d: el(d, "#feedback").get_attribute("data-question") == qid, 10, "the grade")
+    fb = el(drv, "#feedback")
+    return qid, text, digit, fb.get_attribute("data-correct") == "true", fb.get_attribute("data-answer")

@@ -1,0 +1,171 @@
+"""A scripted stand-in for the MindPad server, for one purpose: to feed the
+client other players' names that the real server would refuse (it only
+allows letters, digits, spaces, _ and -), and check that every scene shows
+them as text. Serves web/ with the real server's CSP, a tiny JSON API, and a
+WebSocket (RFC 6455, text frames only) that answers the client's messages
+from a script."""
+import base64
+import hashlib
+import json
+import pathlib
+import socket
+import struct
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+WEB = pathlib.Path(__file__).resolve().parents[2] / "web"
+CSP = ("default-src 'none'; img-src 'self' data: ; script-src 'self'; font-src 'self'; style-src 'self'; "
+       "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none';form-action 'self';")
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css"}
+
+
+def send_frame(sock, obj):
+    data = json.dumps(obj).encode()
+    head = bytes([0x81])
+    if len(data) < 126:
+        head += bytes([len(data)])
+    elif len(data) < 65536:
+        head += bytes([126]) + struct.pack(">H", len(data))
+    else:
+        head += bytes([127]) + struct.pack(">Q", len(data))
+    sock.sendall(head + data)
+
+
+def recv_exact(sock, n):
+    buf = b""
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            raise ConnectionError
+        buf += chunk
+    return buf
+
+
+def recv_frame(sock):
+    b0, b1 = recv_exact(sock, 2)
+    n = b1 & 0x7F
+    if n == 126:
+        n = struct.unpack(">H", recv_exact(sock, 2))[0]
+    elif n == 127:
+        n = struct.unpack(">Q", recv_exact(sock, 8))[0]
+    mask = recv_exact(sock, 4) if b1 & 0x80 else b"\0\0\0\0"
+    data = bytes(c ^ mask[i % 4] for i, c in enumerate(recv_exact(sock, n)))
+    return b0 & 0x0F, data
+
+
+class FakeServer:
+    def __init__(self, hostile):
+        self.hostile = hostile
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                path = self.path.split("?", 1)[0]
+                if path == "/ws":
+                    return fake.websocket(self)
+                if path.startswith("/api/leaderboard"):
+                    return self.json(fake.leaderboard())
+                if path.startswith("/api/players/"):
+                    return self.json({"name": "Me", "created_at": "2026-01-01T00:00:00Z", "recent": [],
+                                      "highscores": {m: {"score": 0} for m in ("normal", "survival", "time_attack")}})
+                file = (WEB / (path.lstrip("/") or "index.html")).resolve()
+                if WEB not in file.parents or not file.is_file():
+                    self.send_error(404)
+                    return
+                body = file.read_bytes()
+                self.send_response(200)
+                self.send_header("Content-Type", TYPES.get(file.suffix, "application/octet-stream"))
+                self.send_header("Content-Security-Policy", CSP)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def json(self, obj):
+                body = json.dumps(obj).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def leaderboard(self):
+        entry = lambda rank, name, score: {"rank": rank, "name": name, "score": score, "time_ms": 61000,
+                                           "achieved_at": "2026-01-01T00:00:00Z"}
+        return {"mode": "normal", "period": "all", "period_start": "1970-01-01",
+                "entries": [entry(1, self.hostile, 99), entry(2, "Me", 50)], "me": entry(2, "Me", 50)}
+
+    def room(self, phase, members_ready=True):
+        members = [
+            {"player_id": "p1", "name": "Me", "role": "racer", "ready": False, "connected": True, "host": True},
+            {"player_id": "p2", "name": self.hostile, "role": "racer", "ready": members_ready, "connected": True, "host": False},
+        ]
+        return {"round": 1, "mode": "normal", "phase": phase, "host": "p1", "max_players": 8, "members": members}
+
+    def websocket(self, handler):
+        key = handler.headers["Sec-WebSocket-Key"]
+        accept = base64.b64encode(hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()).decode()
+        handler.send_response(101)
+        handler.send_header("Upgrade", "websocket")
+        handler.send_header("Connection", "Upgrade")
+        handler.send_header("Sec-WebSocket-Accept", accept)
+        handler.send_header("Sec-WebSocket-Protocol", "mindpad.v1")
+        handler.end_headers()
+        handler.wfile.flush()
+        sock = handler.connection
+        sock.settimeout(None)
+        send = lambda obj: send_frame(sock, obj)
+        racers = lambda status: [
+            {"player_id": "p1", "name": "Me", "question_index": 0, "score": 0, "correct": 0, "wrong": 0, "status": status},
+            {"player_id": "p2", "name": self.hostile, "question_index": 1, "score": 3, "correct": 1, "wrong": 0, "status": "playing"},
+        ]
+        send({"type": "welcome", "protocol": "mindpad.v1", "limits": {}})
+        try:
+            while True:
+                op, data = recv_frame(sock)
+                if op == 8:
+                    return
+                if op != 1:
+                    continue
+                msg = json.loads(data)
+                kind = msg.get("type")
+                if kind == "identify":
+                    send({"type": "identified", "player_id": "p1", "name": msg["name"], "token": "f" * 64, "new": True})
+                elif kind == "create_room":
+                    room = self.room("lobby")
+                    send({"type": "room_updated", "code": "KBRW", "room": room})
+                    send({"type": "room", "code": "KBRW", "you": "p1", "room": room})
+                elif kind == "start":
+                    send({"type": "countdown", "round": 1, "starts_in_ms": 0})
+                    send({"type": "race_started", "round": 1, "mode": "normal"})
+                    send({"type": "question", "question": "r1q0", "prompt": {
+                        "text": "4 × 2 = ?", "ascii_text": "4 * 2 = ?", "lhs": 4, "operation": "*", "rhs": 2,
+                        "masked_result": "?", "hidden_position": 0, "difficulty": 1}})
+                    send({"type": "progress", "round": 1, "mode": "normal", "racers": racers("playing")})
+                elif kind == "points":
+                    send({"type": "guess", "question": "r1q0", "digit": 8, "confidence": 0.9, "points": 1})
+                elif kind == "submit":
+                    send({"type": "graded", "question": "r1q0", "answer": 8, "confidence": 0.9, "correct": True,
+                          "expected": 8, "points": 3, "score": 3, "run_over": True})
+                    result = {"player_id": "p1", "name": "Me", "score": 3, "correct": 1, "wrong": 0, "answered": 1,
+                              "duration_ms": 4000, "score_reached_ms": 4000, "completed": True}
+                    send({"type": "finished", "result": result})
+                    other = dict(result, player_id="p2", name=self.hostile, score=9, duration_ms=9000)
+                    send({"type": "standings", "round": 1, "mode": "normal",
+                          "entries": [dict(other, rank=1), dict(result, rank=2)]})
+                    send({"type": "room_updated", "code": "KBRW", "room": self.room("finished")})
+                elif kind == "leave_room":
+                    send({"type": "left_room", "code": "KBRW"})
+        except (ConnectionError, OSError):
+            return

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Browser tests of the web client: Debian's chromium + chromedriver driven by
+# Selenium (pytest) against the real server and database.
+#
+#   MINDPAD_BIN   the built server (default: .build/debug/mindpad)
+#   DATABASE_URL  a migrated throwaway database (make test provides one)
+#
+# Installs what is missing (apt: chromium, chromium-driver, a CJK font; pip:
+# e2e/browser/requirements.txt into .venv-e2e), starts `mindpad serve` on a
+# free port with a short Time Attack, runs pytest, stops the server.
+# Screenshots of every scene go to e2e/artifacts/.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+
+: "${DATABASE_URL:?DATABASE_URL must name the test database}"
+bin=${MINDPAD_BIN:-$root/.build/debug/mindpad}
+[ -x "$bin" ] || { echo "e2e/browser: no server binary at $bin" >&2; exit 1; }
+
+# --- system packages ---------------------------------------------------------
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || need+=(fonts-wqy-microhei)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
+if [ ${#need[@]} -gt 0 ]; then
+    echo "e2e/browser: installing ${need[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# --- python environment ------------------------------------------------------
+venv=$root/.venv-e2e
+stamp=$venv/.requirements.sha256
+want=$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    echo "e2e/browser: setting up $venv" >&2
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/requirements.txt"
+    echo "$want" > "$stamp"
+fi
+
+# --- the server --------------------------------------------------------------
+port=$("$venv/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+mkdir -p "$root/e2e/artifacts"
+log=$root/e2e/artifacts/server.log
+MINDPAD_TIME_ATTACK_SECONDS=${MINDPAD_TIME_ATTACK_SECONDS:-20} \
+MINDPAD_COUNTDOWN_SECONDS=${MINDPAD_COUNTDOWN_SECONDS:-1} \
+    "$bin" serve --port "$port" --host 127.0.0.1 --web-root "$root/web" >"$log" 2>&1 &
+server=$!
+stop_server() {
+    if kill -0 "$server" 2>/dev/null; then
+        kill -TERM "$server" 2>/dev/null || true
+        for _ in $(seq 50); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$server" 2>/dev/null || true
+    fi
+    wait "$server" 2>/dev/null || true
+}
+trap stop_server EXIT
+
+"$venv/bin/python" - "$port" "$server" <<'PY'
+import os, sys, time, urllib.request
+port, pid = sys.argv[1], int(sys.argv[2])
+deadline = time.time() + 30
+while time.time() < deadline:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        sys.exit("e2e/browser: the server exited on start (see e2e/artifacts/server.log)")
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
+        sys.exit(0)
+    except Exception:
+        time.sleep(0.1)
+sys.exit("e2e/browser: the server did not answer /healthz within 30 s")
+PY
+
+# --- the tests ---------------------------------------------------------------
+export MINDPAD_URL="http://127.0.0.1:$port"
+export MINDPAD_ARTIFACTS="$root/e2e/artifacts"
+set +e
+"$venv/bin/python" -m pytest -p no:cacheprovider -q -rfE "$here" "$@"
+status=$?
+set -e
+echo "e2e/browser: screenshots in e2e/artifacts/" >&2
+exit $status

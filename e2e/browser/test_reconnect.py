@@ -1,0 +1,49 @@
+"""The network drops mid-game: the page says the server cannot be reached,
+reconnects with backoff on its own, and resumes the same race."""
+import pytest
+
+from conftest import BASE_URL, answer, el, new_player, snap, wait, wait_scene
+from proxy import Proxy
+
+
+@pytest.fixture
+def proxy():
+    host, port = BASE_URL.split("//", 1)[1].rsplit(":", 1)
+    p = Proxy(host, int(port))
+    yield p
+    p.close()
+
+
+def test_reconnect_resumes_the_race(browser, proxy):
+    import conftest
+    drv = browser()
+    base = f"http://127.0.0.1:{proxy.port}"
+    old = conftest.BASE_URL
+    conftest.BASE_URL = base
+    try:
+        new_player(drv, "Net")
+    finally:
+        conftest.BASE_URL = old
+    wait_scene(drv, "menu")
+    el(drv, "#btn-normal").click()
+    wait_scene(drv, "game")
+    qid, text, digit, correct, got = answer(drv, None)
+    assert correct, f"{text}: drew {digit}, read {got}"
+    wait(drv, lambda d: el(d, "#question").get_attribute("data-id") not in (None, qid), 10, "second question")
+    q2 = el(drv, "#question").get_attribute("data-id")
+    score = el(drv, "#game-score").text
+
+    proxy.cut()
+    wait(drv, lambda d: el(d, "#conn-banner").is_displayed(), 10, "the connection banner")
+    wait(drv, lambda d: "cannot be reached" in el(d, "#conn-text").text, 15, "the unreachable message")
+    snap(drv, "18-connection-lost")
+    proxy.restore()
+    # Backoff brings it back by itself (attempts at ~0.5, 1, 2, 4, 8 s).
+    wait(drv, lambda d: not el(d, "#conn-banner").is_displayed(), 15, "reconnected")
+    wait(drv, lambda d: el(d, "#player-name").text != "", 10, "identified again")
+    assert el(drv, "#question").get_attribute("data-id") == q2
+    assert el(drv, "#game-score").text == score
+    qid, text, digit, correct, got = answer(drv, qid)
+    assert qid == q2 and correct, f"{text}: drew {digit}, read {got}"
+    el(drv, "#game-quit").click()
+    wait_scene(drv, "menu")

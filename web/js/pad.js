@@ -1,0 +1,128 @@
+// The drawing pad: pointer events (mouse, touch, pen) with smoothed lines.
+// Strokes are streamed to the server in batches (~every 60 ms) as
+// {stroke, points} pieces; the pad only draws and buffers.
+
+export class Pad {
+  constructor(canvas, { onBatch, onChange }) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.onBatch = onBatch;     // (strokeIndex, points[[x,y,t]...])
+    this.onChange = onChange;   // (hasInk)
+    this.strokes = [];          // [[x,y,t]...] in CSS pixels
+    this.pending = [];          // [{stroke, points}]
+    this.active = null;         // pointerId while drawing
+    this.enabled = true;
+    this.t0 = performance.now();
+    this.flushTimer = null;
+
+    canvas.addEventListener("pointerdown", (e) => this.down(e));
+    canvas.addEventListener("pointermove", (e) => this.move(e));
+    canvas.addEventListener("pointerup", (e) => this.up(e));
+    canvas.addEventListener("pointercancel", (e) => this.up(e));
+    canvas.addEventListener("lostpointercapture", (e) => this.up(e));
+    canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+    new ResizeObserver(() => this.resize()).observe(canvas);
+    this.resize();
+  }
+
+  resize() {
+    const r = this.canvas.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
+    if (this.canvas.width === w && this.canvas.height === h) return;
+    this.canvas.width = w;
+    this.canvas.height = h;
+    this.redraw();
+  }
+
+  pos(e) {
+    const r = this.canvas.getBoundingClientRect();
+    return [Math.round((e.clientX - r.left) * 10) / 10, Math.round((e.clientY - r.top) * 10) / 10,
+      Math.round(performance.now() - this.t0)];
+  }
+
+  down(e) {
+    if (!this.enabled || this.active !== null) return;
+    if (e.pointerType === "mouse" && e.button !== 0) return;
+    e.preventDefault();
+    this.active = e.pointerId;
+    try { this.canvas.setPointerCapture(e.pointerId); } catch (_) { /* synthetic pointer */ }
+    this.strokes.push([this.pos(e)]);
+    this.queue(this.strokes.length - 1, this.pos(e));
+    this.redraw();
+    this.onChange(true);
+  }
+
+  move(e) {
+    if (this.active !== e.pointerId) return;
+    e.preventDefault();
+    const events = typeof e.getCoalescedEvents === "function" ? e.getCoalescedEvents() : [];
+    for (const ev of (events.length ? events : [e])) {
+      const p = this.pos(ev);
+      const s = this.strokes[this.strokes.length - 1];
+      const last = s[s.length - 1];
+      if (Math.abs(p[0] - last[0]) + Math.abs(p[1] - last[1]) < 1) continue;
+      s.push(p);
+      this.queue(this.strokes.length - 1, p);
+    }
+    this.redraw();
+  }
+
+  up(e) {
+    if (this.active !== e.pointerId) return;
+    this.active = null;
+    this.flush();
+  }
+
+  queue(stroke, p) {
+    const last = this.pending[this.pending.length - 1];
+    if (last && last.stroke === stroke) last.points.push(p);
+    else this.pending.push({ stroke, points: [p] });
+    if (!this.flushTimer) this.flushTimer = setTimeout(() => this.flush(), 60);
+  }
+
+  flush() {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const batches = this.pending;
+    this.pending = [];
+    for (const b of batches) this.onBatch(b.stroke, b.points);
+  }
+
+  get pointCount() { return this.strokes.reduce((n, s) => n + s.length, 0); }
+  get hasInk() { return this.strokes.length > 0; }
+
+  clear() {
+    this.strokes = [];
+    this.pending = [];
+    this.active = null;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.redraw();
+    this.onChange(false);
+  }
+
+  redraw() {
+    const { ctx, canvas } = this;
+    const dpr = canvas.width / Math.max(1, canvas.getBoundingClientRect().width || 1);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.lineCap = "round";
+    ctx.lineJoin = "round";
+    ctx.strokeStyle = getComputedStyle(canvas).color || "#0b2a4a";
+    ctx.lineWidth = Math.max(6, Math.min(canvas.width / dpr, canvas.height / dpr) / 22);
+    for (const s of this.strokes) {
+      ctx.beginPath();
+      ctx.moveTo(s[0][0], s[0][1]);
+      if (s.length === 1) ctx.lineTo(s[0][0] + 0.01, s[0][1]);
+      // Quadratic curves through the midpoints: smooth lines from sparse points.
+      for (let i = 1; i < s.length - 1; i++) {
+        const mx = (s[i][0] + s[i + 1][0]) / 2, my = (s[i][1] + s[i + 1][1]) / 2;
+        ctx.quadraticCurveTo(s[i][0], s[i][1], mx, my);
+      }
+      if (s.length > 1) ctx.lineTo(s[s.length - 1][0], s[s.length - 1][1]);
+      ctx.stroke();
+    }
+  }
+}
