@@ -19,7 +19,10 @@ public final class ServiceTimers {
     /// A sul followed by the unretained address of `self`, which the C
     /// callback reads back (the sul callback gets only the sul pointer).
     private let block: UnsafeMutableRawPointer
-    private var jobs: [UInt64: (due: ContinuousClock.Instant, job: () -> Void)] = [:]
+    /// Jobs by id; `heap` orders (due, id) pairs, earliest first. A
+    /// cancelled job leaves its heap entry behind, skipped when it surfaces.
+    private var jobs: [UInt64: () -> Void] = [:]
+    private var heap: [(due: ContinuousClock.Instant, id: UInt64)] = []
     private var nextID: UInt64 = 1
     private var armedFor: ContinuousClock.Instant?
 
@@ -39,7 +42,8 @@ public final class ServiceTimers {
         precondition(server.isServiceThread, "timers belong to the service thread")
         let id = nextID
         nextID += 1
-        jobs[id] = (ContinuousClock.now + max(delay, .zero), job)
+        jobs[id] = job
+        push((ContinuousClock.now + max(delay, .zero), id))
         rearm()
         return TimerToken(raw: id)
     }
@@ -56,21 +60,72 @@ public final class ServiceTimers {
     fileprivate func fire() {
         armedFor = nil
         let now = ContinuousClock.now
-        let due = jobs.filter { $0.value.due <= now }.sorted { $0.value.due < $1.value.due || ($0.value.due == $1.value.due && $0.key < $1.key) }
-        for (id, _) in due { jobs[id] = nil }
-        for (_, entry) in due { entry.job() }
+        // Due jobs in (due, id) order; a job scheduled by one of them for now
+        // runs on the next turn, never re-entrantly.
+        var due: [() -> Void] = []
+        while let top = heap.first, top.due <= now {
+            popTop()
+            if let job = jobs.removeValue(forKey: top.id) { due.append(job) }
+        }
+        for job in due { job() }
         rearm()
     }
 
     private func rearm() {
         guard let context = server.context else { return }
-        guard let earliest = jobs.values.map(\.due).min() else { return }
+        // Drop cancelled entries so the top is a live job.
+        while let top = heap.first, jobs[top.id] == nil { popTop() }
+        guard let earliest = heap.first?.due else { return }
         if let armedFor, armedFor <= earliest { return }
         armedFor = earliest
         let wait = max(earliest - ContinuousClock.now, .microseconds(1))
         let micros = wait.components.seconds * 1_000_000 + wait.components.attoseconds / 1_000_000_000_000
         lws_sul_schedule(context, 0, block.assumingMemoryBound(to: lws_sorted_usec_list_t.self),
                          serviceTimersFired, lws_usec_t(max(micros, 1)))
+    }
+
+    // MARK: Binary min-heap on (due, id)
+
+    private static func less(_ a: (due: ContinuousClock.Instant, id: UInt64), _ b: (due: ContinuousClock.Instant, id: UInt64)) -> Bool {
+        a.due < b.due || (a.due == b.due && a.id < b.id)
+    }
+
+    private func push(_ entry: (due: ContinuousClock.Instant, id: UInt64)) {
+        if heap.count > 2 * jobs.count + 64 {
+            // Mostly cancelled entries: rebuild from the live ones.
+            let live = heap.filter { jobs[$0.id] != nil }
+            heap = []
+            heap.reserveCapacity(live.count + 1)
+            for e in live { pushRaw(e) }
+        }
+        pushRaw(entry)
+    }
+
+    private func pushRaw(_ entry: (due: ContinuousClock.Instant, id: UInt64)) {
+        heap.append(entry)
+        var i = heap.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard Self.less(heap[i], heap[parent]) else { break }
+            heap.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    private func popTop() {
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return }
+        heap[0] = last
+        var i = 0
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var m = i
+            if l < heap.count && Self.less(heap[l], heap[m]) { m = l }
+            if r < heap.count && Self.less(heap[r], heap[m]) { m = r }
+            if m == i { break }
+            heap.swapAt(i, m)
+            i = m
+        }
     }
 }
 
