@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         // C libraries, imported through pkg-config. Debian names the packages.
@@ -47,6 +48,7 @@ let package = Package(
                 "CLibWebSockets", "CMindPadShims",
                 "MindPadRules", "MindPadStorage", "MindPadRecognition",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(

@@ -28,6 +28,7 @@ public final class GameServer: WebServerDelegate {
         switch (request.method, request.path) {
         case (.get, "/healthz"), (.head, "/healthz"):
             HealthCheck(pool: pool).run(responder: responder)
+        case (_, "/metrics"): serveMetrics(request, responder)
         case (_, "/healthz"):
             responder.respond(.error(405, code: "method_not_allowed", message: "use GET"))
         default:

@@ -146,7 +146,8 @@ public enum ResetScope: Sendable, Equatable {
     case player(id: Int64, name: String)
     case playerMode(id: Int64, name: String, mode: String)
 
-    var label: String {
+    /// The scope's name in the audit table and the API.
+    public var label: String {
         switch self {
         case .all: "all"
         case .mode: "mode"

@@ -62,6 +62,8 @@ struct Serve: ParsableCommand {
             logger.warning("no index.html in web root", metadata: ["web_root": "\(webRoot)"])
         }
         let server = WebServer(options: WebServerOptions(host: config.host, port: config.port, webRoot: webRoot,
+                                                         maxMessageBytes: realtimeOptions.maxMessageBytes,
+                                                         maxConnections: max(1024, realtimeOptions.maxConnections + 256),
                                                          allowedOrigins: realtimeOptions.allowedOrigins))
         server.delegate = app
 
@@ -71,7 +73,11 @@ struct Serve: ParsableCommand {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 logger.info("shutting down", metadata: ["signal": "\(number == SIGINT ? "SIGINT" : "SIGTERM")"])
-                server.stop()
+                // Runs in progress end and go to storage before the 1001 goodbyes.
+                server.post {
+                    realtime.closeRoomsForShutdown()
+                    server.stop()
+                }
             }
             source.resume()
             return source

@@ -62,6 +62,12 @@ public final class RealtimeHub: @unchecked Sendable {
 
     public func opened(_ connection: ConnectionID, on server: WebServer) {
         attach(server)
+        guard sessions.count < options.maxConnections else {
+            ServerMetrics.shared.refused("max_connections")
+            logger.warning("connection refused: server full", metadata: ["conn": "\(connection)", "max": "\(options.maxConnections)"])
+            server.close(connection, code: 1013, reason: "server full; try again later")
+            return
+        }
         sessions[connection] = Session(connection: connection,
                                        bucket: TokenBucket(rate: options.messagesPerSecond, burst: options.messageBurst))
         send(ServerMessage.welcome(limits: [
@@ -77,14 +83,17 @@ public final class RealtimeHub: @unchecked Sendable {
         guard let session = sessions[connection], !session.closing else { return }
         guard session.bucket.take() else {
             session.closing = true
+            logger.notice("rate limited", metadata: ["conn": "\(connection)", "player": "\(session.player?.id.rawValue ?? "-")"])
             reply(session, ProtocolError("rate_limited", "Too many messages; at most \(Int(options.messagesPerSecond)) per second. Goodbye."))
             server.close(connection, code: 1008, reason: "rate limit exceeded")
             return
         }
         switch ClientMessage.decode(text) {
         case .failure(let error):
+            ServerMetrics.shared.messageIn("invalid")
             reply(session, error)
         case .success(let message):
+            ServerMetrics.shared.messageIn(message.type)
             dispatch(message, from: session)
         }
     }
@@ -165,7 +174,7 @@ public final class RealtimeHub: @unchecked Sendable {
                                seed: UInt64.random(in: .min ... .max, using: &random), now: clock.now)
         let room = RoomOwner(code: code, race: race, hub: self)
         rooms[code] = room
-        logger.info("room created", metadata: ["room": "\(code)", "mode": "\(mode.rawValue)"])
+        logger.info("room created", metadata: ["room": "\(code)", "mode": "\(mode.rawValue)", "conn": "\(session.connection)"])
         room.handle(.join(player.id, name: player.name), request: "create_room")
     }
 
@@ -193,6 +202,7 @@ public final class RealtimeHub: @unchecked Sendable {
     }
 
     func send(_ text: String, toConnection connection: ConnectionID) {
+        ServerMetrics.shared.messageOut(ServerMetrics.messageType(of: text))
         server?.send(text, to: connection)
     }
 

@@ -29,7 +29,14 @@ public struct RealtimeOptions: Sendable {
     /// Seats in a new room when the creator does not say; at most 8.
     public var defaultMaxPlayers: Int = 8
     /// Rooms open at once; creating one more is refused with `server_full`.
+    /// `MINDPAD_MAX_ROOMS`.
     public var maxRooms: Int = 10_000
+    /// `MINDPAD_MAX_CONNECTIONS`: WebSocket sessions open at once; one more
+    /// is closed at once with 1013 (try again later). Default 16,000.
+    public var maxConnections: Int = 16_000
+    /// `MINDPAD_MAX_MESSAGE_BYTES`: largest client message; larger closes
+    /// with 1009. Default 64 KiB. (Applied by the transport.)
+    public var maxMessageBytes: Int = 64 * 1024
 
     public init() {}
 
@@ -52,6 +59,18 @@ public struct RealtimeOptions: Sendable {
             }
             recognitionThreads = n
         }
+        func integer(_ key: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let text = environment[key], !text.isEmpty else { return nil }
+            guard let n = Int(text), range.contains(n) else {
+                throw ConfigurationError("\(key) must be \(range.lowerBound)…\(range.upperBound), got \(text)")
+            }
+            return n
+        }
+        if let n = try integer("MINDPAD_MAX_ROOMS", 1...1_000_000) { maxRooms = n }
+        if let n = try integer("MINDPAD_MAX_CONNECTIONS", 1...1_000_000) { maxConnections = n }
+        if let n = try integer("MINDPAD_MAX_MESSAGE_BYTES", 1024...(16 << 20)) { maxMessageBytes = n }
+        if let n = try integer("MINDPAD_MESSAGES_PER_SECOND", 1...100_000) { messagesPerSecond = Double(n) }
+        if let n = try integer("MINDPAD_MESSAGE_BURST", 1...100_000) { messageBurst = Double(n) }
         if let text = environment["MINDPAD_ALLOWED_ORIGINS"] {
             allowedOrigins = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }

@@ -89,7 +89,9 @@ public final class RecognitionPool: Sendable {
                 if queue.withLock({ $0.stopping }) { break }
                 continue
             }
+            let started = ContinuousClock.now
             let result = Result { () throws(RecognitionError) in try recognizer.recognize(job.drawing, in: workspace) }
+            ServerMetrics.shared.recognition.record(ContinuousClock.now - started)
             job.completion(result)
         }
         finished.signal()

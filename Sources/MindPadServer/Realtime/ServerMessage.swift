@@ -18,7 +18,8 @@ enum ServerMessage {
     }
 
     static func error(_ e: ProtocolError) -> WireJSON {
-        .object("error", [("code", .string(e.code)), ("message", .string(e.message)), ("request", e.request.map(WireJSON.string))])
+        ServerMetrics.shared.error(e.code, transport: "ws")
+        return .object("error", [("code", .string(e.code)), ("message", .string(e.message)), ("request", e.request.map(WireJSON.string))])
     }
 
     static func room(code: String, you: PlayerID, snapshot: RoomSnapshot, progress: RaceProgress?,

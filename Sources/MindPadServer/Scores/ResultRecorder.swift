@@ -46,9 +46,11 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         condition.lock()
         inFlight[result.resultID] = result
         condition.unlock()
+        let queued = ContinuousClock.now
         pool.run({ connection in
             try ScoreStore(connection).record(result)
         }, completion: { [self] outcome in
+            ServerMetrics.shared.databaseQuery("record_result", ContinuousClock.now - queued)
             switch outcome {
             case .success(let recorded):
                 completion(.stored(recorded))

@@ -207,13 +207,7 @@ final class ScoresAPI: Sendable {
                 scope = .mode(mode)
             }
             let (bests, rows) = try store.adminReset(scope, requester: requester)
-            let label: String
-            switch scope {
-            case .all: label = "all"
-            case .mode: label = "mode"
-            case .player: label = "player"
-            case .playerMode: label = "player_mode"
-            }
+            let label = scope.label
             logger.notice("admin reset", metadata: [
                 "scope": "\(label)", "mode": "\(mode ?? "-")", "player": "\(player?.display ?? "-")",
                 "requester": "\(requester)", "rows": "\(rows)",
@@ -236,7 +230,9 @@ final class ScoresAPI: Sendable {
     private func run(_ responder: HTTPResponder, onAuthFailure: (@Sendable () -> Void)? = nil,
                      _ work: @escaping @Sendable (PostgresConnection) throws -> HTTPResponse) {
         let logger = self.logger
+        let queued = ContinuousClock.now
         pool.run(work) { result in
+            ServerMetrics.shared.databaseQuery("scores_api", ContinuousClock.now - queued)
             switch result {
             case .success(let response):
                 if response.status == 401 { onAuthFailure?() }

@@ -1,0 +1,115 @@
+import Foundation
+import Prometheus
+import Synchronization
+
+/// The server's Prometheus series, served at `GET /metrics` in the text
+/// format. One registry per process (`ServerMetrics.shared`); every method
+/// may be called from any thread.
+///
+/// | series | kind | labels |
+/// |---|---|---|
+/// | `mindpad_connections` | gauge | — WebSocket sessions open |
+/// | `mindpad_rooms` | gauge | — rooms open |
+/// | `mindpad_races_running` | gauge | — rooms whose race runs (or counts down) |
+/// | `mindpad_messages_in_total` | counter | `type` (client message type, `invalid` when unreadable) |
+/// | `mindpad_messages_out_total` | counter | `type` (server message type) |
+/// | `mindpad_recognition_seconds` | histogram | — rasterize + infer, one drawing |
+/// | `mindpad_recognition_backlog` | gauge | — drawings waiting for a worker |
+/// | `mindpad_db_query_seconds` | histogram | `operation` (`record_result`, `scores_api`) |
+/// | `mindpad_journal_backlog` | gauge | — results waiting in the journal |
+/// | `mindpad_errors_total` | counter | `code`, `transport` (`ws`, `http`) |
+/// | `mindpad_connections_refused_total` | counter | `reason` |
+public final class ServerMetrics: Sendable {
+    public static let shared = ServerMetrics()
+
+    public let registry = PrometheusCollectorRegistry()
+    public let connections: Gauge
+    public let rooms: Gauge
+    public let racesRunning: Gauge
+    public let journalBacklog: Gauge
+    public let recognitionBacklog: Gauge
+    public let recognition: DurationHistogram
+    private let counters = Mutex<[String: Counter]>([:])
+    private let histograms = Mutex<[String: DurationHistogram]>([:])
+
+    /// A metric name with its help text; units are part of the names here.
+    static func name(_ metric: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: metric, unitName: "", helpText: help)
+    }
+
+    static let latencyBuckets: [Duration] = [
+        .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
+        .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+    ]
+
+    init() {
+        connections = registry.makeGauge(descriptor: Self.name("mindpad_connections", "WebSocket sessions open"))
+        rooms = registry.makeGauge(descriptor: Self.name("mindpad_rooms", "Rooms open"))
+        racesRunning = registry.makeGauge(descriptor: Self.name("mindpad_races_running", "Rooms whose race is counting down or running"))
+        journalBacklog = registry.makeGauge(descriptor: Self.name("mindpad_journal_backlog", "Results waiting in the journal for the database"))
+        recognitionBacklog = registry.makeGauge(descriptor: Self.name("mindpad_recognition_backlog", "Drawings waiting for a recognition worker"))
+        recognition = registry.makeDurationHistogram(descriptor: Self.name("mindpad_recognition_seconds", "Rasterize plus infer, one drawing"), buckets: Self.latencyBuckets)
+    }
+
+    private func counter(_ name: String, _ labels: [(String, String)], help: String) -> Counter {
+        let key = ([name] + labels.flatMap { [$0.0, $0.1] }).joined(separator: "\u{1}")
+        return counters.withLock { cache in
+            if let c = cache[key] { return c }
+            let c = registry.makeCounter(descriptor: Self.name(name, help), labels: labels)
+            cache[key] = c
+            return c
+        }
+    }
+
+    /// A client message arrived (`type` as the protocol names it).
+    public func messageIn(_ type: String) {
+        counter("mindpad_messages_in_total", [("type", type)], help: "WebSocket messages received, by type").increment()
+    }
+
+    /// A server message was queued for a client.
+    public func messageOut(_ type: String) {
+        counter("mindpad_messages_out_total", [("type", type)], help: "WebSocket messages sent, by type").increment()
+    }
+
+    /// An error answered to a client, by its stable code.
+    public func error(_ code: String, transport: String) {
+        counter("mindpad_errors_total", [("code", code), ("transport", transport)], help: "Errors answered to clients, by code").increment()
+    }
+
+    /// A connection turned away before it could play.
+    public func refused(_ reason: String) {
+        counter("mindpad_connections_refused_total", [("reason", reason)], help: "Connections refused, by reason").increment()
+    }
+
+    /// One database round trip, from queueing to completion.
+    public func databaseQuery(_ operation: String, _ duration: Duration) {
+        let histogram = histograms.withLock { cache in
+            if let h = cache[operation] { return h }
+            let h = registry.makeDurationHistogram(
+                descriptor: Self.name("mindpad_db_query_seconds", "Database jobs from queueing to completion, by operation"),
+                labels: [("operation", operation)], buckets: Self.latencyBuckets)
+            cache[operation] = h
+            return h
+        }
+        histogram.record(duration)
+    }
+
+    /// The exposition text.
+    public func render() -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(8192)
+        registry.emit(into: &buffer)
+        return buffer
+    }
+
+    /// The `type` of a server message as WireJSON writes it (`{"type":"…"`),
+    /// without parsing the rest.
+    static func messageType(of text: String) -> String {
+        let prefix = #"{"type":""#
+        guard text.hasPrefix(prefix) else { return "other" }
+        let rest = text.utf8.dropFirst(prefix.utf8.count)
+        guard let end = rest.firstIndex(of: UInt8(ascii: "\"")) else { return "other" }
+        return String(decoding: rest[..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,6 @@
+#ifndef LOADGENSHIM_H
+#define LOADGENSHIM_H
+#include <stddef.h>
+/* LWS_PRE is a function-like macro Swift cannot import. */
+size_t loadgen_lws_pre(void);
+#endif

@@ -1,0 +1,551 @@
+// loadgen: simulated MindPad racers (or an echo pattern, or idle
+// connections) on the libwebsockets client API, one service thread.
+//
+//   loadgen --mode race --port P --racers 2000 --duration 30 --server-pid PID --out r.json
+//   loadgen --mode echo --port P --racers 2000 --duration 30 --server-pid PID --out e.json
+//   loadgen --mode idle --port P --connections 10000 --server-pid PID --out i.json
+//
+// race: rooms of 8 (time_attack); every racer draws a digit about every 3 s
+//   as 12 batches of points 50 ms apart, waits for the live guess covering
+//   all its points, submits, and reads `graded`. Latencies: stroke → guess is
+//   from the newest batch a `guess` covers to that guess (older batches it
+//   covers were coalesced by the server's ≤ 10 guesses/s per player), and
+//   submit → graded; both in HdrHistogram (µs).
+// echo: the same messages on the same schedule against an echo server;
+//   each echo is the "guess"/"grade" of the message it returns.
+// idle: connections that only take `welcome` and stay open; RSS per connection.
+import CLWS
+import Foundation
+import Histogram
+import LoadgenShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: Configuration
+
+struct Options {
+    var mode = "race"
+    var host = "127.0.0.1"
+    var port: Int32 = 8080
+    var racers = 16
+    var connections = 0
+    var duration = 10.0
+    var warmup = 3.0
+    var rampPerSecond = 1000.0
+    var serverPid: Int32 = 0
+    var out: String?
+    var label = ""
+    var cycle = 3.0
+    var batches = 12
+    var batchInterval = 0.05
+}
+
+var opt = Options()
+var argv = CommandLine.arguments.dropFirst().makeIterator()
+while let a = argv.next() {
+    func v() -> String { argv.next() ?? "" }
+    switch a {
+    case "--mode": opt.mode = v()
+    case "--host": opt.host = v()
+    case "--port": opt.port = Int32(v()) ?? 0
+    case "--racers": opt.racers = Int(v()) ?? 0
+    case "--connections": opt.connections = Int(v()) ?? 0
+    case "--duration": opt.duration = Double(v()) ?? 10
+    case "--warmup": opt.warmup = Double(v()) ?? 3
+    case "--ramp": opt.rampPerSecond = Double(v()) ?? 1000
+    case "--server-pid": opt.serverPid = Int32(v()) ?? 0
+    case "--out": opt.out = v()
+    case "--label": opt.label = v()
+    case "--cycle": opt.cycle = Double(v()) ?? 3
+    default:
+        FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
+        exit(2)
+    }
+}
+if opt.mode == "race" { opt.racers = (opt.racers / 8) * 8 }
+let total = opt.mode == "idle" ? opt.connections : opt.racers
+
+@inline(__always) func nowNs() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+// MARK: Server process figures (/proc)
+
+func procTicks(_ pid: Int32) -> UInt64? {
+    guard pid > 0, let s = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = s.lastIndex(of: ")") else { return nil }
+    let f = s[s.index(after: close)...].split(separator: " ")
+    // After the command: state is field 3, utime 14, stime 15 → indices 11, 12.
+    guard f.count > 13, let u = UInt64(f[11]), let st = UInt64(f[12]) else { return nil }
+    return u + st
+}
+
+func procKB(_ pid: Int32, _ key: String) -> Int? {
+    guard pid > 0, let s = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    for line in s.split(separator: "\n") where line.hasPrefix(key + ":") {
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
+    return nil
+}
+
+// MARK: State
+
+enum Phase { case connecting, welcome, identifying, waitingCode, joining, lobby, racing, done, failed }
+
+final class Conn {
+    let index: Int
+    let room: Int
+    let seat: Int
+    var wsi: OpaquePointer?
+    var phase = Phase.connecting
+    var outbox: [[UInt8]] = []
+    var rx: [UInt8] = []
+    var question = ""
+    var cycleStart: UInt64 = 0
+    var nextBatchAt: UInt64 = 0
+    var batchesSent = 0
+    var pointsSent = 0
+    var pending: [(points: Int, at: UInt64)] = []  // batches not yet covered by a guess
+    var echoQueue: [UInt64] = []                   // echo: send times, FIFO
+    var waitingFinalGuessSince: UInt64 = 0
+    var submitAt: UInt64 = 0
+    var lastGuessAt: UInt64 = 0
+    var startSentAt: UInt64 = 0
+    init(index: Int, room: Int, seat: Int) { self.index = index; self.room = room; self.seat = seat }
+}
+
+final class Room {
+    var code: String?
+    var readySent = 0
+    var allReady = false
+    var started = false
+}
+
+var conns: [Conn] = (0..<total).map { Conn(index: $0, room: $0 / 8, seat: $0 % 8) }
+var rooms: [Room] = (0..<(total / 8 + 1)).map { _ in Room() }
+var byWsi: [OpaquePointer: Int] = [:]
+let runID = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+
+var strokeToGuess = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+var strokeToGuessOpen = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+var submitToGrade = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+var sentByType: [String: Int] = [:]
+var receivedByType: [String: Int] = [:]
+var errorsByCode: [String: Int] = [:]
+var sent = 0, received = 0
+var lostGuesses = 0, lostGrades = 0, connectErrors = 0, unexpectedCloses = 0
+var established = 0, welcomed = 0, racing = 0
+var measuring = false, measureFrom: UInt64 = 0
+var windowSent = 0, windowReceived = 0
+var stopping = false
+
+let pre = loadgen_lws_pre()
+
+func enqueue(_ c: Conn, _ text: String, type: String) {
+    c.outbox.append(Array(text.utf8))
+    sent += 1
+    if measuring { windowSent += 1 }
+    sentByType[type, default: 0] += 1
+    if let wsi = c.wsi { lws_callback_on_writable(wsi) }
+}
+
+// MARK: Tiny JSON field scans (the server writes compact JSON, "type" first)
+
+@inline(__always) func find(_ hay: [UInt8], _ needle: StaticString, from: Int = 0) -> Int? {
+    let n = needle.utf8Start
+    let m = needle.utf8CodeUnitCount
+    guard hay.count >= m else { return nil }
+    var i = from
+    let last = hay.count - m
+    while i <= last {
+        if hay[i] == n[0] {
+            var j = 1
+            while j < m && hay[i + j] == n[j] { j += 1 }
+            if j == m { return i + m }
+        }
+        i += 1
+    }
+    return nil
+}
+
+func stringField(_ b: [UInt8], _ key: StaticString) -> String? {
+    guard let s = find(b, key) else { return nil }
+    var e = s
+    while e < b.count && b[e] != UInt8(ascii: "\"") { e += 1 }
+    return String(decoding: b[s..<e], as: UTF8.self)
+}
+
+func intField(_ b: [UInt8], _ key: StaticString) -> Int? {
+    guard let s = find(b, key) else { return nil }
+    var e = s, v = 0
+    while e < b.count, b[e] >= 48, b[e] <= 57 { v = v * 10 + Int(b[e] - 48); e += 1 }
+    return e > s ? v : nil
+}
+
+// MARK: The racer
+
+/// One batch of a drawing: 5 points along a "7"-ish path, stroke 0 then 1.
+func batchText(_ c: Conn) -> String {
+    let k = c.batchesSent
+    let stroke = k < opt.batches / 2 ? 0 : 1
+    var pts: [String] = []
+    for p in 0..<5 {
+        let t = Double(k * 5 + p) / Double(opt.batches * 5)
+        let x = stroke == 0 ? 20 + 200 * t * 2 : 220 - 120 * (t - 0.5) * 2
+        let y = stroke == 0 ? 20.0 : 20 + 260 * (t - 0.5) * 2
+        pts.append("[\(Int(x)),\(Int(y)),\(k * 50 + p * 10)]")
+    }
+    return #"{"type":"points","question":"\#(c.question)","stroke":\#(stroke),"points":[\#(pts.joined(separator: ","))]}"#
+}
+
+func startCycle(_ c: Conn, at t: UInt64) {
+    c.cycleStart = t
+    c.nextBatchAt = t
+    c.batchesSent = 0
+    c.pointsSent = 0
+    c.pending.removeAll(keepingCapacity: true)
+    c.waitingFinalGuessSince = 0
+    c.submitAt = 0
+}
+
+func sendBatch(_ c: Conn, now: UInt64) {
+    enqueue(c, batchText(c), type: "points")
+    c.batchesSent += 1
+    c.pointsSent += 5
+    if opt.mode == "echo" { c.echoQueue.append(now) } else { c.pending.append((c.pointsSent, now)) }
+    c.nextBatchAt = now + UInt64(opt.batchInterval * 1e9)
+    if c.batchesSent == opt.batches { c.waitingFinalGuessSince = now }
+}
+
+func submit(_ c: Conn, now: UInt64) {
+    c.waitingFinalGuessSince = 0
+    c.submitAt = now
+    enqueue(c, #"{"type":"submit","question":"\#(c.question)"}"#, type: "submit")
+    if opt.mode == "echo" { c.echoQueue.append(now) }
+}
+
+func graded(_ c: Conn, now: UInt64) {
+    if c.submitAt > 0 {
+        if measuring && c.submitAt >= measureFrom { _ = submitToGrade.record((now - c.submitAt) / 1000) }
+        c.submitAt = 0
+    }
+}
+
+/// Timers, checked on every loop turn (every ≤ 5 ms).
+func tick(_ now: UInt64) {
+    for c in conns where c.phase == .racing || c.phase == .lobby || c.phase == .waitingCode {
+        switch c.phase {
+        case .waitingCode:
+            if let code = rooms[c.room].code {
+                c.phase = .joining
+                enqueue(c, #"{"type":"join_room","code":"\#(code)"}"#, type: "join_room")
+            }
+        case .lobby:
+            let r = rooms[c.room]
+            if c.seat == 0, !r.started, r.allReady, now > c.startSentAt + 300_000_000 {
+                c.startSentAt = now
+                enqueue(c, #"{"type":"start"}"#, type: "start")
+            }
+        case .racing:
+            guard !c.question.isEmpty, c.submitAt == 0 else { continue }
+            if c.batchesSent < opt.batches {
+                if now >= c.nextBatchAt { sendBatch(c, now: now) }
+            } else if c.waitingFinalGuessSince > 0 {
+                if opt.mode == "echo" {
+                    if c.echoQueue.isEmpty { submit(c, now: now) }
+                } else if c.pending.isEmpty {
+                    submit(c, now: now)
+                } else if now - c.waitingFinalGuessSince > 2_000_000_000 {
+                    if measuring { lostGuesses += 1 }
+                    c.pending.removeAll()
+                    submit(c, now: now)
+                }
+            }
+        default: break
+        }
+        if c.submitAt > 0 && now - c.submitAt > 5_000_000_000 {
+            if measuring { lostGrades += 1 }
+            c.submitAt = 0
+        }
+    }
+    // A submit whose grade never came: handled above; a racer waiting for
+    // its next cycle: start it when the cycle time is up.
+    for c in conns where c.phase == .racing && c.submitAt == 0 && c.waitingFinalGuessSince == 0
+        && c.batchesSent == opt.batches && now >= c.cycleStart + UInt64(opt.cycle * 1e9) && !c.question.isEmpty {
+        if opt.mode == "echo" { startCycle(c, at: now) }
+    }
+}
+
+func handle(_ c: Conn, _ b: [UInt8], now: UInt64) {
+    received += 1
+    if measuring { windowReceived += 1 }
+    if opt.mode == "echo" {
+        // The echo of our own message: FIFO.
+        guard !c.echoQueue.isEmpty else { return }
+        let at = c.echoQueue.removeFirst()
+        let isSubmit = find(b, #""type":"submit""#) != nil
+        receivedByType[isSubmit ? "echo_submit" : "echo_points", default: 0] += 1
+        if isSubmit {
+            graded(c, now: now)
+        } else if measuring && at >= measureFrom {
+            _ = strokeToGuess.record((now - at) / 1000)
+        }
+        return
+    }
+    let type = stringField(b, #""type":""#) ?? "?"
+    receivedByType[type, default: 0] += 1
+    switch type {
+    case "welcome":
+        welcomed += 1
+        if opt.mode == "race" {
+            c.phase = .identifying
+            enqueue(c, #"{"type":"identify","name":"lg\#(runID)x\#(c.index)"}"#, type: "identify")
+        } else {
+            c.phase = .done
+        }
+    case "identified":
+        if c.seat == 0 {
+            c.phase = .joining
+            enqueue(c, #"{"type":"create_room","mode":"time_attack","max_players":8}"#, type: "create_room")
+        } else {
+            c.phase = .waitingCode
+        }
+    case "room":
+        if c.seat == 0, let code = stringField(b, #""code":""#) { rooms[c.room].code = code }
+        if c.phase == .joining {
+            c.phase = .lobby
+            enqueue(c, #"{"type":"ready","ready":true}"#, type: "ready")
+            rooms[c.room].readySent += 1
+        }
+    case "room_updated":
+        // The host starts once it has seen all eight seats ready.
+        if c.seat == 0 && !rooms[c.room].allReady {
+            var count = 0, at = 0
+            while let next = find(b, #""ready":true"#, from: at) { count += 1; at = next }
+            if count >= 8 { rooms[c.room].allReady = true }
+        }
+    case "countdown":
+        rooms[c.room].started = true
+    case "race_started":
+        rooms[c.room].started = true
+        if c.phase != .racing { c.phase = .racing; racing += 1 }
+    case "question":
+        if c.phase != .racing { c.phase = .racing; racing += 1 }
+        c.question = stringField(b, #""question":""#) ?? ""
+        // The next drawing starts one cycle after the last began.
+        let due = c.cycleStart == 0 ? now + UInt64(Double.random(in: 0..<opt.cycle) * 1e9) : c.cycleStart + UInt64(opt.cycle * 1e9)
+        startCycle(c, at: max(now, due))
+    case "guess":
+        guard let points = intField(b, #""points":"#) else { break }
+        // The guess answers the newest batch it covers; older batches it
+        // also covers were coalesced by the server's ≤ 10 guesses/s.
+        var newest: UInt64 = 0
+        while let first = c.pending.first, first.points <= points {
+            newest = first.at
+            c.pending.removeFirst()
+        }
+        if newest > 0 && measuring && newest >= measureFrom {
+            _ = strokeToGuess.record((now - newest) / 1000)
+            // The server had started no guess for this player in the 100 ms
+            // before the batch left (the last one arrived earlier still), so
+            // its ≤ 10 guesses/s limit did not hold this one back.
+            if newest >= c.lastGuessAt + 100_000_000 { _ = strokeToGuessOpen.record((now - newest) / 1000) }
+        }
+        c.lastGuessAt = now
+    case "graded":
+        graded(c, now: now)
+    case "error":
+        let code = stringField(b, #""code":""#) ?? "?"
+        let request = stringField(b, #""request":""#) ?? "-"
+        if (code == "players_not_ready" || code == "not_in_lobby") && request == "start" { break }  // start retried by tick
+        errorsByCode[code + "/" + request, default: 0] += 1
+    case "finished", "standings":
+        c.phase = .done
+    default:
+        break
+    }
+}
+
+// MARK: libwebsockets
+
+func callback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?, _ inp: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+    guard let wsi else { return 0 }
+    switch reason {
+    case LWS_CALLBACK_CLIENT_ESTABLISHED:
+        guard let i = byWsi[wsi] else { return 0 }
+        established += 1
+        conns[i].phase = .welcome
+        if opt.mode == "echo" {
+            let c = conns[i]
+            c.phase = .racing
+            racing += 1
+            c.question = "e\(i)"
+            startCycle(c, at: nowNs() + UInt64(Double.random(in: 0..<opt.cycle) * 1e9))
+        }
+    case LWS_CALLBACK_CLIENT_RECEIVE:
+        guard let i = byWsi[wsi], let inp else { return 0 }
+        let c = conns[i]
+        c.rx.append(contentsOf: UnsafeRawBufferPointer(start: inp, count: len))
+        if lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0 {
+            handle(c, c.rx, now: nowNs())
+            c.rx.removeAll(keepingCapacity: true)
+        }
+    case LWS_CALLBACK_CLIENT_WRITEABLE:
+        guard let i = byWsi[wsi] else { return 0 }
+        let c = conns[i]
+        guard !c.outbox.isEmpty else { return 0 }
+        let msg = c.outbox.removeFirst()
+        var buf = [UInt8](repeating: 0, count: pre + msg.count)
+        buf.withUnsafeMutableBufferPointer { p in
+            for k in 0..<msg.count { p[pre + k] = msg[k] }
+            _ = lws_write(wsi, p.baseAddress! + pre, msg.count, LWS_WRITE_TEXT)
+        }
+        if !c.outbox.isEmpty { lws_callback_on_writable(wsi) }
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        connectErrors += 1
+        if let i = byWsi.removeValue(forKey: wsi) { conns[i].phase = .failed; conns[i].wsi = nil }
+    case LWS_CALLBACK_CLIENT_CLOSED:
+        if let i = byWsi.removeValue(forKey: wsi) {
+            if !stopping { unexpectedCloses += 1 }
+            conns[i].phase = .failed
+            conns[i].wsi = nil
+        }
+    default:
+        break
+    }
+    return 0
+}
+
+let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
+protocols.initialize(repeating: lws_protocols(), count: 2)
+let protoName = strdup("loadgen")!
+protocols[0].name = UnsafePointer(protoName)
+protocols[0].callback = callback
+protocols[0].rx_buffer_size = 16 * 1024
+
+lws_set_log_level(Int32(LLL_ERR), nil)
+var info = lws_context_creation_info()
+info.port = CONTEXT_PORT_NO_LISTEN
+info.protocols = UnsafePointer(protocols)
+info.gid = -1
+info.uid = -1
+info.fd_limit_per_thread = UInt32(total + 512)
+info.timeout_secs = 20
+guard let ctx = lws_create_context(&info) else {
+    FileHandle.standardError.write("lws_create_context failed\n".data(using: .utf8)!)
+    exit(1)
+}
+
+// The loop wakes at least every 5 ms for the timers.
+nonisolated(unsafe) let wakeCtx = ctx
+let waker = Thread {
+    while true {
+        usleep(5000)
+        lws_cancel_service(wakeCtx)
+    }
+}
+waker.start()
+
+let address = strdup(opt.host)!
+let path = strdup("/ws")!
+let subprotocol = strdup(opt.mode == "echo" ? "echo" : "mindpad.v1")!
+func connect(_ c: Conn) {
+    var ci = lws_client_connect_info()
+    ci.context = ctx
+    ci.address = UnsafePointer(address)
+    ci.port = opt.port
+    ci.path = UnsafePointer(path)
+    ci.host = UnsafePointer(address)
+    ci.protocol = UnsafePointer(subprotocol)
+    ci.local_protocol_name = UnsafePointer(protoName)
+    if let wsi = lws_client_connect_via_info(&ci) {
+        c.wsi = wsi
+        byWsi[wsi] = c.index
+    } else {
+        connectErrors += 1
+        c.phase = .failed
+    }
+}
+
+// MARK: Run
+
+let started = nowNs()
+var connected = 0
+let rampNs = 1e9 / opt.rampPerSecond
+var readyAt: UInt64 = 0   // when every connection is up (and racing)
+var measureEnd: UInt64 = 0
+var cpuStart: UInt64 = 0, cpuEnd: UInt64 = 0
+var rssMaxKB = 0
+var rssBeforeKB = procKB(opt.serverPid, "VmRSS") ?? 0
+var lastSample: UInt64 = 0
+let hardDeadline = started + UInt64((Double(total) / opt.rampPerSecond + 60 + opt.warmup + opt.duration) * 1e9)
+
+while true {
+    let now = nowNs()
+    // Connect at the ramp rate.
+    while connected < total && Double(now - started) >= Double(connected) * rampNs {
+        connect(conns[connected])
+        connected += 1
+    }
+    tick(now)
+    let want = opt.mode == "idle" ? welcomed : racing
+    let failed = connectErrors + unexpectedCloses
+    if readyAt == 0 && connected == total && (want + failed >= total || now > hardDeadline - UInt64((opt.warmup + opt.duration) * 1e9)) {
+        readyAt = now
+    }
+    if readyAt > 0 && !measuring && measureEnd == 0 && now >= readyAt + UInt64(opt.warmup * 1e9) {
+        measuring = true
+        measureFrom = now
+        cpuStart = procTicks(opt.serverPid) ?? 0
+        measureEnd = now + UInt64(opt.duration * 1e9)
+    }
+    if measuring && now - lastSample > 500_000_000 {
+        lastSample = now
+        rssMaxKB = max(rssMaxKB, procKB(opt.serverPid, "VmRSS") ?? 0)
+    }
+    if measuring && now >= measureEnd {
+        cpuEnd = procTicks(opt.serverPid) ?? 0
+        measuring = false
+        break
+    }
+    if now > hardDeadline { break }
+    lws_service(ctx, 0)
+}
+let windowSeconds = Double(nowNs() - measureFrom) / 1e9
+// Outstanding at the end of the window are not "lost": they were in flight.
+stopping = true
+let rssEndKB = procKB(opt.serverPid, "VmRSS") ?? 0
+let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+let cpuPercent = cpuEnd > cpuStart ? Double(cpuEnd - cpuStart) / hz / windowSeconds * 100 : 0
+
+func ms(_ us: UInt64) -> Double { (Double(us) / 1000 * 1000).rounded() / 1000 }
+func summary(_ h: Histogram<UInt64>) -> [String: Any] {
+    guard h.totalCount > 0 else { return ["count": 0] }
+    return ["count": h.totalCount, "p50_ms": ms(h.valueAtPercentile(50)), "p90_ms": ms(h.valueAtPercentile(90)),
+            "p99_ms": ms(h.valueAtPercentile(99)), "p999_ms": ms(h.valueAtPercentile(99.9)), "max_ms": ms(h.max)]
+}
+let liveConnections = conns.filter { $0.wsi != nil }.count
+var report: [String: Any] = [
+    "mode": opt.mode, "label": opt.label, "racers": opt.mode == "idle" ? 0 : total,
+    "connections_wanted": total, "connections_open": liveConnections, "established": established,
+    "racing": racing, "window_s": (windowSeconds * 10).rounded() / 10,
+    "sent": sent, "received": received, "window_sent": windowSent, "window_received": windowReceived,
+    "sent_by_type": sentByType, "received_by_type": receivedByType, "errors_by_code": errorsByCode,
+    "lost_guesses": lostGuesses, "lost_grades": lostGrades, "connect_errors": connectErrors,
+    "unexpected_closes": unexpectedCloses,
+    "stroke_to_guess": summary(strokeToGuess), "stroke_to_guess_unthrottled": summary(strokeToGuessOpen), "submit_to_grade": summary(submitToGrade),
+    "server_cpu_percent": (cpuPercent * 10).rounded() / 10, "server_rss_before_kb": rssBeforeKB,
+    "server_rss_max_kb": max(rssMaxKB, rssEndKB), "server_rss_end_kb": rssEndKB,
+]
+if opt.mode == "idle", liveConnections > 0 {
+    report["rss_per_connection_kb"] = (Double(rssEndKB - rssBeforeKB) / Double(liveConnections) * 10).rounded() / 10
+}
+let json = try! JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
+if let out = opt.out { try! json.write(to: URL(fileURLWithPath: out)) }
+print(String(decoding: json, as: UTF8.self))
+fflush(stdout)
+// Leave without the close handshakes: the server sees the sockets go.
+exit(0)

@@ -1,0 +1,184 @@
+// storagebench: the storage benchmark of issue 6, on the server's own
+// storage code (ScoreStore, DatabaseWorkerPool; Sources/MindPadStorage).
+//
+//   storagebench --url postgresql://…/mindpad_bench [--players 1000000] [--queries 2000]
+//                [--concurrent 200] [--rounds 10] [--pools 2,8] --out storage.json
+//
+// 1. Seeds (once) N players with an all-time highscore in every mode: 3·N
+//    board rows, scores with many ties (so ordering falls to time and moment).
+// 2. Top-100 of a random mode's all-time board, one connection, sequential.
+// 3. Around-me: the API's `around=` call (top 10 + the player's rank and
+//    ±5 neighbours) for a random player, sequential.
+// 4. Result writes: `concurrent` finishes handed at once to a
+//    DatabaseWorkerPool of each size in `pools` (2 is the server's default),
+//    each timed from hand-over to completion (queueing included) and, apart,
+//    the statement alone on its worker; `rounds` times.
+import Dispatch
+import Foundation
+import Histogram
+import MindPadStorage
+import Synchronization
+
+var url = ""
+var players = 1_000_000
+var queries = 2000
+var concurrent = 200
+var rounds = 10
+var pools = [2, 8]
+var out: String?
+var args = CommandLine.arguments.dropFirst().makeIterator()
+while let a = args.next() {
+    let v = args.next() ?? ""
+    switch a {
+    case "--url": url = v
+    case "--players": players = Int(v) ?? players
+    case "--queries": queries = Int(v) ?? queries
+    case "--concurrent": concurrent = Int(v) ?? concurrent
+    case "--rounds": rounds = Int(v) ?? rounds
+    case "--pools": pools = v.split(separator: ",").compactMap { Int($0) }
+    case "--out": out = v
+    default: fatalError("unknown argument \(a)")
+    }
+}
+
+func log(_ s: String) {
+    FileHandle.standardError.write("storagebench: \(s)\n".data(using: .utf8)!)
+}
+
+let modes = ["normal", "survival", "time_attack"]
+let connection = try PostgresConnection(connectionString: url, applicationName: "storagebench")
+
+// MARK: Seed
+
+let have = Int(try connection.query("SELECT count(*) AS n FROM players WHERE name_key LIKE 'bench%'").value("n") ?? "0") ?? 0
+if have < players {
+    log("seeding \(players) players × \(modes.count) modes…")
+    let t0 = ContinuousClock.now
+    _ = try connection.execute(script: """
+        DELETE FROM highscores; DELETE FROM game_results; DELETE FROM players WHERE name_key LIKE 'bench%';
+        DROP INDEX IF EXISTS highscores_board;
+        INSERT INTO players (name, name_key, token_hash)
+            SELECT 'bench' || g, 'bench' || g, repeat('0', 64) FROM generate_series(1, \(players)) g;
+        INSERT INTO highscores (player_id, mode, period, period_start, score, duration_ms, achieved_at, result_id)
+            SELECT p.id, m.mode, 'all', DATE '1970-01-01', (random() * random() * 80)::int,
+                   20000 + (random() * 130000)::int, now() - random() * interval '90 days', gen_random_uuid()
+            FROM players p CROSS JOIN (VALUES ('normal'), ('survival'), ('time_attack')) AS m (mode)
+            WHERE p.name_key LIKE 'bench%';
+        CREATE INDEX highscores_board ON highscores
+            (mode, period, period_start, neg_score, duration_ms, achieved_at, player_id);
+        """)
+    // VACUUM cannot run in the script's implicit transaction: one at a time.
+    _ = try connection.execute(script: "VACUUM ANALYZE players")
+    _ = try connection.execute(script: "VACUUM ANALYZE highscores")
+    log("seeded in \(ContinuousClock.now - t0)")
+}
+let range = try connection.query("SELECT min(id) AS lo, max(id) AS hi FROM players WHERE name_key LIKE 'bench%'")
+let lo = Int64(range.value("lo") ?? "1")!, hi = Int64(range.value("hi") ?? "1")!
+let boardRows = Int(try connection.query("SELECT count(*) AS n FROM highscores").value("n") ?? "0") ?? 0
+
+func micros(_ d: Duration) -> UInt64 {
+    UInt64(max(0, d.components.seconds * 1_000_000 + d.components.attoseconds / 1_000_000_000_000))
+}
+func summary(_ h: Histogram<UInt64>) -> [String: Any] {
+    func ms(_ us: UInt64) -> Double { (Double(us) / 1000 * 1000).rounded() / 1000 }
+    return ["count": h.totalCount, "p50_ms": ms(h.valueAtPercentile(50)), "p90_ms": ms(h.valueAtPercentile(90)),
+            "p99_ms": ms(h.valueAtPercentile(99)), "max_ms": ms(h.max)]
+}
+
+// MARK: Reads
+
+let store = ScoreStore(connection)
+let now = Date()
+// Warm the cache as a running server would be.
+for mode in modes { _ = try store.leaderboard(mode: mode, period: .all, limit: 100, at: now) }
+
+var top = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+for _ in 0..<queries {
+    let mode = modes.randomElement()!
+    let t = ContinuousClock.now
+    let board = try store.leaderboard(mode: mode, period: .all, limit: 100, at: now)
+    _ = top.record(micros(ContinuousClock.now - t))
+    precondition(board.entries.count == 100)
+}
+log("top-100 p99 \(top.valueAtPercentile(99)) µs")
+
+var around = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+for _ in 0..<queries {
+    let mode = modes.randomElement()!
+    let player = Int64.random(in: lo...hi)
+    let t = ContinuousClock.now
+    let board = try store.leaderboard(mode: mode, period: .all, limit: 10, at: now, aroundPlayer: player)
+    _ = around.record(micros(ContinuousClock.now - t))
+    precondition(board.me != nil)
+}
+log("around-me p99 \(around.valueAtPercentile(99)) µs")
+
+// The plan of the around-me rank count, for the note.
+let plan = try connection.query("""
+    EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT)
+    SELECT count(*) FROM highscores b
+    WHERE b.mode = 'normal' AND b.period = 'all' AND b.period_start = DATE '1970-01-01'
+      AND (b.neg_score, b.duration_ms, b.achieved_at) < (-10, 80000, now())
+    """)
+let planText = (0..<plan.count).compactMap { plan.value("QUERY PLAN", row: $0) }.joined(separator: "\n")
+
+// MARK: Writes
+
+var writes: [[String: Any]] = []
+for size in pools {
+    let pool = DatabaseWorkerPool(connectionString: url, size: size)
+    let latencies = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+    let service = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+    let failures = Atomic<Int>(0)
+    // Connect the workers first.
+    let warm = DispatchGroup()
+    for _ in 0..<size * 2 {
+        warm.enter()
+        pool.run({ c in try c.query("SELECT 1") }, completion: { _ in warm.leave() })
+    }
+    warm.wait()
+    let t0 = ContinuousClock.now
+    for _ in 0..<rounds {
+        let group = DispatchGroup()
+        for _ in 0..<concurrent {
+            let score = Int.random(in: 0...80)
+            let record = GameResultRecord(playerID: Int64.random(in: lo...hi), mode: modes.randomElement()!, score: score,
+                                          correct: score, answered: score + Int.random(in: 0...5),
+                                          durationMs: Int.random(in: 20000...150000), roomID: "BENCH", raceID: "BENCH-1",
+                                          finishedAtMs: Int64(Date().timeIntervalSince1970 * 1000))
+            group.enter()
+            let queued = ContinuousClock.now
+            pool.run({ c in
+                let started = ContinuousClock.now
+                defer { service.withLock { _ = $0.record(micros(ContinuousClock.now - started)) } }
+                return try ScoreStore(c).record(record)
+            }, completion: { result in
+                let us = micros(ContinuousClock.now - queued)
+                latencies.withLock { _ = $0.record(us) }
+                if case .failure = result { failures.add(1, ordering: .relaxed) }
+                group.leave()
+            })
+        }
+        group.wait()
+    }
+    let elapsed = ContinuousClock.now - t0
+    pool.shutdown(timeout: .seconds(5))
+    let h = latencies.withLock { $0 }
+    var s = summary(h)
+    s["pool"] = size
+    s["statement"] = summary(service.withLock { $0 })
+    s["failures"] = failures.load(ordering: .relaxed)
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    s["writes_per_second"] = Int(Double(concurrent * rounds) / seconds)
+    writes.append(s)
+    log("writes pool \(size): p99 \(h.valueAtPercentile(99)) µs")
+}
+
+let report: [String: Any] = [
+    "players": hi - lo + 1, "board_rows": boardRows, "queries": queries, "concurrent": concurrent, "rounds": rounds,
+    "top100": summary(top), "around_me": summary(around), "writes": writes, "rank_count_plan": planText,
+    "postgres": try connection.query("SELECT version() AS v").value("v") ?? "?",
+]
+let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
+if let out { try json.write(to: URL(fileURLWithPath: out)) }
+print(String(decoding: json, as: UTF8.self))

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Side by side, in one run: the same racers against two builds of mindpad
+# (for a change's effect on latency and CPU), alternating A, B, A, B.
+#
+#   tools/loadgen/compare.sh MINDPAD_A MINDPAD_B [RACERS] [ROUNDS]
+#
+# Uses the private PostgreSQL (scripts/pg.sh) and a release loadgen; prints
+# one line per run. Loopback only, bounded: ~40 s per run.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+a=$1 b=$2 racers=${3:-2000} rounds=${4:-2}
+loadgen=$(cd tools/loadgen && swift build -c release -j 1 --product loadgen >/dev/null && swift build -c release --show-bin-path)/loadgen
+url=${DATABASE_URL:-$(scripts/pg.sh start)}
+db=${url%/*}/mindpad_bench_compare
+psql "${url%/*}/postgres" -qAt -c "DROP DATABASE IF EXISTS mindpad_bench_compare" -c "CREATE DATABASE mindpad_bench_compare" >/dev/null
+"$a" migrate --database-url "$db" --migrations Migrations >/dev/null 2>&1
+out=$(mktemp -d)
+port=18090
+for round in $(seq "$rounds"); do
+    for side in A B; do
+        bin=$a; [ "$side" = B ] && bin=$b
+        MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 LOG_LEVEL=error \
+            "$bin" serve --port "$port" --host 127.0.0.1 --database-url "$db" --data-dir "$out/data-$side" \
+            --migrations Migrations --web-root web --no-migrate > "$out/server.log" 2>&1 &
+        pid=$!
+        for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+        timeout 300 "$loadgen" --mode race --port "$port" --racers "$racers" --duration 20 --ramp 500 \
+            --server-pid "$pid" --out "$out/$side-$round.json" > /dev/null || true
+        kill -TERM "$pid"; wait "$pid" || true
+        python3 - "$out/$side-$round.json" "$side" "$round" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+g, s, u = d["submit_to_grade"], d["stroke_to_guess"], d["stroke_to_guess_unthrottled"]
+print(f"{sys.argv[2]} round {sys.argv[3]}: racers {d['racers']} | submit→grade p50 {g['p50_ms']:.1f} p99 {g['p99_ms']:.1f} ms"
+      f" | stroke→guess p50 {s['p50_ms']:.1f} p99 {s['p99_ms']:.1f} (unthrottled p99 {u.get('p99_ms', 0):.1f}) ms"
+      f" | CPU {d['server_cpu_percent']:.0f}% | RSS {d['server_rss_max_kb'] / 1024:.0f} MB"
+      f" | lost {d['lost_guesses'] + d['lost_grades']} | errors {sum(d['errors_by_code'].values())}")
+PY
+    done
+done
+rm -rf "$out"

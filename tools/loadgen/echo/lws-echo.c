@@ -1,0 +1,94 @@
+/* The transport ceiling of `make bench`: a minimal WebSocket echo on the same
+ * libwebsockets build as mindpad (one service thread, same lws_write path).
+ * Every text message is sent back unchanged, in order.
+ *
+ *   lws-echo PORT      (prints "listening port=PORT" when ready; SIGTERM stops)
+ */
+#include <libwebsockets.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define QUEUE 64
+#define MAXMSG 4096
+
+struct msg { size_t len; unsigned char buf[LWS_PRE + MAXMSG]; };
+struct pss {
+    struct msg *q[QUEUE];
+    int head, count;
+    unsigned char rx[MAXMSG];
+    size_t rxlen;
+};
+
+static volatile int interrupted;
+
+static int callback_echo(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
+    struct pss *p = (struct pss *)user;
+    switch (reason) {
+    case LWS_CALLBACK_ESTABLISHED:
+        memset(p, 0, sizeof *p);
+        break;
+    case LWS_CALLBACK_RECEIVE:
+        if (p->rxlen + len > MAXMSG) return -1;
+        memcpy(p->rx + p->rxlen, in, len);
+        p->rxlen += len;
+        if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi)) break;
+        if (p->count == QUEUE) return -1; /* slow reader: like mindpad, hang up */
+        {
+            struct msg *m = malloc(sizeof *m);
+            m->len = p->rxlen;
+            memcpy(m->buf + LWS_PRE, p->rx, p->rxlen);
+            p->q[(p->head + p->count) % QUEUE] = m;
+            p->count++;
+            p->rxlen = 0;
+        }
+        lws_callback_on_writable(wsi);
+        break;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        if (!p->count) break;
+        {
+            struct msg *m = p->q[p->head];
+            p->head = (p->head + 1) % QUEUE;
+            p->count--;
+            int n = lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT);
+            free(m);
+            if (n < 0) return -1;
+        }
+        if (p->count) lws_callback_on_writable(wsi);
+        break;
+    case LWS_CALLBACK_CLOSED:
+        while (p->count) { free(p->q[p->head]); p->head = (p->head + 1) % QUEUE; p->count--; }
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static struct lws_protocols protocols[] = {
+    { "echo", callback_echo, sizeof(struct pss), 16 * 1024, 0, NULL, 0 },
+    { NULL, NULL, 0, 0, 0, NULL, 0 }
+};
+
+static void on_signal(int sig) { (void)sig; interrupted = 1; }
+
+int main(int argc, char **argv) {
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = argc > 1 ? atoi(argv[1]) : 7681;
+    info.iface = "127.0.0.1";
+    info.protocols = protocols;
+    info.fd_limit_per_thread = 16384;
+    info.options = LWS_SERVER_OPTION_DISABLE_IPV6;
+    lws_set_log_level(LLL_ERR, NULL);
+    signal(SIGTERM, on_signal);
+    signal(SIGINT, on_signal);
+    struct lws_context *ctx = lws_create_context(&info);
+    if (!ctx) return 1;
+    printf("listening port=%d\n", info.port);
+    fflush(stdout);
+    while (!interrupted && lws_service(ctx, 0) >= 0) {}
+    lws_context_destroy(ctx);
+    return 0;
+}

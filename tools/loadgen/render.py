@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Writes docs/benchmarks.md from the results of scripts/bench.sh.
+
+usage: render.py RESULTS_DIR OUTPUT.md
+
+Every figure comes from RESULTS_DIR (one run); the analysis paragraphs in
+tools/loadgen/analysis.md are included as written, after the figures.
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+res, dest = sys.argv[1], sys.argv[2]
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def load(name):
+    p = os.path.join(res, name)
+    if not os.path.exists(p):
+        return None
+    with open(p) as f:
+        return json.load(f)
+
+
+def text(name):
+    p = os.path.join(res, name)
+    return open(p).read() if os.path.exists(p) else ""
+
+
+machine = dict(line.split("=", 1) for line in text("machine.txt").splitlines() if "=" in line)
+quick = machine.get("quick") == "1"
+L = []
+w = L.append
+
+
+def mark(ok):
+    return "met" if ok else "**missed**"
+
+
+def ms(x):
+    return "–" if x is None else f"{x:.2f}"
+
+
+w("# Benchmarks")
+w("")
+w("Written by `make bench` (`scripts/bench.sh`); do not edit by hand: the figures below are")
+w("from one run, every comparison measured side by side in that run.")
+if quick:
+    w("")
+    w("> **This is a scaled-down run (`BENCH_QUICK=1`)**: fewer racers, fewer players, shorter windows.")
+    w("> The figures show the method works; they are not the issue's scenarios.")
+w("")
+w("| | |")
+w("|---|---|")
+for k in ["date", "cpu", "cores", "memory", "os", "kernel", "swift", "lws", "postgres", "load_before", "load_after"]:
+    if k in machine:
+        w(f"| {k.replace('_', ' ')} | {machine[k]} |")
+w("")
+w("The load generator, the server, PostgreSQL and (in this workplace) other engineers' builds")
+w("share the same 2 cores: `load before/after` is the 1/5/15-minute load average around the run.")
+w("")
+w("Reproduce: `make bench` (after `make test`'s bootstrap). Stages: `swift build -c release`,")
+w("`tools/loadgen` (`swift build -c release`), `gcc tools/loadgen/echo/lws-echo.c`,")
+w("`tools/train/evaluate.py`, `loadgen --mode echo|race|idle …`, `storagebench …`, this renderer.")
+w("")
+
+# ---------------------------------------------------------------- recognition
+w("## Recognition")
+w("")
+log = text("recognition.log")
+timing = re.search(r"Timing, one core.*?(?=\n\n|\Z)", log, re.S)
+if timing:
+    w("`tools/train/evaluate.py` (Swift `recog-bench` and ONNX Runtime on the same rasterized images,")
+    w("one thread, pinned to one core, batch 1):")
+    w("")
+    w("```")
+    w(timing.group(0).strip())
+    w("```")
+    agree = re.search(r"ONNX Runtime agrees with Swift on \d+/\d+ stroke drawings", log)
+    if agree:
+        w("")
+        w(agree.group(0) + ".")
+else:
+    w("The recognition stage did not produce its timing (see the run's `recognition.log`).")
+w("")
+
+# ---------------------------------------------------------------- realtime
+w("## Realtime")
+w("")
+w("`tools/loadgen`: racers on the libwebsockets client API (one service thread), rooms of 8,")
+w("Time Attack. Each racer draws a digit every ~3 s as 12 batches of 5 points, 50 ms apart,")
+w("waits for the live guess that covers all its points, submits, and reads `graded`, the next")
+w("`question` and the room's progress broadcasts. Latencies are HdrHistogram (µs resolution):")
+w("")
+w("- **stroke→guess**: from a batch leaving the client to the first `guess` covering it (the newest")
+w("  batch a guess covers; older ones it also covers were coalesced). The protocol allows one live")
+w("  guess per player per 100 ms, so with a batch every 50 ms about every other batch waits for that")
+w("  window: this figure includes the protocol's own pacing.")
+w("- **stroke→guess, unthrottled**: the same, for batches sent ≥ 100 ms after the racer's previous")
+w("  guess arrived, when the pacing cannot have held the guess back: the server's own latency.")
+w("- **submit→grade**: from `submit` leaving the client to `graded`.")
+w("")
+w("The **transport ceiling** runs the same racers, messages and schedule against `lws-echo`, a")
+w("minimal echo on the same libwebsockets build (one service thread): each echoed batch plays the")
+w("guess and each echoed submit the grade. Each scenario measures a window after every racer is")
+w("in a running race (warm-up 3 s); messages in flight at the window's end are not counted lost.")
+w("")
+sizes = sorted({int(re.search(r"(\d+)", os.path.basename(p)).group(1)) for p in glob.glob(os.path.join(res, "race-*.json"))})
+rows = []
+w("| racers | server | window | stroke→guess p50 / p99 ms | unthrottled p50 / p99 ms | submit→grade p50 / p99 ms | msgs sent / received | lost | errors | server CPU | server RSS max |")
+w("|---:|---|---:|---|---|---|---|---:|---:|---:|---:|")
+for n in sizes:
+    for kind in ["echo", "race"]:
+        d = load(f"{kind}-{n}.json")
+        if not d:
+            continue
+        sg, sgo, gr = d["stroke_to_guess"], d.get("stroke_to_guess_unthrottled", {}), d["submit_to_grade"]
+        lost = d["lost_guesses"] + d["lost_grades"]
+        errs = sum(d["errors_by_code"].values()) + d["connect_errors"] + d["unexpected_closes"]
+        name = "lws echo (ceiling)" if kind == "echo" else "mindpad"
+        unthr = f"{ms(sgo.get('p50_ms'))} / {ms(sgo.get('p99_ms'))}" if kind == "race" else "(every echo)"
+        w(f"| {d['racers']:,} of {n:,} | {name} | {d['window_s']} s | {ms(sg.get('p50_ms'))} / {ms(sg.get('p99_ms'))} | {unthr} | "
+          f"{ms(gr.get('p50_ms'))} / {ms(gr.get('p99_ms'))} | {d['window_sent']:,} / {d['window_received']:,} | {lost} | {errs} | "
+          f"{d['server_cpu_percent']:.0f}% | {d['server_rss_max_kb'] / 1024:.1f} MB |")
+w("")
+w("CPU is the server process's user+system time over the window (100% = one core of two).")
+w("")
+w("### Overhead against the transport ceiling (same run)")
+w("")
+w("| racers | submit→grade p50 ratio | submit→grade p99 ratio | unthrottled stroke→guess p50 ratio | server CPU ratio | CPU per message received by the server, µs (echo → mindpad) |")
+w("|---:|---:|---:|---:|---:|---|")
+for n in sizes:
+    e, r = load(f"echo-{n}.json"), load(f"race-{n}.json")
+    if not e or not r:
+        continue
+
+    def ratio(a, b):
+        return f"{a / b:.1f}×" if a and b else "–"
+
+    def cpu_per_msg(d):
+        # Messages the server received in the window ≈ what the client sent.
+        return d["server_cpu_percent"] / 100 * d["window_s"] / max(1, d["window_sent"]) * 1e6
+
+    w(f"| {n:,} | {ratio(r['submit_to_grade'].get('p50_ms'), e['submit_to_grade'].get('p50_ms'))} | "
+      f"{ratio(r['submit_to_grade'].get('p99_ms'), e['submit_to_grade'].get('p99_ms'))} | "
+      f"{ratio(r.get('stroke_to_guess_unthrottled', {}).get('p50_ms'), e['stroke_to_guess'].get('p50_ms'))} | "
+      f"{ratio(r['server_cpu_percent'], e['server_cpu_percent'])} | {cpu_per_msg(e):.0f} → {cpu_per_msg(r):.0f} |")
+w("")
+w("mindpad also answers more than it is sent (guesses, grades, questions and the rooms' progress at")
+w("5 Hz to 8 members), so its per-message figure carries that fan-out; the echo sends one for one.")
+w("")
+
+idle = load("idle.json")
+w("### Idle connections")
+w("")
+if idle:
+    per = idle.get("rss_per_connection_kb")
+    w(f"{idle['connections_open']:,} of {idle['connections_wanted']:,} connections open (welcome received, then silent) for "
+      f"{idle['window_s']} s: server RSS {idle['server_rss_before_kb'] / 1024:.1f} MB before → "
+      f"{idle['server_rss_end_kb'] / 1024:.1f} MB, **{per} KB per connection** (target ≤ 20 KB: {mark(per is not None and per <= 20)}); "
+      f"connect errors {idle['connect_errors']}, unexpected closes {idle['unexpected_closes']}.")
+else:
+    w("Not run.")
+w("")
+
+# targets
+w("### Targets (issue 8)")
+w("")
+big = load(f"race-{max(sizes)}.json") if sizes else None
+if big:
+    n = big["racers"]
+    sg = big["stroke_to_guess"].get("p99_ms")
+    sgo = big.get("stroke_to_guess_unthrottled", {}).get("p99_ms")
+    gr = big["submit_to_grade"].get("p99_ms")
+    lost = big["lost_guesses"] + big["lost_grades"]
+    rss = big["server_rss_max_kb"] / 1024
+    w(f"At {n:,} racers{' (the scaled-down run, not 2,000)' if n < 2000 else ''}:")
+    w("")
+    w("| target | measured | |")
+    w("|---|---|---|")
+    w(f"| p99 stroke→guess ≤ 50 ms | {ms(sg)} ms (unthrottled {ms(sgo)} ms) | {mark(sg is not None and sg <= 50)} |")
+    w(f"| p99 submit→grade ≤ 50 ms | {ms(gr)} ms | {mark(gr is not None and gr <= 50)} |")
+    w(f"| zero lost messages | {lost} lost, {big['connect_errors'] + big['unexpected_closes']} connection failures | {mark(lost == 0 and big['connect_errors'] + big['unexpected_closes'] == 0)} |")
+    w(f"| server RSS ≤ 300 MB | {rss:.1f} MB | {mark(rss <= 300)} |")
+    if idle and idle.get("rss_per_connection_kb") is not None:
+        w(f"| ≤ 20 KB RSS per idle connection | {idle['rss_per_connection_kb']} KB × {idle['connections_open']:,} | {mark(idle['rss_per_connection_kb'] <= 20)} |")
+    errs = {k: v for k, v in big["errors_by_code"].items()}
+    if errs:
+        w("")
+        w(f"Errors the server answered (code/request): {', '.join(f'{k} ×{v}' for k, v in sorted(errs.items()))}.")
+w("")
+top = text("perf-top.txt").strip()
+threads = text("perf-threads.txt").strip()
+if top:
+    w(f"### Server profile at {max(sizes):,} racers")
+    w("")
+    w("`perf record -e cpu-clock -F 499 -g` on the server for half the window; by thread, then the top symbols")
+    w("(self time):")
+    w("")
+    w("```")
+    if threads:
+        w(threads)
+        w("")
+    w("\n".join(line.rstrip() for line in top.splitlines()[:25]))
+    w("```")
+    w("")
+    inclusive = text("perf-inclusive.txt").strip()
+    if inclusive:
+        w("The service thread (`mindpad`), user-space frames with their callees (children, self):")
+        w("")
+        w("```")
+        w("\n".join(line.rstrip() for line in inclusive.splitlines()[:30]))
+        w("```")
+        w("")
+
+# ---------------------------------------------------------------- storage
+st = load("storage.json")
+w("## Storage (issue 6)")
+w("")
+if st:
+    w(f"`storagebench` runs the server's own storage code (`ScoreStore`, `DatabaseWorkerPool`, symlinked from")
+    w(f"`Sources/MindPadStorage`) on {st['players']:,} players with an all-time highscore in every mode")
+    w(f"({st['board_rows']:,} board rows at the end), `{st['postgres'].split(' on ')[0]}` (the private cluster of")
+    w("`scripts/pg.sh`, default settings). Reads: one connection, sequential, random mode (and random player).")
+    w("")
+    t, a = st["top100"], st["around_me"]
+    w("| query | n | p50 ms | p99 ms | max ms | target p99 ≤ 10 ms |")
+    w("|---|---:|---:|---:|---:|---|")
+    w(f"| top-100 | {t['count']:,} | {ms(t['p50_ms'])} | {ms(t['p99_ms'])} | {ms(t['max_ms'])} | {mark(t['p99_ms'] <= 10)} |")
+    w(f"| around-me (top 10 + rank + ±5) | {a['count']:,} | {ms(a['p50_ms'])} | {ms(a['p99_ms'])} | {ms(a['max_ms'])} | {mark(a['p99_ms'] <= 10)} |")
+    w("")
+    w(f"Result writes: {st['concurrent']} finishes handed at once to the worker pool, {st['rounds']} times; each timed from")
+    w("hand-over to completion (what a player waits for `result_saved`), and the statement alone on its worker:")
+    w("")
+    w("| pool | writes | p50 ms | p99 ms | statement p50 / p99 ms | writes/s | failures | target p99 ≤ 20 ms |")
+    w("|---:|---:|---:|---:|---|---:|---:|---|")
+    for x in st["writes"]:
+        s = x.get("statement", {})
+        w(f"| {x['pool']} | {x['count']:,} | {ms(x['p50_ms'])} | {ms(x['p99_ms'])} | {ms(s.get('p50_ms'))} / {ms(s.get('p99_ms'))} | "
+          f"{x['writes_per_second']:,} | {x['failures']} | {mark(x['p99_ms'] <= 20)} |")
+    w("")
+    w("The plan of the around-me rank count (a mid-table player):")
+    w("")
+    w("```")
+    w(st["rank_count_plan"])
+    w("```")
+else:
+    w("Not run.")
+w("")
+
+analysis = os.path.join(here, "analysis.md")
+if os.path.exists(analysis):
+    w(open(analysis).read().rstrip())
+    w("")
+
+with open(dest, "w") as f:
+    f.write("\n".join(L))
+print("wrote", dest)
