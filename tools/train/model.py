@@ -61,23 +61,27 @@ def jax_forward(p, x, dropout_key=None, rate=0.2):
     return jnp.dot(h, p["fc2.weight"], precision=lax.Precision.HIGHEST) + p["fc2.bias"]
 
 
+def np_conv(h, w, b, pad):
+    """3x3 convolution, float64, (H, W, C) -> (H', W', C'); `pad` keeps the size."""
+    if pad:
+        h = np.pad(h, ((1, 1), (1, 1), (0, 0)))
+    oh, ow = h.shape[0] - 2, h.shape[1] - 2
+    out = np.zeros((oh, ow, w.shape[3])) + b
+    for ky in range(3):
+        for kx in range(3):
+            out += h[ky:ky + oh, kx:kx + ow, :] @ w[ky, kx]
+    return out
+
+
+def np_pool(h):
+    """2x2 max pooling (floor), (H, W, C) -> (H // 2, W // 2, C)."""
+    H, W, C = h.shape
+    return h[:H // 2 * 2, :W // 2 * 2].reshape(H // 2, 2, W // 2, 2, C).max(axis=(1, 3))
+
+
 def np_forward(p, x):
     """float64 reference forward for one image (28, 28) -> logits (10,)."""
-    def conv(h, w, b, pad):
-        H, W, C = h.shape
-        if pad:
-            h = np.pad(h, ((1, 1), (1, 1), (0, 0)))
-        oh, ow = h.shape[0] - 2, h.shape[1] - 2
-        out = np.zeros((oh, ow, w.shape[3])) + b
-        for ky in range(3):
-            for kx in range(3):
-                out += h[ky:ky + oh, kx:kx + ow, :] @ w[ky, kx]
-        return out
-
-    def pool(h):
-        H, W, C = h.shape
-        return h[:H // 2 * 2, :W // 2 * 2].reshape(H // 2, 2, W // 2, 2, C).max(axis=(1, 3))
-
+    conv, pool = np_conv, np_pool
     q = {k: v.astype(np.float64) for k, v in p.items()}
     h = x.astype(np.float64)[:, :, None]
     h = pool(np.maximum(conv(h, q["conv1.weight"], q["conv1.bias"], True), 0))

@@ -12,19 +12,7 @@ import model
 def fractions(p, x):
     q = {k: v.astype(np.float64) for k, v in p.items()}
 
-    def conv(h, w, b, pad):
-        if pad:
-            h = np.pad(h, ((1, 1), (1, 1), (0, 0)))
-        oh, ow = h.shape[0] - 2, h.shape[1] - 2
-        out = np.zeros((oh, ow, w.shape[3])) + b
-        for ky in range(3):
-            for kx in range(3):
-                out += h[ky:ky + oh, kx:kx + ow, :] @ w[ky, kx]
-        return out
-
-    def pool(h):
-        H, W, C = h.shape
-        return h[:H // 2 * 2, :W // 2 * 2].reshape(H // 2, 2, W // 2, 2, C).max(axis=(1, 3))
+    conv, pool = model.np_conv, model.np_pool
 
     h = x[:, :, None].astype(np.float64)
     r = [(h != 0).mean()]
