@@ -70,20 +70,7 @@ final class RealtimeClient: @unchecked Sendable {
     }
 
     func sendFrame(opcode: UInt8, payload: [UInt8]) throws {
-        var frame: [UInt8] = [0x80 | opcode]
-        let n = payload.count
-        if n < 126 {
-            frame.append(0x80 | UInt8(n))
-        } else if n <= 0xFFFF {
-            frame += [0x80 | 126, UInt8(n >> 8), UInt8(n & 0xff)]
-        } else {
-            frame.append(0x80 | 127)
-            for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8((n >> shift) & 0xff)) }
-        }
-        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
-        frame += mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try write(frame)
+        try write(TestWebSocket.clientFrame(opcode: opcode, payload: payload))
     }
 
     /// Drops the TCP connection without a close frame (a lost network).

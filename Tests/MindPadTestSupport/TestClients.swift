@@ -165,13 +165,18 @@ public final class TestWebSocket {
     public func sendClose(code: UInt16 = 1000) throws { try sendFrame(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xff)]) }
 
     public func sendFrame(opcode: UInt8, payload: [UInt8], final: Bool = true) throws {
+        try socket.write(Self.clientFrame(opcode: opcode, payload: payload, final: final))
+    }
+
+    /// A client-to-server frame (RFC 6455 §5.2): FIN bit, opcode, the
+    /// length in 7, 16 or 64 bits, and the payload under a random mask.
+    public static func clientFrame(opcode: UInt8, payload: [UInt8], final: Bool = true) -> [UInt8] {
         var frame: [UInt8] = [(final ? 0x80 : 0) | opcode]
         let n = payload.count
         if n < 126 {
             frame.append(0x80 | UInt8(n))
         } else if n <= 0xFFFF {
-            frame.append(0x80 | 126)
-            frame += [UInt8(n >> 8), UInt8(n & 0xff)]
+            frame += [0x80 | 126, UInt8(n >> 8), UInt8(n & 0xff)]
         } else {
             frame.append(0x80 | 127)
             for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8((n >> shift) & 0xff)) }
@@ -179,7 +184,7 @@ public final class TestWebSocket {
         let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try socket.write(frame)
+        return frame
     }
 
     public func receive() throws -> Frame {
