@@ -24,7 +24,12 @@ public final class GameServer: WebServerDelegate {
                            logger: Logger(label: "mindpad.scores"))
     }
 
-    public func webServer(_ server: WebServer, handle request: HTTPRequest, responder: HTTPResponder) {
+    public func webServer(_ server: WebServer, handle request: HTTPRequest, responder answer: HTTPResponder) {
+        // Every error answered over HTTP is counted, whichever route made it.
+        let responder = HTTPResponder { response in
+            if let code = response.errorCode { ServerMetrics.shared.error(code, transport: "http") }
+            answer.respond(response)
+        }
         switch (request.method, request.path) {
         case (.get, "/healthz"), (.head, "/healthz"):
             HealthCheck(pool: pool).run(responder: responder)

@@ -32,6 +32,8 @@ import Testing
         try ann.sendText("not json")
         try ann.error("bad_json")
         #expect(try TestHTTP.request(port: port, path: "/api/leaderboard?mode=normal").status == 200)
+        #expect(try TestHTTP.request(port: port, path: "/api/leaderboard?mode=chess").status == 400)
+        #expect(try TestHTTP.request(port: port, path: "/api/nothing").status == 404)
 
         let response = try TestHTTP.request(port: port, path: "/metrics")
         #expect(response.status == 200)
@@ -51,6 +53,8 @@ import Testing
         #expect(Self.sample(text, "mindpad_messages_out_total", [#"type="graded""#]) == 1)
         #expect((Self.sample(text, "mindpad_messages_out_total", [#"type="guess""#]) ?? 0) >= 1)
         #expect(Self.sample(text, "mindpad_errors_total", [#"code="bad_json""#, #"transport="ws""#]) == 1)
+        #expect(Self.sample(text, "mindpad_errors_total", [#"code="unknown_mode""#, #"transport="http""#]) == 1)
+        #expect(Self.sample(text, "mindpad_errors_total", [#"code="not_found""#, #"transport="http""#]) == 1)
         // At least the live guess and the submission were recognized.
         #expect((Self.sample(text, "mindpad_recognition_seconds_count") ?? 0) >= 2)
         #expect(Self.sample(text, "mindpad_recognition_seconds_bucket", [#"le="+Inf""#]) != nil)

@@ -47,6 +47,9 @@ public struct HTTPResponse: Sendable {
     public var contentType: String
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// The `error` code of a response built by `error(_:code:message:)`,
+    /// for the errors metric.
+    public var errorCode: String?
 
     public init(status: Int, contentType: String, headers: [(name: String, value: String)] = [], body: [UInt8]) {
         self.status = status
@@ -66,7 +69,9 @@ public struct HTTPResponse: Sendable {
 
     /// `{"error": code, "message": message}`: every API error has this shape.
     public static func error(_ status: Int, code: String, message: String) -> HTTPResponse {
-        json(status, ["error": code, "message": message])
+        var response = json(status, ["error": code, "message": message])
+        response.errorCode = code
+        return response
     }
 }
 
