@@ -42,6 +42,12 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         }
     }
 
+    /// A serialization failure or a deadlock: the same statement may succeed
+    /// if run again.
+    public var isRetryable: Bool {
+        sqlState == "40001" || sqlState == "40P01"
+    }
+
     public var description: String {
         switch code {
         case .connectionFailed: return "database unavailable"

@@ -106,9 +106,13 @@ public struct ScoreStore {
         let mine = try connection.query("""
             SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms,
                    h.neg_score, h.achieved_at::text AS achieved_exact,
-                   (SELECT count(*) FROM highscores b
+                   (SELECT coalesce(sum(c.players), 0) FROM highscore_counts c
+                     WHERE c.mode = h.mode AND c.period = h.period AND c.period_start = h.period_start
+                       AND c.score > h.score)
+                   + (SELECT count(*) FROM highscores b
                      WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
-                       AND (b.neg_score, b.duration_ms, b.achieved_at) < (h.neg_score, h.duration_ms, h.achieved_at)
+                       AND b.neg_score = h.neg_score
+                       AND (b.duration_ms, b.achieved_at) < (h.duration_ms, h.achieved_at)
                    ) AS better,
                    (SELECT count(*) FROM highscores b
                      WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
@@ -163,10 +167,14 @@ public struct ScoreStore {
     /// 1 + the number of entries strictly better than `e` on the board.
     private func rank(ofResultLike e: LeaderboardEntry, mode: String, period: LeaderboardPeriod, start: String) throws -> Int {
         let rows = try connection.query("""
-            SELECT count(*) AS better FROM highscores b
-            WHERE b.mode = \(mode) AND b.period = \(period.rawValue) AND b.period_start = \(start)::date
-              AND (b.neg_score, b.duration_ms, b.achieved_at)
-                  < (\(-e.score)::int, \(e.durationMs)::int, to_timestamp(\(e.achievedAtMs)::bigint / 1000.0))
+            SELECT (SELECT coalesce(sum(c.players), 0) FROM highscore_counts c
+                     WHERE c.mode = \(mode) AND c.period = \(period.rawValue) AND c.period_start = \(start)::date
+                       AND c.score > \(e.score)::int)
+                 + (SELECT count(*) FROM highscores b
+                     WHERE b.mode = \(mode) AND b.period = \(period.rawValue) AND b.period_start = \(start)::date
+                       AND b.neg_score = \(-e.score)::int
+                       AND (b.duration_ms, b.achieved_at)
+                           < (\(e.durationMs)::int, to_timestamp(\(e.achievedAtMs)::bigint / 1000.0))) AS better
             """)
         return (rows.value("better").flatMap { Int($0) } ?? 0) + 1
     }

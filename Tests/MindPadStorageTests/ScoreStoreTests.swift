@@ -253,3 +253,61 @@ func result(_ p: PlayerRecord, _ mode: String = "normal", score: Int, ms: Int = 
         #expect(LeaderboardPeriod.week.start(containing: Date(timeIntervalSince1970: 1_798_761_600)) == "2026-12-28")
     }
 }
+
+@Suite struct HighscoreCountsTests {
+    /// The per-score counts always equal a GROUP BY of the boards, whatever
+    /// happened: firsts, improvements, non-improvements, resets.
+    @Test func countsFollowEveryChange() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let store = ScoreStore(try db.connect())
+        let players = try (0..<12).map { try store.player("C\($0)") }
+        for i in 0..<150 {
+            let p = players[i % players.count]
+            let mode = ["normal", "survival", "time_attack"][i % 3]
+            _ = try store.record(result(p, mode, score: Int.random(in: 0...20), ms: Int.random(in: 1...5) * 1000,
+                                        at: wednesdayNoonMs + Int64(i) * hourMs))
+        }
+        _ = try store.resetOwnHighscores(playerID: players[0].id)
+        _ = try store.adminReset(.mode("survival"), requester: "test")
+        _ = try store.adminReset(.playerMode(id: players[1].id, name: "C1", mode: "normal"), requester: "test")
+        let mismatch = try store.connection.query("""
+            SELECT count(*) AS n FROM (
+                SELECT mode, period, period_start, score, count(*)::int AS players FROM highscores GROUP BY 1, 2, 3, 4
+            ) g FULL JOIN (SELECT * FROM highscore_counts WHERE players > 0) c USING (mode, period, period_start, score)
+            WHERE g.players IS DISTINCT FROM c.players
+            """)
+        #expect(mismatch.value("n") == "0")
+    }
+
+    /// Ranks from the counts equal ranks computed by brute force, with many
+    /// ties in score and time.
+    @Test func ranksMatchABruteForceCount() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let store = ScoreStore(try db.connect())
+        var entries: [(id: Int64, score: Int, ms: Int, at: Int64)] = []
+        for i in 0..<80 {
+            let p = try store.player("K\(i)")
+            let (score, ms) = (Int.random(in: 0...6), Int.random(in: 1...3) * 1000)
+            let at = wednesdayNoonMs - Int64(Int.random(in: 0...2)) * 1000
+            _ = try store.record(result(p, score: score, ms: ms, at: at))
+            entries.append((p.id, score, ms, at))
+        }
+        let now = Date(timeIntervalSince1970: Double(wednesdayNoonMs) / 1000)
+        for e in entries.shuffled().prefix(25) {
+            let better = entries.filter { o in
+                o.score > e.score || (o.score == e.score && (o.ms < e.ms || (o.ms == e.ms && o.at < e.at)))
+            }.count
+            let board = try store.leaderboard(mode: "normal", period: .all, limit: 1, at: now, aroundPlayer: e.id, neighbours: 3)
+            #expect(board.me?.rank == better + 1)
+            for neighbour in board.around {
+                let n = entries.first { $0.id == neighbour.playerID }!
+                let nBetter = entries.filter { o in
+                    o.score > n.score || (o.score == n.score && (o.ms < n.ms || (o.ms == n.ms && o.at < n.at)))
+                }.count
+                #expect(neighbour.rank == nBetter + 1)
+            }
+        }
+    }
+}

@@ -8,8 +8,10 @@ import Synchronization
 /// - A result is written through the database workers in one statement.
 /// - When PostgreSQL is unreachable, it is appended to the journal (fsynced)
 ///   and a replay thread writes it once the database answers again, with
-///   backoff from 1 s to 30 s. The result id makes every write idempotent, so
-///   a write whose acknowledgement was lost lands exactly once.
+///   backoff from 1 s to 30 s. A deadlock or serialization failure is
+///   treated the same way: journaled and written again. The result id
+///   makes every write idempotent, so a write whose acknowledgement was
+///   lost lands exactly once.
 /// - A result the database refuses for good (a bug: a constraint) goes to
 ///   `rejected-results.jsonl` beside the journal for an operator, with the
 ///   error in the log.
@@ -54,7 +56,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
             switch outcome {
             case .success(let recorded):
                 completion(.stored(recorded))
-            case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed:
+            case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed || error.isRetryable:
                 keep([result], because: error)
                 completion(.journaled)
                 requestReplay()
@@ -164,7 +166,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
                 switch writeNow(result) {
                 case .success:
                     written.insert(result.resultID)
-                case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed:
+                case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed || error.isRetryable:
                     blocked = true
                 case .failure(let error):
                     reject(result, error)
