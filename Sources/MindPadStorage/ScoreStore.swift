@@ -103,26 +103,7 @@ public struct ScoreStore {
         guard let playerID = aroundPlayer else { return board }
         // The player's entry, its rank (1 + strictly better entries) and its
         // position in the total order (ties broken by player id).
-        let mine = try connection.query("""
-            SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms,
-                   h.neg_score, h.achieved_at::text AS achieved_exact,
-                   (SELECT coalesce(sum(c.players), 0) FROM highscore_counts c
-                     WHERE c.mode = h.mode AND c.period = h.period AND c.period_start = h.period_start
-                       AND c.score > h.score)
-                   + (SELECT count(*) FROM highscores b
-                     WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
-                       AND b.neg_score = h.neg_score
-                       AND (b.duration_ms, b.achieved_at) < (h.duration_ms, h.achieved_at)
-                   ) AS better,
-                   (SELECT count(*) FROM highscores b
-                     WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
-                       AND (b.neg_score, b.duration_ms, b.achieved_at) = (h.neg_score, h.duration_ms, h.achieved_at)
-                       AND b.player_id < h.player_id
-                   ) AS tied_before
-            FROM highscores h JOIN players p ON p.id = h.player_id
-            WHERE h.player_id = \(playerID)::bigint AND h.mode = \(mode) AND h.period = \(period.rawValue)
-              AND h.period_start = \(start)::date
-            """)
+        let mine = try placing(of: playerID, mode: mode, period: period, start: start)
         guard mine.count == 1, let better = mine.value("better").flatMap({ Int($0) }),
               let tiedBefore = mine.value("tied_before").flatMap({ Int($0) }),
               let negScore = mine.value("neg_score"), let duration = mine.value("duration_ms"),
@@ -155,7 +136,8 @@ public struct ScoreStore {
         if earlier.count == neighbours + 1, window.count > 1, Self.sameResult(window[0], window[1]) {
             // The extra entry ties with the window's first: the tie group may
             // start further up, so count its rank exactly.
-            firstRank = try rank(ofResultLike: window[0], mode: mode, period: period, start: start)
+            let outside = try placing(of: window[0].playerID, mode: mode, period: period, start: start)
+            firstRank = (outside.value("better").flatMap { Int($0) } ?? 0) + 1
         }
         window = Self.ranked(window, firstPosition: firstPosition, firstRank: firstRank)
         if earlier.count == neighbours + 1 { window.removeFirst() }
@@ -164,19 +146,32 @@ public struct ScoreStore {
         return board
     }
 
-    /// 1 + the number of entries strictly better than `e` on the board.
-    private func rank(ofResultLike e: LeaderboardEntry, mode: String, period: LeaderboardPeriod, start: String) throws -> Int {
-        let rows = try connection.query("""
-            SELECT (SELECT coalesce(sum(c.players), 0) FROM highscore_counts c
-                     WHERE c.mode = \(mode) AND c.period = \(period.rawValue) AND c.period_start = \(start)::date
-                       AND c.score > \(e.score)::int)
-                 + (SELECT count(*) FROM highscores b
-                     WHERE b.mode = \(mode) AND b.period = \(period.rawValue) AND b.period_start = \(start)::date
-                       AND b.neg_score = \(-e.score)::int
-                       AND (b.duration_ms, b.achieved_at)
-                           < (\(e.durationMs)::int, to_timestamp(\(e.achievedAtMs)::bigint / 1000.0))) AS better
+    /// A player's entry on one board with `better` (entries with a strictly
+    /// better score, time and moment: the rank is `better + 1`) and
+    /// `tied_before` (equal entries listed before it, by player id). The one
+    /// definition of a rank: higher scores are summed from
+    /// `highscore_counts`, the player's own score is counted on the index.
+    private func placing(of playerID: Int64, mode: String, period: LeaderboardPeriod, start: String) throws -> PostgresRows {
+        try connection.query("""
+            SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms,
+                   h.neg_score, h.achieved_at::text AS achieved_exact,
+                   (SELECT coalesce(sum(c.players), 0) FROM highscore_counts c
+                     WHERE c.mode = h.mode AND c.period = h.period AND c.period_start = h.period_start
+                       AND c.score > h.score)
+                   + (SELECT count(*) FROM highscores b
+                     WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
+                       AND b.neg_score = h.neg_score
+                       AND (b.duration_ms, b.achieved_at) < (h.duration_ms, h.achieved_at)
+                   ) AS better,
+                   (SELECT count(*) FROM highscores b
+                     WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
+                       AND (b.neg_score, b.duration_ms, b.achieved_at) = (h.neg_score, h.duration_ms, h.achieved_at)
+                       AND b.player_id < h.player_id
+                   ) AS tied_before
+            FROM highscores h JOIN players p ON p.id = h.player_id
+            WHERE h.player_id = \(playerID)::bigint AND h.mode = \(mode) AND h.period = \(period.rawValue)
+              AND h.period_start = \(start)::date
             """)
-        return (rows.value("better").flatMap { Int($0) } ?? 0) + 1
     }
 
     /// A player's all-time bests per mode and their most recent games.
