@@ -6,6 +6,15 @@ import { Link, api } from "./net.js";
 import { Pad } from "./pad.js";
 
 const $ = (id) => document.getElementById(id);
+
+/** An element with a class and text. Text goes in as text, never as HTML:
+ *  names and everything else another player typed pass through here. */
+function textEl(tag, className, text = "") {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  el.textContent = text;
+  return el;
+}
 const MODES = ["normal", "survival", "time_attack"];
 
 // ---------- persisted identity ----------
@@ -351,9 +360,7 @@ function renderLobby() {
     const li = document.createElement("li");
     li.className = "member";
     if (m.player_id === you) li.classList.add("me");
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = m.name;
+    const name = textEl("span", "name", m.name);
     li.append(name);
     const tags = [];
     if (m.host) tags.push(t("lobby.host"));
@@ -362,9 +369,7 @@ function renderLobby() {
     else if (!m.host) tags.push(m.ready ? t("lobby.ready") : t("lobby.notready"));
     if (!m.connected) tags.push(t("lobby.offline"));
     for (const tag of tags) {
-      const b = document.createElement("span");
-      b.className = "tag";
-      b.textContent = tag;
+      const b = textEl("span", "tag", tag);
       li.append(b);
     }
     list.append(li);
@@ -466,9 +471,7 @@ function onQuestion(msg) {
   res.className = "result";
   [...p.masked_result].forEach((ch, i) => {
     if (i === p.hidden_position && ch === "?") {
-      const mark = document.createElement("span");
-      mark.className = "hidden-digit";
-      mark.textContent = "?";
+      const mark = textEl("span", "hidden-digit", "?");
       mark.title = t("game.hidden");
       res.append(mark);
     } else {
@@ -537,18 +540,14 @@ function onProgress(msg) {
     const li = document.createElement("li");
     li.className = `lane ${r.status}`;
     if (S.room && r.player_id === S.room.you) li.classList.add("me");
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = r.name;
+    const name = textEl("span", "name", r.name);
     const bar = document.createElement("span");
     bar.className = "bar";
     const fill = document.createElement("span");
     fill.className = "fill";
     fill.style.width = `${Math.min(100, Math.round(((r.status === "playing" ? r.question_index : maxQ) / maxQ) * 100))}%`;
     bar.append(fill);
-    const score = document.createElement("span");
-    score.className = "lane-score";
-    score.textContent = String(r.score);
+    const score = textEl("span", "lane-score", String(r.score));
     li.append(name, bar, score);
     list.append(li);
   }
@@ -600,27 +599,17 @@ function onStandings(msg) {
       const li = document.createElement("li");
       li.className = `step rank-${e.rank}`;
       if (mine) li.classList.add("me");
-      const medal = document.createElement("span");
-      medal.className = "medal";
-      medal.textContent = String(e.rank);
-      const name = document.createElement("span");
-      name.className = "name";
-      name.textContent = e.name;
-      const pts = document.createElement("span");
-      pts.className = "pts";
-      pts.textContent = t("standings.points", { score: e.score });
+      const medal = textEl("span", "medal", String(e.rank));
+      const name = textEl("span", "name", e.name);
+      const pts = textEl("span", "pts", t("standings.points", { score: e.score }));
       li.append(medal, name, pts);
       podium.append(li);
     }
     const row = document.createElement("li");
     row.className = "standing";
     if (mine) row.classList.add("me");
-    const rank = document.createElement("span");
-    rank.className = "rank";
-    rank.textContent = String(e.rank);
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = e.name;
+    const rank = textEl("span", "rank", String(e.rank));
+    const name = textEl("span", "name", e.name);
     const detail = document.createElement("span");
     detail.className = "detail";
     let d = `${t("standings.points", { score: e.score })} · ${e.correct}/${e.answered}`;
