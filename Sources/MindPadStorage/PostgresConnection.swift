@@ -14,6 +14,8 @@ import Darwin
 /// one thread and handed to the worker that owns it from then on.
 public final class PostgresConnection: @unchecked Sendable {
     private let conn: OpaquePointer
+    /// Server-side prepared statements of this session, by SQL text.
+    private var prepared: [String: String] = [:]
 
     /// Connects, blocking. `connectionString` is a libpq URI
     /// (`postgresql://user@host:port/db?…`) or key/value string (`host=… dbname=…`).
@@ -48,6 +50,27 @@ public final class PostgresConnection: @unchecked Sendable {
     public func query(_ query: SQLQuery) throws -> PostgresRows {
         let result: OpaquePointer? = withOptionalCStringArray(query.binds) { values in
             PQexecParams(conn, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
+        }
+        return try consume(result)
+    }
+
+    /// Runs one parameterized statement through a server-side prepared
+    /// statement, prepared on first use in this session: later runs skip
+    /// parsing and, once PostgreSQL settles on a generic plan, planning.
+    /// For statements run often with the same text.
+    @discardableResult
+    public func query(_ query: SQLQuery, prepared: Bool) throws -> PostgresRows {
+        guard prepared else { return try self.query(query) }
+        let name: String
+        if let known = self.prepared[query.sql] {
+            name = known
+        } else {
+            name = "mindpad_\(self.prepared.count + 1)"
+            _ = try consume(PQprepare(conn, name, query.sql, Int32(query.binds.count), nil))
+            self.prepared[query.sql] = name
+        }
+        let result: OpaquePointer? = withOptionalCStringArray(query.binds) { values in
+            PQexecPrepared(conn, name, Int32(query.binds.count), values, nil, nil, 0)
         }
         return try consume(result)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import MindPadStorage
 import MindPadTestSupport
 import Testing
@@ -79,6 +80,28 @@ import Testing
         let c = try PostgresConnection(connectionString: kv)
         #expect(try c.query("SELECT current_database() AS d").value("d") == db.name)
     }
-}
 
-import Foundation
+    /// A prepared statement is prepared once per session and then reused
+    /// with new binds; one that fails to prepare leaves nothing behind, and
+    /// a table change under a prepared statement is picked up.
+    @Test func preparedStatementsAreReusedPerSession() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        let c = try db.connect()
+        try c.execute(script: "CREATE TABLE t (v int, w text)")
+        for v in 1...8 {
+            let w: String? = v.isMultiple(of: 2) ? nil : "odd \(v)"
+            try c.query("INSERT INTO t (v, w) VALUES (\(v)::int, \(w))", prepared: true)
+        }
+        #expect(try c.query("SELECT count(*) AS n, count(w) AS odd FROM t").rows == [["8", "4"]])
+        let statements = try c.query("SELECT count(*) AS n FROM pg_prepared_statements WHERE name LIKE 'mindpad_%'")
+        #expect(statements.value("n") == "1")
+        #expect(throws: PostgresError.self) { try c.query("SELEC \(1)::int", prepared: true) }
+        #expect(throws: PostgresError.self) { try c.query("SELEC \(1)::int", prepared: true) }
+        #expect(try c.query("SELECT sum(v)::int AS s FROM t WHERE v > \(0)::int", prepared: true).value("s") == "36")
+        #expect(try c.query("SELECT count(*) AS n FROM pg_prepared_statements").value("n") == "2")
+        try c.execute(script: "ALTER TABLE t ADD COLUMN x int DEFAULT 1")
+        #expect(try c.query("SELECT sum(v + x)::int AS s FROM t WHERE v > \(4)::int", prepared: true).value("s") == "30")
+        #expect(try c.query("SELECT sum(v + x)::int AS s FROM t WHERE v > \(6)::int", prepared: true).value("s") == "17")
+    }
+}
