@@ -57,9 +57,9 @@ if have < players {
     _ = try connection.execute(script: """
         DELETE FROM highscores; DELETE FROM game_results; DELETE FROM players WHERE name_key LIKE 'bench%';
         DROP INDEX IF EXISTS highscores_board;
-        -- A bulk load, as an operator's import would do it: the per-row
-        -- count trigger off, the counts rebuilt once at the end.
-        ALTER TABLE highscores DISABLE TRIGGER highscores_count;
+        -- A bulk load, as an operator's import would do it: the count
+        -- triggers off, the counts rebuilt once at the end.
+        ALTER TABLE highscores DISABLE TRIGGER USER;
         INSERT INTO players (name, name_key, token_hash)
             SELECT 'bench' || g, 'bench' || g, repeat('0', 64) FROM generate_series(1, \(players)) g;
         INSERT INTO highscores (player_id, mode, period, period_start, score, duration_ms, achieved_at, result_id)
@@ -69,7 +69,7 @@ if have < players {
             WHERE p.name_key LIKE 'bench%';
         CREATE INDEX highscores_board ON highscores
             (mode, period, period_start, neg_score, duration_ms, achieved_at, player_id);
-        ALTER TABLE highscores ENABLE TRIGGER highscores_count;
+        ALTER TABLE highscores ENABLE TRIGGER USER;
         DELETE FROM highscore_counts;
         INSERT INTO highscore_counts (mode, period, period_start, score, players)
             SELECT mode, period, period_start, score, count(*) FROM highscores GROUP BY 1, 2, 3, 4;
