@@ -37,48 +37,139 @@ public struct ScoreStore {
     /// and the ISO week of `finishedAt`) in one statement. Storing the same
     /// result id twice changes nothing the second time.
     public func record(_ r: GameResultRecord) throws -> RecordOutcome {
-        let rows = try connection.query("""
-            WITH ins AS (
+        try record([r])[0]
+    }
+
+    /// Stores every result of `batch` and improves the bests they beat, in
+    /// one statement (so one transaction and one commit). Returns one outcome
+    /// per result, in the order given, exactly as if they had been recorded
+    /// one by one in order of finishing: a player's second result in the
+    /// batch is a personal best only if it beats the first too.
+    ///
+    /// The results travel as one JSON parameter, so the statement's text is
+    /// always the same and no value ever becomes SQL.
+    public func record(_ batch: [GameResultRecord]) throws -> [RecordOutcome] {
+        guard !batch.isEmpty else { return [] }
+        let rows = try JSONEncoder().encode(batch.enumerated().map { BatchRow(index: $0.offset, $0.element) })
+        let answer = try connection.query("""
+            WITH input AS (
+                SELECT * FROM jsonb_to_recordset(\(String(decoding: rows, as: UTF8.self))::jsonb) AS t (
+                    i int, result_id uuid, player_id bigint, mode text, score int, correct int, answered int,
+                    duration_ms int, room_id text, race_id text, finished_ms bigint)
+            ), ins AS (
                 INSERT INTO game_results (result_id, player_id, mode, score, correct, answered,
                                           duration_ms, room_id, race_id, finished_at)
-                VALUES (\(r.resultID)::uuid, \(r.playerID)::bigint, \(r.mode), \(r.score)::int,
-                        \(r.correct)::int, \(r.answered)::int, \(r.durationMs)::int, \(r.roomID), \(r.raceID),
-                        to_timestamp(\(r.finishedAtMs)::bigint / 1000.0))
+                SELECT result_id, player_id, mode, score, correct, answered, duration_ms, room_id, race_id,
+                       to_timestamp(finished_ms / 1000.0)
+                FROM input ORDER BY result_id
                 ON CONFLICT (result_id) DO NOTHING
                 RETURNING result_id, player_id, mode, score, duration_ms, finished_at
             ), periods AS (
-                SELECT ins.*, p.period, p.period_start FROM ins, LATERAL (VALUES
+                -- The best new result of each player on each board: one
+                -- upsert cannot touch the same row twice.
+                SELECT DISTINCT ON (ins.player_id, ins.mode, p.period, p.period_start)
+                       ins.*, p.period, p.period_start
+                FROM ins, LATERAL (VALUES
                     ('all', DATE '1970-01-01'),
                     ('day', (ins.finished_at AT TIME ZONE 'UTC')::date),
                     ('week', date_trunc('week', ins.finished_at AT TIME ZONE 'UTC')::date)
                 ) AS p (period, period_start)
+                ORDER BY ins.player_id, ins.mode, p.period, p.period_start,
+                         ins.score DESC, ins.duration_ms, ins.finished_at, ins.result_id
             ), previous AS (
-                SELECT h.score FROM highscores h JOIN ins
-                  ON h.player_id = ins.player_id AND h.mode = ins.mode
-                 AND h.period = 'all' AND h.period_start = DATE '1970-01-01'
+                -- All-time bests as they were before this statement.
+                SELECT h.player_id, h.mode, h.score, h.duration_ms,
+                       (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms
+                FROM highscores h
+                WHERE h.period = 'all' AND h.period_start = DATE '1970-01-01'
+                  AND (h.player_id, h.mode) IN (SELECT player_id, mode FROM input)
             ), improved AS (
+                -- In primary-key order, so that two batches lock shared rows
+                -- in the same order.
                 INSERT INTO highscores AS h (player_id, mode, period, period_start, score, duration_ms,
                                              achieved_at, result_id)
                 SELECT player_id, mode, period, period_start, score, duration_ms, finished_at, result_id
-                FROM periods
+                FROM periods ORDER BY player_id, mode, period, period_start
                 ON CONFLICT (player_id, mode, period, period_start) DO UPDATE
                    SET score = EXCLUDED.score, duration_ms = EXCLUDED.duration_ms,
                        achieved_at = EXCLUDED.achieved_at, result_id = EXCLUDED.result_id
                  WHERE EXCLUDED.score > h.score
                     OR (EXCLUDED.score = h.score AND (EXCLUDED.duration_ms < h.duration_ms
                         OR (EXCLUDED.duration_ms = h.duration_ms AND EXCLUDED.achieved_at < h.achieved_at)))
-                RETURNING period
             )
-            SELECT (SELECT count(*) FROM ins) AS inserted,
-                   EXISTS (SELECT 1 FROM improved WHERE period = 'all') AS best,
-                   (SELECT score FROM previous) AS previous
-            """)
-        let inserted = rows.value("inserted") == "1"
-        let previous = rows.value("previous").flatMap { Int($0) }
-        let improved = rows.value("best") == "t"
-        // A first game that scored nothing is not a "best" worth a fanfare.
-        let best = inserted && improved && (previous != nil || r.score > 0)
-        return RecordOutcome(stored: inserted, personalBest: best, previousBest: previous)
+            SELECT input.i, ins.result_id IS NOT NULL AS inserted,
+                   previous.score AS prev_score, previous.duration_ms AS prev_ms, previous.achieved_ms AS prev_at
+            FROM input
+            LEFT JOIN ins ON ins.result_id = input.result_id
+            LEFT JOIN previous ON previous.player_id = input.player_id AND previous.mode = input.mode
+            """, prepared: true)
+        var inserted = [Bool](repeating: false, count: batch.count)
+        var stored: [BoardKey: Best] = [:]
+        for row in 0..<answer.count {
+            guard let i = answer.value("i", row: row).flatMap({ Int($0) }), batch.indices.contains(i) else {
+                throw PostgresError(.unexpectedResult, message: "record: row without a valid index")
+            }
+            inserted[i] = answer.value("inserted", row: row) == "t"
+            if let score = answer.value("prev_score", row: row).flatMap({ Int($0) }),
+               let ms = answer.value("prev_ms", row: row).flatMap({ Int($0) }),
+               let at = answer.value("prev_at", row: row).flatMap({ Int64($0) }) {
+                stored[BoardKey(batch[i])] = Best(score: score, durationMs: ms, achievedAtMs: at)
+            }
+        }
+        // Replay the batch in order of finishing against the bests as they
+        // were: each result is compared with everything before it.
+        var running = stored
+        var seen = Set<String>()
+        var outcomes = [RecordOutcome](repeating: RecordOutcome(stored: false, personalBest: false, previousBest: nil),
+                                       count: batch.count)
+        for i in batch.indices.sorted(by: { (batch[$0].finishedAtMs, $0) < (batch[$1].finishedAtMs, $1) }) {
+            let r = batch[i]
+            let key = BoardKey(r)
+            let before = running[key]
+            // The same id twice in one batch is stored once, by the first.
+            let isNew = inserted[i] && seen.insert(r.resultID.lowercased()).inserted
+            let mine = Best(score: r.score, durationMs: r.durationMs, achievedAtMs: r.finishedAtMs)
+            let improves = isNew && (before.map { mine.beats($0) } ?? true)
+            if improves { running[key] = mine }
+            // A first game that scored nothing is not a "best" worth a fanfare.
+            outcomes[i] = RecordOutcome(stored: isNew, personalBest: improves && (before != nil || r.score > 0),
+                                        previousBest: before?.score)
+        }
+        return outcomes
+    }
+
+    /// One result as the batch statement reads it.
+    private struct BatchRow: Encodable {
+        let i: Int
+        let result_id: String
+        let player_id: Int64
+        let mode: String
+        let score, correct, answered, duration_ms: Int
+        let room_id, race_id: String?
+        let finished_ms: Int64
+
+        init(index: Int, _ r: GameResultRecord) {
+            (i, result_id, player_id, mode) = (index, r.resultID, r.playerID, r.mode)
+            (score, correct, answered, duration_ms) = (r.score, r.correct, r.answered, r.durationMs)
+            (room_id, race_id, finished_ms) = (r.roomID, r.raceID, r.finishedAtMs)
+        }
+    }
+
+    private struct BoardKey: Hashable {
+        let playerID: Int64
+        let mode: String
+        init(_ r: GameResultRecord) { (playerID, mode) = (r.playerID, r.mode) }
+    }
+
+    /// A best as the boards order it: higher score, then shorter time, then earlier.
+    private struct Best {
+        let score: Int
+        let durationMs: Int
+        let achievedAtMs: Int64
+
+        func beats(_ other: Best) -> Bool {
+            (-score, durationMs, achievedAtMs) < (-other.score, other.durationMs, other.achievedAtMs)
+        }
     }
 
     // MARK: Reading

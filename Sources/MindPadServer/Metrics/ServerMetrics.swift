@@ -15,7 +15,8 @@ import Synchronization
 /// | `mindpad_messages_out_total` | counter | `type` (server message type) |
 /// | `mindpad_recognition_seconds` | histogram | — rasterize + infer, one drawing |
 /// | `mindpad_recognition_backlog` | gauge | — drawings waiting for a worker |
-/// | `mindpad_db_query_seconds` | histogram | `operation` (`record_result`, `scores_api`) |
+/// | `mindpad_db_query_seconds` | histogram | `operation` (`record_result`: hand-over to outcome; `record_results_batch`: one batch statement; `scores_api`) |
+/// | `mindpad_result_batch_size` | histogram | — results written per batch statement |
 /// | `mindpad_journal_backlog` | gauge | — results waiting in the journal |
 /// | `mindpad_errors_total` | counter | `code`, `transport` (`ws`, `http`) |
 /// | `mindpad_connections_refused_total` | counter | `reason` |
@@ -29,6 +30,7 @@ public final class ServerMetrics: Sendable {
     public let journalBacklog: Gauge
     public let recognitionBacklog: Gauge
     public let recognition: DurationHistogram
+    public let resultBatchSize: ValueHistogram
     private let counters = Mutex<[String: Counter]>([:])
     private let histograms = Mutex<[String: DurationHistogram]>([:])
 
@@ -50,6 +52,8 @@ public final class ServerMetrics: Sendable {
         journalBacklog = registry.makeGauge(descriptor: Self.name("mindpad_journal_backlog", "Results waiting in the journal for the database"))
         recognitionBacklog = registry.makeGauge(descriptor: Self.name("mindpad_recognition_backlog", "Drawings waiting for a recognition worker"))
         recognition = registry.makeDurationHistogram(descriptor: Self.name("mindpad_recognition_seconds", "Rasterize plus infer, one drawing"), buckets: Self.latencyBuckets)
+        resultBatchSize = registry.makeValueHistogram(descriptor: Self.name("mindpad_result_batch_size", "Results written per batch statement"),
+                                                      buckets: [1, 2, 4, 8, 16, 32, 64, 128])
     }
 
     private func counter(_ name: String, _ labels: [(String, String)], help: String) -> Counter {

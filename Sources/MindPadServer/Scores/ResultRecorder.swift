@@ -5,7 +5,9 @@ import Synchronization
 
 /// The `ResultSink` on PostgreSQL, which never loses an accepted result.
 ///
-/// - A result is written through the database workers in one statement.
+/// - Results are written through the database workers in batches
+///   (`ResultBatchWriter`): everything that finished while the previous
+///   batch was being written goes in one statement, with its highscores.
 /// - When PostgreSQL is unreachable, it is appended to the journal (fsynced)
 ///   and a replay thread writes it once the database answers again, with
 ///   backoff from 1 s to 30 s. A deadlock or serialization failure is
@@ -17,7 +19,7 @@ import Synchronization
 ///   error in the log.
 /// - `shutdown()` journals whatever is still in flight.
 public final class ResultRecorder: ResultSink, @unchecked Sendable {
-    private let pool: DatabaseWorkerPool
+    private let writer: ResultBatchWriter
     public let journal: ResultJournal
     private let rejectedURL: URL
     private let logger: Logger
@@ -30,7 +32,10 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
     private let replayThreadDone = DispatchSemaphore(value: 0)
 
     public init(pool: DatabaseWorkerPool, dataDirectory: URL, logger: Logger = Logger(label: "mindpad.results")) throws {
-        self.pool = pool
+        writer = ResultBatchWriter(pool: pool, onBatch: { count, duration in
+            ServerMetrics.shared.databaseQuery("record_results_batch", duration)
+            ServerMetrics.shared.resultBatchSize.record(Double(count))
+        })
         journal = try ResultJournal(directory: dataDirectory)
         rejectedURL = dataDirectory.appendingPathComponent("rejected-results.jsonl")
         self.logger = logger
@@ -49,9 +54,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         inFlight[result.resultID] = result
         condition.unlock()
         let queued = ContinuousClock.now
-        pool.run({ connection in
-            try ScoreStore(connection).record(result)
-        }, completion: { [self] outcome in
+        writer.write(result) { [self] outcome in
             ServerMetrics.shared.databaseQuery("record_result", ContinuousClock.now - queued)
             switch outcome {
             case .success(let recorded):
@@ -67,7 +70,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
             condition.lock()
             inFlight[result.resultID] = nil
             condition.unlock()
-        })
+        }
     }
 
     /// Results waiting in the journal.
@@ -162,8 +165,8 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
             let pending = journal.pending()
             var written = Set<String>()
             var blocked = false
-            for result in pending {
-                switch writeNow(result) {
+            for (result, outcome) in zip(pending, writeNow(pending)) {
+                switch outcome {
                 case .success:
                     written.insert(result.resultID)
                 case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed || error.isRetryable:
@@ -172,7 +175,6 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
                     reject(result, error)
                     written.insert(result.resultID)
                 }
-                if blocked { break }
             }
             do {
                 try journal.remove(resultIDs: written)
@@ -192,15 +194,21 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         }
     }
 
-    private func writeNow(_ result: GameResultRecord) -> Result<RecordOutcome, PostgresError> {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<RecordOutcome, PostgresError>>(
-            .failure(PostgresError(.connectionFailed, message: "database did not answer within 30 s")))
-        pool.run({ connection in try ScoreStore(connection).record(result) }, completion: { r in
-            outcome.withLock { $0 = r }
-            done.signal()
-        })
+    /// Writes `results` through the batch writer and waits for every
+    /// outcome (30 s at most; what has not answered by then counts as not
+    /// written and stays in the journal).
+    private func writeNow(_ results: [GameResultRecord]) -> [Result<RecordOutcome, PostgresError>] {
+        let timeout = PostgresError(.connectionFailed, message: "database did not answer within 30 s")
+        let outcomes = Mutex<[Result<RecordOutcome, PostgresError>]>(Array(repeating: .failure(timeout), count: results.count))
+        let done = DispatchGroup()
+        for (i, result) in results.enumerated() {
+            done.enter()
+            writer.write(result) { outcome in
+                outcomes.withLock { $0[i] = outcome }
+                done.leave()
+            }
+        }
         _ = done.wait(timeout: .now() + 30)
-        return outcome.withLock { $0 }
+        return outcomes.withLock { $0 }
     }
 }

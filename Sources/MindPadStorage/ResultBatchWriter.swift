@@ -1,0 +1,158 @@
+import Foundation
+
+/// Group commit for finished games: results handed over while a write is
+/// under way wait for the next one, and each write stores all of them in one
+/// statement (`ScoreStore.record(_: [GameResultRecord])`).
+///
+/// When 200 players finish at once, one result per statement means 200
+/// statements and commits queued on the pool's workers; batched, it is a
+/// handful. At most `maxInFlight` batches run at once, each as an ordinary
+/// job of the pool, so reads (leaderboards, `/healthz`) still find a worker
+/// between batches.
+///
+/// A batch the database refuses for good (a constraint: one bad result) is
+/// written again one result at a time, so only the bad result fails. Every
+/// completion runs exactly once, on a worker thread (or the caller's, when
+/// the pool refuses the job at once).
+public final class ResultBatchWriter: @unchecked Sendable {
+    public typealias Completion = @Sendable (Result<RecordOutcome, PostgresError>) -> Void
+
+    private struct Waiting {
+        let result: GameResultRecord
+        let completion: Completion
+    }
+
+    private let pool: DatabaseWorkerPool
+    private let maxBatch: Int
+    private let maxInFlight: Int
+    private let maxPending: Int
+    private let onBatch: @Sendable (_ count: Int, _ duration: Duration) -> Void
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var pending: [Waiting] = []
+    private var inFlight = 0
+    private var writing = 0
+
+    /// - Parameters:
+    ///   - maxBatch: most results in one statement.
+    ///   - maxInFlight: batches written at once (on different workers).
+    ///   - maxPending: results waiting beyond this fail at once with
+    ///     `connectionFailed` ("queue full"), as the pool's own jobs do.
+    ///   - onBatch: told the size and statement time of each batch written.
+    public init(pool: DatabaseWorkerPool, maxBatch: Int = 100, maxInFlight: Int = 2, maxPending: Int = 10_000,
+                onBatch: @escaping @Sendable (_ count: Int, _ duration: Duration) -> Void = { _, _ in }) {
+        self.pool = pool
+        self.maxBatch = max(1, maxBatch)
+        self.maxInFlight = max(1, maxInFlight)
+        self.maxPending = maxPending
+        self.onBatch = onBatch
+    }
+
+    /// Stores `result` with the next batch and reports its outcome.
+    public func write(_ result: GameResultRecord, completion: @escaping Completion) {
+        lock.lock()
+        if pending.count >= maxPending {
+            lock.unlock()
+            completion(.failure(PostgresError(.connectionFailed, message: "result queue full")))
+            return
+        }
+        pending.append(Waiting(result: result, completion: completion))
+        let start = inFlight < maxInFlight
+        if start { inFlight += 1 }
+        lock.unlock()
+        if start { schedule() }
+    }
+
+    /// Results waiting for a batch.
+    public var backlog: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return pending.count
+    }
+
+    /// Queues one batch job on the pool. The batch is taken when the job
+    /// starts, so everything handed over until then goes with it.
+    private func schedule() {
+        pool.submit({ [self] connection in
+            let batch = take()
+            defer { finishTurn(wrote: !batch.isEmpty) }
+            try writeBatch(batch, on: connection)
+        }, failed: { [self] error in
+            // The pool will not run it (database down and backing off, its
+            // queue full, stopping), and would refuse the rest the same way.
+            lock.lock()
+            let refused = pending
+            pending.removeAll()
+            lock.unlock()
+            for waiting in refused { waiting.completion(.failure(error)) }
+            finishTurn(wrote: false)
+        })
+    }
+
+    /// This job's share of the waiting results (an even split of the
+    /// backlog between the batches in flight, at most `maxBatch`), in the
+    /// order they came. An id appears at most once per batch; a repeat waits
+    /// for the next.
+    private func take() -> [Waiting] {
+        lock.lock()
+        defer { lock.unlock() }
+        // Jobs in their turn but not writing will take from `pending` too;
+        // one that is writing will not be back for a while.
+        let takers = max(1, inFlight - writing)
+        let share = min(maxBatch, (pending.count + takers - 1) / takers)
+        guard share > 0 else { return [] }
+        writing += 1
+        var batch: [Waiting] = []
+        var rest: [Waiting] = []
+        var ids = Set<String>()
+        batch.reserveCapacity(share)
+        for waiting in pending {
+            if batch.count < share && ids.insert(waiting.result.resultID.lowercased()).inserted {
+                batch.append(waiting)
+            } else {
+                rest.append(waiting)
+            }
+        }
+        pending = rest
+        return batch
+    }
+
+    /// Writes one batch and answers each of its results.
+    private func writeBatch(_ batch: [Waiting], on connection: PostgresConnection) throws {
+        guard !batch.isEmpty else { return }
+        let started = ContinuousClock.now
+        do {
+            let outcomes = try ScoreStore(connection).record(batch.map(\.result))
+            onBatch(batch.count, ContinuousClock.now - started)
+            for (waiting, outcome) in zip(batch, outcomes) { waiting.completion(.success(outcome)) }
+        } catch let error as PostgresError where batch.count > 1 && !error.isConnectionLoss
+                    && error.code != .connectionFailed && !error.isRetryable {
+            // One result is refused for good: find it by writing each alone.
+            for (n, waiting) in batch.enumerated() {
+                do {
+                    waiting.completion(.success(try ScoreStore(connection).record(waiting.result)))
+                } catch let single as PostgresError {
+                    waiting.completion(.failure(single))
+                    if single.isConnectionLoss {
+                        for rest in batch[(n + 1)...] { rest.completion(.failure(single)) }
+                        throw single
+                    }
+                }
+            }
+        } catch {
+            let failure = error as? PostgresError ?? PostgresError(.unexpectedResult, message: "\(error)")
+            for waiting in batch { waiting.completion(.failure(failure)) }
+            throw failure   // tells the pool when the connection is gone
+        }
+    }
+
+    /// Ends a job: queues the next one if more is waiting, or ends the turn.
+    private func finishTurn(wrote: Bool) {
+        lock.lock()
+        if wrote { writing -= 1 }
+        let more = !pending.isEmpty
+        if !more { inFlight -= 1 }
+        lock.unlock()
+        if more { schedule() }
+    }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import MindPadStorage
+import MindPadTestSupport
+import Synchronization
+import Testing
+
+/// The counts table against a GROUP BY of the boards: the number of boards
+/// and scores where they differ.
+func countMismatches(_ connection: PostgresConnection) throws -> String? {
+    try connection.query("""
+        SELECT count(*) AS n FROM (
+            SELECT mode, period, period_start, score, count(*)::int AS players FROM highscores GROUP BY 1, 2, 3, 4
+        ) g FULL JOIN (SELECT * FROM highscore_counts WHERE players > 0) c USING (mode, period, period_start, score)
+        WHERE g.players IS DISTINCT FROM c.players
+        """).value("n")
+}
+
+/// Every board row, in one text, for comparing two databases.
+func boardsDump(_ connection: PostgresConnection) throws -> [String] {
+    let rows = try connection.query("""
+        SELECT p.name || ' ' || h.mode || ' ' || h.period || ' ' || h.period_start || ' ' || h.score || ' '
+               || h.duration_ms || ' ' || (extract(epoch FROM h.achieved_at) * 1000)::bigint AS line
+        FROM highscores h JOIN players p ON p.id = h.player_id ORDER BY line
+        """)
+    return (0..<rows.count).compactMap { rows.value("line", row: $0) }
+}
+
+@Suite struct ResultBatchTests {
+    /// A batch tells each result what it would have been told alone, in
+    /// order of finishing: the second best of a player in one batch is not
+    /// a best, a first zero is not a best, a repeated id is stored once.
+    @Test func aBatchAnswersAsIfRecordedOneByOne() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let store = ScoreStore(try db.connect())
+        let (ann, bo, cy) = (try store.player("Ann"), try store.player("Bo"), try store.player("Cy"))
+        _ = try store.record(result(ann, score: 50, at: wednesdayNoonMs - dayMs))
+        let boFirst = result(bo, score: 30, at: wednesdayNoonMs + 2)
+        let batch = [
+            result(ann, score: 60, at: wednesdayNoonMs + 5),   // finishes after the 40 below
+            result(ann, score: 40, at: wednesdayNoonMs + 1),
+            boFirst,
+            result(cy, "survival", score: 0, at: wednesdayNoonMs + 3),
+            result(ann, score: 55, at: wednesdayNoonMs + 9),
+            boFirst,                                            // the same result again
+            result(bo, score: 35, at: wednesdayNoonMs + 4),
+        ]
+        let outcomes = try store.record(batch)
+        #expect(outcomes == [
+            RecordOutcome(stored: true, personalBest: true, previousBest: 50),
+            RecordOutcome(stored: true, personalBest: false, previousBest: 50),
+            RecordOutcome(stored: true, personalBest: true, previousBest: nil),
+            RecordOutcome(stored: true, personalBest: false, previousBest: nil),
+            RecordOutcome(stored: true, personalBest: false, previousBest: 60),
+            RecordOutcome(stored: false, personalBest: false, previousBest: 30),
+            RecordOutcome(stored: true, personalBest: true, previousBest: 30),
+        ])
+        #expect(try store.connection.query("SELECT count(*) AS n FROM game_results").value("n") == "7")
+        #expect(try store.profile(of: ann).highscores.map(\.score) == [60])
+        #expect(try store.profile(of: bo).highscores.map(\.score) == [35])
+        // The day board holds Wednesday's best, not Tuesday's 50.
+        let now = Date(timeIntervalSince1970: Double(wednesdayNoonMs) / 1000)
+        let day = try store.leaderboard(mode: "normal", period: .day, limit: 10, at: now)
+        #expect(day.entries.map(\.name) == ["Ann", "Bo"])
+        #expect(day.entries.map(\.score) == [60, 35])
+        #expect(try countMismatches(store.connection) == "0")
+    }
+
+    /// Random results over several days, recorded one by one in one
+    /// database and in random batches in another: the same answers and the
+    /// same boards, and the counts follow.
+    @Test(arguments: [1, 2, 3])
+    func batchesEqualOneByOne(seed: Int) throws {
+        let single = try migratedDatabase()
+        let batched = try migratedDatabase()
+        defer { single.drop(); batched.drop() }
+        let one = ScoreStore(try single.connect())
+        let many = ScoreStore(try batched.connect())
+        let names = (0..<9).map { "P\(seed)-\($0)" }
+        let a = try names.map { try one.player($0) }
+        let b = try names.map { try many.player($0) }
+        #expect(a.map(\.id) == b.map(\.id))
+        var generator = SplitMix(seed: UInt64(seed))
+        let modes = ["normal", "survival", "time_attack"]
+        var results: [GameResultRecord] = []
+        for i in 0..<400 {
+            // Distinct moments (no exact ties), spread over 10 days, out of order.
+            let at = wednesdayNoonMs + Int64(generator.next(upTo: 10)) * dayMs + Int64(i) * 1000
+            results.append(result(a[generator.next(upTo: a.count)], modes[generator.next(upTo: 3)],
+                                  score: generator.next(upTo: 12), ms: 1000 * (1 + generator.next(upTo: 4)), at: at))
+        }
+        // A few replays of earlier results.
+        for i in stride(from: 7, to: 400, by: 53) { results.append(results[i]) }
+        var start = 0
+        var expected: [RecordOutcome] = []
+        var got: [RecordOutcome] = []
+        while start < results.count {
+            let size = 1 + generator.next(upTo: 60)
+            let batch = Array(results[start..<min(results.count, start + size)])
+            start += batch.count
+            // One by one, in order of finishing, as the batch promises.
+            let order = batch.indices.sorted { (batch[$0].finishedAtMs, $0) < (batch[$1].finishedAtMs, $1) }
+            var alone = [RecordOutcome?](repeating: nil, count: batch.count)
+            for i in order { alone[i] = try one.record(batch[i]) }
+            expected += alone.map { $0! }
+            got += try many.record(batch)
+        }
+        #expect(got == expected)
+        #expect(try boardsDump(many.connection) == boardsDump(one.connection))
+        #expect(try countMismatches(many.connection) == "0")
+        #expect(try countMismatches(one.connection) == "0")
+    }
+
+    /// Batches written at once on several connections, by the same players,
+    /// while players reset their bests: no deadlock, nothing lost, the counts
+    /// still right.
+    @Test func concurrentBatchesAndResetsNeverDeadlock() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let setup = ScoreStore(try db.connect())
+        let players = try (0..<6).map { try setup.player("D\($0)") }
+        let connections = try (0..<4).map { _ in try db.connect() }
+        let errors = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            let store = ScoreStore(connections[worker])
+            for round in 0..<25 {
+                do {
+                    if worker == 3 && round % 5 == 4 {
+                        _ = try store.resetOwnHighscores(playerID: players[round % players.count].id)
+                        continue
+                    }
+                    // Every batch touches every player, in a different order.
+                    let batch = players.shuffled().flatMap { p in
+                        ["normal", "survival"].map { mode in
+                            result(p, mode, score: Int.random(in: 0...40), ms: Int.random(in: 1...9) * 1000,
+                                   at: wednesdayNoonMs + Int64(round * 100 + worker))
+                        }
+                    }
+                    _ = try store.record(batch)
+                } catch {
+                    errors.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(errors.withLock { $0 } == [])
+        #expect(try setup.connection.query("SELECT count(*) AS n FROM game_results").value("n") == "\(4 * 25 * 12 - 5 * 12)")
+        #expect(try countMismatches(setup.connection) == "0")
+    }
+}
+
+@Suite struct ResultBatchWriterTests {
+    final class Outcomes: Sendable {
+        let all = Mutex<[String: Result<RecordOutcome, PostgresError>]>([:])
+        let done = DispatchGroup()
+    }
+
+    /// 200 results handed over at once land exactly once, in far fewer
+    /// statements than results, and each gets its own answer.
+    @Test func aBurstIsWrittenInFewBatches() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let setup = ScoreStore(try db.connect())
+        let players = try (0..<50).map { try setup.player("B\($0)") }
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
+        defer { pool.shutdown() }
+        let batches = Mutex<[Int]>([])
+        let writer = ResultBatchWriter(pool: pool, onBatch: { n, _ in batches.withLock { $0.append(n) } })
+        let outcomes = Outcomes()
+        var burst: [GameResultRecord] = []
+        for i in 0..<200 {
+            burst.append(result(players[i % 50], score: 10 + i, at: wednesdayNoonMs + Int64(i)))
+        }
+        for r in burst {
+            outcomes.done.enter()
+            writer.write(r) { outcome in
+                outcomes.all.withLock { $0[r.resultID] = outcome }
+                outcomes.done.leave()
+            }
+        }
+        #expect(outcomes.done.wait(timeout: .now() + 30) == .success)
+        let answers = outcomes.all.withLock { $0 }
+        #expect(answers.count == 200)
+        for r in burst {
+            let outcome = try #require(try answers[r.resultID]?.get())
+            // Each player's four results rise: every one is a new best.
+            #expect(outcome.stored && outcome.personalBest)
+        }
+        let sizes = batches.withLock { $0 }
+        #expect(sizes.reduce(0, +) == 200)
+        #expect(sizes.count < 200)
+        #expect(sizes.allSatisfy { $0 <= 100 })
+        #expect(try setup.connection.query("SELECT count(*) AS n FROM game_results").value("n") == "200")
+        #expect(writer.backlog == 0)
+    }
+
+    /// A result the database refuses for good fails alone; the rest of its
+    /// batch is stored.
+    @Test func aRefusedResultFailsAlone() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let setup = ScoreStore(try db.connect())
+        let ann = try setup.player("Ann")
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 1)
+        defer { pool.shutdown() }
+        let writer = ResultBatchWriter(pool: pool, maxInFlight: 1)
+        let outcomes = Outcomes()
+        var ghost = result(ann, score: 5)
+        ghost.playerID = 987_654   // no such player
+        // Hold the only worker so that all three wait for one batch.
+        let release = DispatchSemaphore(value: 0)
+        pool.submit({ _ in release.wait() }, failed: { _ in release.signal() })
+        let batch = [result(ann, score: 10), ghost, result(ann, score: 20, at: wednesdayNoonMs + 1)]
+        for r in batch {
+            outcomes.done.enter()
+            writer.write(r) { outcome in
+                outcomes.all.withLock { $0[r.resultID] = outcome }
+                outcomes.done.leave()
+            }
+        }
+        release.signal()
+        #expect(outcomes.done.wait(timeout: .now() + 30) == .success)
+        let answers = outcomes.all.withLock { $0 }
+        #expect(try answers[batch[0].resultID]?.get().stored == true)
+        #expect(try answers[batch[2].resultID]?.get().stored == true)
+        guard case .failure(let error) = answers[ghost.resultID] else {
+            Issue.record("the ghost's result was stored")
+            return
+        }
+        #expect(error.sqlState == "23503")   // foreign key violation
+        #expect(try setup.connection.query("SELECT count(*) AS n FROM game_results").value("n") == "2")
+    }
+
+    /// With no database, every waiting result is answered (with the failure,
+    /// so the caller can keep it), and none hangs.
+    @Test func withoutADatabaseEveryResultIsAnswered() throws {
+        let pool = DatabaseWorkerPool(connectionString: "postgresql://postgres@127.0.0.1:\(try closedLocalPort())/none?connect_timeout=2",
+                                      size: 2)
+        defer { pool.shutdown() }
+        let writer = ResultBatchWriter(pool: pool)
+        let outcomes = Outcomes()
+        let results = (0..<40).map { i in
+            GameResultRecord(playerID: 1, mode: "normal", score: i, correct: 0, answered: 0, durationMs: 1, finishedAtMs: 0)
+        }
+        for r in results {
+            outcomes.done.enter()
+            writer.write(r) { outcome in
+                outcomes.all.withLock { $0[r.resultID] = outcome }
+                outcomes.done.leave()
+            }
+        }
+        #expect(outcomes.done.wait(timeout: .now() + 30) == .success)
+        let answers = outcomes.all.withLock { $0 }
+        #expect(answers.count == 40)
+        for (_, answer) in answers {
+            guard case .failure(let error) = answer else {
+                Issue.record("stored without a database")
+                continue
+            }
+            #expect(error.code == .connectionFailed)
+        }
+        #expect(writer.backlog == 0)
+    }
+}
+
+/// A small seeded generator, so a failing case can be run again.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(upTo bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
+    }
+}
