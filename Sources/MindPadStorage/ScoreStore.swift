@@ -241,7 +241,10 @@ public struct ScoreStore {
     /// better score, time and moment: the rank is `better + 1`) and
     /// `tied_before` (equal entries listed before it, by player id). The one
     /// definition of a rank: higher scores are summed from
-    /// `highscore_counts`, the player's own score is counted on the index.
+    /// `highscore_counts`; on the all-time boards, the same score with a
+    /// time in an earlier whole second is summed from `highscore_tie_counts`
+    /// and only the player's own second is counted on the index (a day's or
+    /// a week's board counts its whole score there).
     private func placing(of playerID: Int64, mode: String, period: LeaderboardPeriod, start: String) throws -> PostgresRows {
         try connection.query("""
             SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms,
@@ -249,9 +252,13 @@ public struct ScoreStore {
                    (SELECT coalesce(sum(c.players), 0) FROM highscore_counts c
                      WHERE c.mode = h.mode AND c.period = h.period AND c.period_start = h.period_start
                        AND c.score > h.score)
+                   + (SELECT coalesce(sum(t.players), 0) FROM highscore_tie_counts t
+                     WHERE t.mode = h.mode AND t.period = h.period AND t.period_start = h.period_start
+                       AND t.score = h.score AND t.duration_s < h.duration_ms / 1000)
                    + (SELECT count(*) FROM highscores b
                      WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
                        AND b.neg_score = h.neg_score
+                       AND b.duration_ms >= CASE WHEN h.period = 'all' THEN h.duration_ms / 1000 * 1000 ELSE 0 END
                        AND (b.duration_ms, b.achieved_at) < (h.duration_ms, h.achieved_at)
                    ) AS better,
                    (SELECT count(*) FROM highscores b

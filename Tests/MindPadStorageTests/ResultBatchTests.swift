@@ -4,14 +4,21 @@ import MindPadTestSupport
 import Synchronization
 import Testing
 
-/// The counts table against a GROUP BY of the boards: the number of boards
-/// and scores where they differ.
+/// The count tables against a GROUP BY of the boards: the number of
+/// (board, score) and (all-time board, score, second) rows where they differ.
 func countMismatches(_ connection: PostgresConnection) throws -> String? {
     try connection.query("""
-        SELECT count(*) AS n FROM (
-            SELECT mode, period, period_start, score, count(*)::int AS players FROM highscores GROUP BY 1, 2, 3, 4
-        ) g FULL JOIN (SELECT * FROM highscore_counts WHERE players > 0) c USING (mode, period, period_start, score)
-        WHERE g.players IS DISTINCT FROM c.players
+        SELECT (SELECT count(*) FROM (
+                    SELECT mode, period, period_start, score, count(*)::int AS players FROM highscores GROUP BY 1, 2, 3, 4
+                ) g FULL JOIN (SELECT * FROM highscore_counts WHERE players > 0) c
+                  USING (mode, period, period_start, score)
+                WHERE g.players IS DISTINCT FROM c.players)
+             + (SELECT count(*) FROM (
+                    SELECT mode, period, period_start, score, duration_ms / 1000 AS duration_s, count(*)::int AS players
+                    FROM highscores WHERE period = 'all' GROUP BY 1, 2, 3, 4, 5
+                ) g FULL JOIN (SELECT * FROM highscore_tie_counts WHERE players > 0) c
+                  USING (mode, period, period_start, score, duration_s)
+                WHERE g.players IS DISTINCT FROM c.players) AS n
         """).value("n")
 }
 

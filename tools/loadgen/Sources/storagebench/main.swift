@@ -73,6 +73,10 @@ if have < players {
         DELETE FROM highscore_counts;
         INSERT INTO highscore_counts (mode, period, period_start, score, players)
             SELECT mode, period, period_start, score, count(*) FROM highscores GROUP BY 1, 2, 3, 4;
+        DELETE FROM highscore_tie_counts;
+        INSERT INTO highscore_tie_counts (mode, period, period_start, score, duration_s, players)
+            SELECT mode, period, period_start, score, duration_ms / 1000, count(*) FROM highscores
+            WHERE period = 'all' GROUP BY 1, 2, 3, 4, 5;
         """)
     // VACUUM cannot run in the script's implicit transaction: one at a time.
     _ = try connection.execute(script: "VACUUM ANALYZE players")
