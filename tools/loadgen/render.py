@@ -223,7 +223,8 @@ if st:
     w(f"`storagebench` runs the server's own storage code (`ScoreStore`, `DatabaseWorkerPool`, symlinked from")
     w(f"`Sources/MindPadStorage`) on {st['players']:,} players with an all-time highscore in every mode")
     w(f"({st['board_rows']:,} board rows at the end), `{st['postgres'].split(' on ')[0]}` (the private cluster of")
-    w("`scripts/pg.sh`, default settings). Reads: one connection, sequential, random mode (and random player).")
+    w(f"`scripts/pg.sh`, PostgreSQL's default settings: {st.get('settings', 'not recorded')}). Reads: one connection,")
+    w("sequential, random mode (and random player).")
     w("")
     t, a = st["top100"], st["around_me"]
     w("| query | n | p50 ms | p99 ms | max ms | target p99 ≤ 10 ms |")
@@ -231,15 +232,33 @@ if st:
     w(f"| top-100 | {t['count']:,} | {ms(t['p50_ms'])} | {ms(t['p99_ms'])} | {ms(t['max_ms'])} | {mark(t['p99_ms'] <= 10)} |")
     w(f"| around-me (top 10 + rank + ±5) | {a['count']:,} | {ms(a['p50_ms'])} | {ms(a['p99_ms'])} | {ms(a['max_ms'])} | {mark(a['p99_ms'] <= 10)} |")
     w("")
-    w(f"Result writes: {st['concurrent']} finishes handed at once to the worker pool, {st['rounds']} times; each timed from")
-    w("hand-over to completion (what a player waits for `result_saved`), and the statement alone on its worker:")
+    w(f"Result writes: {st['concurrent']} finishes handed at once to the worker pool, {st['rounds']} times, two ways side")
+    w("by side in the same run: one statement per result, and batched (`ResultBatchWriter`, what the server")
+    w("does: every result waiting when a worker is free goes in one statement, one batch in flight per")
+    w("worker). Each result is timed from hand-over to its outcome (what a player waits for `result_saved`);")
+    w("a statement is one result's or one batch's:")
     w("")
-    w("| pool | writes | p50 ms | p99 ms | statement p50 / p99 ms | writes/s | failures | target p99 ≤ 20 ms |")
-    w("|---:|---:|---:|---:|---|---:|---:|---|")
+    w("| pool | way | writes | p50 ms | p99 ms | statements | statement p50 / p99 ms | writes/s | failures | target p99 ≤ 20 ms |")
+    w("|---:|---|---:|---:|---:|---|---|---:|---:|---|")
     for x in st["writes"]:
         s = x.get("statement", {})
-        w(f"| {x['pool']} | {x['count']:,} | {ms(x['p50_ms'])} | {ms(x['p99_ms'])} | {ms(s.get('p50_ms'))} / {ms(s.get('p99_ms'))} | "
-          f"{x['writes_per_second']:,} | {x['failures']} | {mark(x['p99_ms'] <= 20)} |")
+        if x.get("batched"):
+            way = "batched"
+            stmts = f"{x.get('batches', 0):,} (median {x.get('batch_size_median')}, max {x.get('batch_size_max')} results)"
+        else:
+            way = "one per result"
+            stmts = f"{s.get('count', 0):,}"
+        w(f"| {x['pool']} | {way} | {x['count']:,} | {ms(x['p50_ms'])} | {ms(x['p99_ms'])} | {stmts} | "
+          f"{ms(s.get('p50_ms'))} / {ms(s.get('p99_ms'))} | {x['writes_per_second']:,} | {x['failures']} | {mark(x['p99_ms'] <= 20)} |")
+    pairs = {}
+    for x in st["writes"]:
+        pairs.setdefault(x["pool"], {})["b" if x.get("batched") else "s"] = x
+    for pool, pair in sorted(pairs.items()):
+        if "b" in pair and "s" in pair and pair["b"]["p99_ms"] and pair["b"]["p50_ms"]:
+            w("")
+            w(f"Pool of {pool}: batched is {pair['s']['p50_ms'] / pair['b']['p50_ms']:.1f}× faster at p50, "
+              f"{pair['s']['p99_ms'] / pair['b']['p99_ms']:.1f}× at p99, and writes "
+              f"{pair['b']['writes_per_second'] / pair['s']['writes_per_second']:.1f}× as many results per second.")
     w("")
     w("The plan of the around-me rank count (a mid-table player):")
     w("")

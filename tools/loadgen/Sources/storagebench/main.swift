@@ -2,7 +2,8 @@
 // storage code (ScoreStore, DatabaseWorkerPool; Sources/MindPadStorage).
 //
 //   storagebench --url postgresql://…/mindpad_bench [--players 1000000] [--queries 2000]
-//                [--concurrent 200] [--rounds 10] [--pools 2,8] --out storage.json
+//                [--concurrent 200] [--rounds 10] [--pools 2,8] [--ways single,batched] [--max-batch 100]
+//                --out storage.json
 //
 // 1. Seeds (once) N players with an all-time highscore in every mode: 3·N
 //    board rows, scores with many ties (so ordering falls to time and moment).
@@ -11,8 +12,12 @@
 //    ±5 neighbours) for a random player, sequential.
 // 4. Result writes: `concurrent` finishes handed at once to a
 //    DatabaseWorkerPool of each size in `pools` (2 is the server's default),
-//    each timed from hand-over to completion (queueing included) and, apart,
-//    the statement alone on its worker; `rounds` times.
+//    `rounds` times, two ways side by side: one statement per result
+//    (`ScoreStore.record(_:)` as a pool job, how the server wrote them
+//    before batching), and batched through ResultBatchWriter as the server
+//    does now (one batch in flight per worker, at most `--max-batch`
+//    results each). Each result is timed from hand-over to its outcome
+//    (queueing included) and, apart, each statement on its worker.
 import Dispatch
 import Foundation
 import Histogram
@@ -25,6 +30,8 @@ var queries = 2000
 var concurrent = 200
 var rounds = 10
 var pools = [2, 8]
+var ways = [false, true]   // --ways single,batched
+var maxBatch = 100
 var out: String?
 var args = CommandLine.arguments.dropFirst().makeIterator()
 while let a = args.next() {
@@ -36,6 +43,8 @@ while let a = args.next() {
     case "--concurrent": concurrent = Int(v) ?? concurrent
     case "--rounds": rounds = Int(v) ?? rounds
     case "--pools": pools = v.split(separator: ",").compactMap { Int($0) }
+    case "--max-batch": maxBatch = Int(v) ?? maxBatch
+    case "--ways": ways = v.split(separator: ",").map { $0 == "batched" }
     case "--out": out = v
     default: fatalError("unknown argument \(a)")
     }
@@ -137,58 +146,80 @@ let planText = (0..<plan.count).compactMap { plan.value("QUERY PLAN", row: $0) }
 
 var writes: [[String: Any]] = []
 for size in pools {
-    let pool = DatabaseWorkerPool(connectionString: url, size: size)
-    let latencies = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
-    let service = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
-    let failures = Atomic<Int>(0)
-    // Connect the workers first.
-    let warm = DispatchGroup()
-    for _ in 0..<size * 2 {
-        warm.enter()
-        pool.run({ c in try c.query("SELECT 1") }, completion: { _ in warm.leave() })
-    }
-    warm.wait()
-    let t0 = ContinuousClock.now
-    for _ in 0..<rounds {
-        let group = DispatchGroup()
-        for _ in 0..<concurrent {
-            let score = Int.random(in: 0...80)
-            let record = GameResultRecord(playerID: Int64.random(in: lo...hi), mode: modes.randomElement()!, score: score,
-                                          correct: score, answered: score + Int.random(in: 0...5),
-                                          durationMs: Int.random(in: 20000...150000), roomID: "BENCH", raceID: "BENCH-1",
-                                          finishedAtMs: Int64(Date().timeIntervalSince1970 * 1000))
-            group.enter()
-            let queued = ContinuousClock.now
-            pool.run({ c in
-                let started = ContinuousClock.now
-                defer { service.withLock { _ = $0.record(micros(ContinuousClock.now - started)) } }
-                return try ScoreStore(c).record(record)
-            }, completion: { result in
-                let us = micros(ContinuousClock.now - queued)
-                latencies.withLock { _ = $0.record(us) }
-                if case .failure = result { failures.add(1, ordering: .relaxed) }
-                group.leave()
-            })
+    for batched in ways {
+        let pool = DatabaseWorkerPool(connectionString: url, size: size)
+        let latencies = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+        let service = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+        let batchSizes = Mutex<[Int]>([])
+        let failures = Atomic<Int>(0)
+        let writer = ResultBatchWriter(pool: pool, maxBatch: maxBatch, maxInFlight: size, onBatch: { count, duration in
+            service.withLock { _ = $0.record(micros(duration)) }
+            batchSizes.withLock { $0.append(count) }
+        })
+        // Connect the workers first.
+        let warm = DispatchGroup()
+        for _ in 0..<size * 2 {
+            warm.enter()
+            pool.run({ c in try c.query("SELECT 1") }, completion: { _ in warm.leave() })
         }
-        group.wait()
+        warm.wait()
+        let t0 = ContinuousClock.now
+        for _ in 0..<rounds {
+            let group = DispatchGroup()
+            for _ in 0..<concurrent {
+                let score = Int.random(in: 0...80)
+                let record = GameResultRecord(playerID: Int64.random(in: lo...hi), mode: modes.randomElement()!, score: score,
+                                              correct: score, answered: score + Int.random(in: 0...5),
+                                              durationMs: Int.random(in: 20000...150000), roomID: "BENCH", raceID: "BENCH-1",
+                                              finishedAtMs: Int64(Date().timeIntervalSince1970 * 1000))
+                group.enter()
+                let queued = ContinuousClock.now
+                let done: @Sendable (Result<RecordOutcome, PostgresError>) -> Void = { result in
+                    latencies.withLock { _ = $0.record(micros(ContinuousClock.now - queued)) }
+                    if case .failure = result { failures.add(1, ordering: .relaxed) }
+                    group.leave()
+                }
+                if batched {
+                    writer.write(record, completion: done)
+                } else {
+                    pool.run({ c in
+                        let started = ContinuousClock.now
+                        defer { service.withLock { _ = $0.record(micros(ContinuousClock.now - started)) } }
+                        return try ScoreStore(c).record(record)
+                    }, completion: done)
+                }
+            }
+            group.wait()
+        }
+        let elapsed = ContinuousClock.now - t0
+        pool.shutdown(timeout: .seconds(5))
+        let h = latencies.withLock { $0 }
+        var s = summary(h)
+        s["pool"] = size
+        s["batched"] = batched
+        s["statement"] = summary(service.withLock { $0 })
+        let sizes = batchSizes.withLock { $0 }.sorted()
+        if batched && !sizes.isEmpty {
+            s["batches"] = sizes.count
+            s["batch_size_median"] = sizes[sizes.count / 2]
+            s["batch_size_max"] = sizes.last!
+        }
+        s["failures"] = failures.load(ordering: .relaxed)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        s["writes_per_second"] = Int(Double(concurrent * rounds) / seconds)
+        writes.append(s)
+        log("writes pool \(size) \(batched ? "batched" : "one per statement"): p99 \(h.valueAtPercentile(99)) µs")
     }
-    let elapsed = ContinuousClock.now - t0
-    pool.shutdown(timeout: .seconds(5))
-    let h = latencies.withLock { $0 }
-    var s = summary(h)
-    s["pool"] = size
-    s["statement"] = summary(service.withLock { $0 })
-    s["failures"] = failures.load(ordering: .relaxed)
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    s["writes_per_second"] = Int(Double(concurrent * rounds) / seconds)
-    writes.append(s)
-    log("writes pool \(size): p99 \(h.valueAtPercentile(99)) µs")
 }
 
 let report: [String: Any] = [
     "players": hi - lo + 1, "board_rows": boardRows, "queries": queries, "concurrent": concurrent, "rounds": rounds,
     "top100": summary(top), "around_me": summary(around), "writes": writes, "rank_count_plan": planText,
     "postgres": try connection.query("SELECT version() AS v").value("v") ?? "?",
+    "settings": try connection.query("""
+        SELECT 'shared_buffers ' || current_setting('shared_buffers') || ', synchronous_commit '
+               || current_setting('synchronous_commit') || ', full_page_writes ' || current_setting('full_page_writes') AS s
+        """).value("s") ?? "?",
 ]
 let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
 if let out { try json.write(to: URL(fileURLWithPath: out)) }
