@@ -13,6 +13,10 @@
 -- result two more count rows for little gain (measured: the counts for all
 -- three periods cut batched writes by ~20 %).
 -- Never edit once landed: add 0006_… instead.
+-- Writers wait while the counts are filled: a board change committed between
+-- the fill's snapshot and this migration's commit would be missing from them.
+LOCK TABLE highscores IN SHARE ROW EXCLUSIVE MODE;
+
 CREATE TABLE highscore_tie_counts (
     mode          text NOT NULL,
     period        text NOT NULL CHECK (period = 'all'),
@@ -27,26 +31,39 @@ INSERT INTO highscore_tie_counts (mode, period, period_start, score, duration_s,
 SELECT mode, period, period_start, score, duration_ms / 1000, count(*) FROM highscores
 WHERE period = 'all' GROUP BY 1, 2, 3, 4, 5;
 
--- One board entry moving: -1 where it left, +1 where it arrived.
-CREATE TYPE highscore_move AS (mode text, period text, period_start date, score integer, duration_ms integer, delta integer);
+-- The net change of one (board, score, second): how many entries arrived
+-- there minus how many left.
+CREATE TYPE highscore_move AS (mode text, period text, period_start date, score integer, duration_s integer, delta integer);
 
 -- Replaces 0004's function: the same statement triggers now keep both count
 -- tables, still one transaction at a time (the advisory lock, see 0004).
+-- The statement's rows are added up per (board, score, second) first, so
+-- what is held in memory is bounded by the distinct keys, not by the rows
+-- (an admin reset may delete millions).
 CREATE OR REPLACE FUNCTION highscore_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     moves highscore_move[];
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext('mindpad.highscore_counts'));
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(ROW(mode, period, period_start, score, duration_ms, 1)::highscore_move) INTO moves FROM new_rows;
+        SELECT array_agg(ROW(mode, period, period_start, score, s, n)::highscore_move) INTO moves FROM (
+            SELECT mode, period, period_start, score, duration_ms / 1000 AS s, count(*)::integer AS n
+            FROM new_rows GROUP BY 1, 2, 3, 4, 5
+        ) arrived;
     ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(ROW(mode, period, period_start, score, duration_ms, -1)::highscore_move) INTO moves FROM old_rows;
+        SELECT array_agg(ROW(mode, period, period_start, score, s, -n)::highscore_move) INTO moves FROM (
+            SELECT mode, period, period_start, score, duration_ms / 1000 AS s, count(*)::integer AS n
+            FROM old_rows GROUP BY 1, 2, 3, 4, 5
+        ) left_;
     ELSE
-        SELECT array_agg(m) INTO moves FROM (
-            SELECT ROW(mode, period, period_start, score, duration_ms, -1)::highscore_move AS m FROM old_rows
-            UNION ALL
-            SELECT ROW(mode, period, period_start, score, duration_ms, 1)::highscore_move FROM new_rows
-        ) both_sides;
+        SELECT array_agg(ROW(mode, period, period_start, score, s, n)::highscore_move) INTO moves FROM (
+            SELECT mode, period, period_start, score, s, sum(d)::integer AS n FROM (
+                SELECT mode, period, period_start, score, duration_ms / 1000 AS s, -1 AS d FROM old_rows
+                UNION ALL
+                SELECT mode, period, period_start, score, duration_ms / 1000, 1 FROM new_rows
+            ) both_sides
+            GROUP BY 1, 2, 3, 4, 5 HAVING sum(d) <> 0
+        ) moved;
     END IF;
     IF moves IS NULL THEN
         RETURN NULL;
@@ -60,8 +77,8 @@ BEGIN
         SELECT mode, period, period_start, score, sum(delta)::integer AS delta
         FROM unnest(moves) GROUP BY 1, 2, 3, 4 HAVING sum(delta) <> 0
     ), per_second AS (
-        SELECT mode, period, period_start, score, duration_ms / 1000 AS duration_s, sum(delta)::integer AS delta
-        FROM unnest(moves) WHERE period = 'all' GROUP BY 1, 2, 3, 4, 5 HAVING sum(delta) <> 0
+        SELECT mode, period, period_start, score, duration_s, delta
+        FROM unnest(moves) WHERE period = 'all'
     ), score_gains AS (
         INSERT INTO highscore_counts AS c (mode, period, period_start, score, players)
         SELECT mode, period, period_start, score, delta FROM per_score WHERE delta > 0

@@ -274,6 +274,16 @@ func result(_ p: PlayerRecord, _ mode: String = "normal", score: Int, ms: Int = 
         #expect(try countMismatches(store.connection) == "0")
         // Something to count afterwards, too.
         #expect(try store.connection.query("SELECT count(*) AS n FROM highscore_tie_counts WHERE players > 0").value("n") != "0")
+        // Everyone's reset, new games, then a TRUNCATE (an operator's bulk clear).
+        _ = try store.adminReset(.all, requester: "test")
+        #expect(try countMismatches(store.connection) == "0")
+        _ = try store.record(players.map { result($0, score: 7, ms: 1_500, at: wednesdayNoonMs + dayMs) })
+        #expect(try countMismatches(store.connection) == "0")
+        #expect(try store.connection.query("SELECT sum(players) AS n FROM highscore_tie_counts").value("n") == "12")
+        try store.connection.execute(script: "TRUNCATE highscores")
+        #expect(try store.connection.query("""
+            SELECT (SELECT count(*) FROM highscore_counts) + (SELECT count(*) FROM highscore_tie_counts) AS n
+            """).value("n") == "0")
     }
 
     /// Ranks from the counts equal ranks computed by brute force, with many
@@ -283,19 +293,23 @@ func result(_ p: PlayerRecord, _ mode: String = "normal", score: Int, ms: Int = 
         defer { db.drop() }
         let store = ScoreStore(try db.connect())
         var entries: [(id: Int64, score: Int, ms: Int, at: Int64)] = []
+        var random = SplitMix(seed: 80)
         for i in 0..<80 {
             let p = try store.player("K\(i)")
             // Times on and inside whole seconds, so a rank sums earlier
             // seconds and counts inside the player's own.
-            let (score, ms) = (Int.random(in: 0...6), Int.random(in: 1...3) * 1000 + [0, 250, 999].randomElement()!)
-            let at = wednesdayNoonMs - Int64(Int.random(in: 0...2)) * 1000
+            let (score, ms) = (random.next(upTo: 7), (1 + random.next(upTo: 3)) * 1000 + [0, 250, 999][random.next(upTo: 3)])
+            let at = wednesdayNoonMs - Int64(random.next(upTo: 3)) * 1000
             _ = try store.record(result(p, score: score, ms: ms, at: at))
             entries.append((p.id, score, ms, at))
         }
         let now = Date(timeIntervalSince1970: Double(wednesdayNoonMs) / 1000)
         // All on one day: the day's board holds the same entries, ranked
         // without the per-second counts the all-time boards keep.
-        for (e, period) in entries.shuffled().prefix(30).enumerated().map({ ($1, $0 % 3 == 2 ? LeaderboardPeriod.day : .all) }) {
+        // Wednesday's week board too: same entries, same ranks.
+        let periods: [LeaderboardPeriod] = [.all, .all, .day, .week]
+        for (n, e) in entries.enumerated() where n % 2 == 0 {
+            let period = periods[n / 2 % periods.count]
             let better = entries.filter { o in
                 o.score > e.score || (o.score == e.score && (o.ms < e.ms || (o.ms == e.ms && o.at < e.at)))
             }.count
