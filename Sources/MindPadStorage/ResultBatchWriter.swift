@@ -78,14 +78,13 @@ public final class ResultBatchWriter: @unchecked Sendable {
             defer { finishTurn(wrote: !batch.isEmpty) }
             try writeBatch(batch, on: connection)
         }, failed: { [self] error in
-            // The pool will not run it (database down and backing off, its
-            // queue full, stopping), and would refuse the rest the same way.
-            lock.lock()
-            let refused = pending
-            pending.removeAll()
-            lock.unlock()
-            for waiting in refused { waiting.completion(.failure(error)) }
-            finishTurn(wrote: false)
+            // The pool will not run this job (its worker is waiting before
+            // reconnecting, its queue is full, it is stopping): what the job
+            // would have written fails, and the next job is tried, perhaps
+            // on a healthy worker.
+            let batch = take()
+            for waiting in batch { waiting.completion(.failure(error)) }
+            finishTurn(wrote: !batch.isEmpty)
         })
     }
 
@@ -127,14 +126,17 @@ public final class ResultBatchWriter: @unchecked Sendable {
             for (waiting, outcome) in zip(batch, outcomes) { waiting.completion(.success(outcome)) }
         } catch let error as PostgresError where batch.count > 1 && !error.isConnectionLoss
                     && error.code != .connectionFailed && !error.isRetryable {
-            // One result is refused for good: find it by writing each alone.
-            for (n, waiting) in batch.enumerated() {
+            // One result is refused for good: find it by writing each alone,
+            // in order of finishing as the batch would have.
+            let alone = batch.sorted { $0.result.finishedAtMs < $1.result.finishedAtMs }
+            for (n, waiting) in alone.enumerated() {
                 do {
                     waiting.completion(.success(try ScoreStore(connection).record(waiting.result)))
-                } catch let single as PostgresError {
+                } catch {
+                    let single = error as? PostgresError ?? PostgresError(.unexpectedResult, message: "\(error)")
                     waiting.completion(.failure(single))
                     if single.isConnectionLoss {
-                        for rest in batch[(n + 1)...] { rest.completion(.failure(single)) }
+                        for rest in alone[(n + 1)...] { rest.completion(.failure(single)) }
                         throw single
                     }
                 }

@@ -132,8 +132,9 @@ public struct ScoreStore {
             let improves = isNew && (before.map { mine.beats($0) } ?? true)
             if improves { running[key] = mine }
             // A first game that scored nothing is not a "best" worth a fanfare.
+            // A result stored before (a replay) has no "previous" best of its own.
             outcomes[i] = RecordOutcome(stored: isNew, personalBest: improves && (before != nil || r.score > 0),
-                                        previousBest: before?.score)
+                                        previousBest: isNew ? before?.score : nil)
         }
         return outcomes
     }
@@ -307,7 +308,15 @@ public struct ScoreStore {
     /// Returns how many all-time bests went.
     public func resetOwnHighscores(playerID: Int64) throws -> Int {
         let rows = try connection.query("""
-            WITH gone AS (DELETE FROM highscores WHERE player_id = \(playerID)::bigint RETURNING period)
+            WITH locked AS (
+                SELECT player_id, mode, period, period_start FROM highscores
+                WHERE player_id = \(playerID)::bigint
+                ORDER BY player_id, mode, period, period_start FOR UPDATE
+            ), gone AS (
+                DELETE FROM highscores h USING locked l
+                WHERE (h.player_id, h.mode, h.period, h.period_start) = (l.player_id, l.mode, l.period, l.period_start)
+                RETURNING h.period
+            )
             SELECT count(*) FILTER (WHERE period = 'all') AS bests FROM gone
             """)
         return rows.value("bests").flatMap { Int($0) } ?? 0
@@ -326,11 +335,17 @@ public struct ScoreStore {
         case .playerMode(let id, let name, let m): (mode, playerID, playerName) = (m, id, name)
         }
         let rows = try connection.query("""
-            WITH gone AS (
-                DELETE FROM highscores
+            WITH locked AS (
+                -- Rows are locked in primary-key order, the order result
+                -- batches lock them in, so a reset and a batch cannot deadlock.
+                SELECT player_id, mode, period, period_start FROM highscores
                 WHERE (\(mode)::text IS NULL OR mode = \(mode)::text)
                   AND (\(playerID)::bigint IS NULL OR player_id = \(playerID)::bigint)
-                RETURNING period
+                ORDER BY player_id, mode, period, period_start FOR UPDATE
+            ), gone AS (
+                DELETE FROM highscores h USING locked l
+                WHERE (h.player_id, h.mode, h.period, h.period_start) = (l.player_id, l.mode, l.period, l.period_start)
+                RETURNING h.period
             ), counted AS (
                 SELECT count(*) FILTER (WHERE period = 'all') AS bests, count(*) AS total FROM gone
             ), audit AS (

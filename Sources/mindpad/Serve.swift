@@ -87,6 +87,7 @@ struct Serve: ParsableCommand {
         recognition.shutdown()
         // Results still queued are written, or journaled if the database
         // cannot take them in time.
+        results.flush(timeout: .seconds(2))
         pool.shutdown(timeout: .seconds(1))
         results.shutdown()
         signals.forEach { $0.cancel() }

@@ -85,6 +85,58 @@ import Testing
         #expect(server.stop() != nil)
     }
 
+    /// A journal longer than the writer takes at once (replayed in chunks),
+    /// with one result the database refuses for good in the middle: every
+    /// other result lands once, the refused one goes aside, the journal empties.
+    @Test func aLongJournalIsReplayedInChunks() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        try migrate(db.url)
+        let player = try #require(try ScoreStore(db.connect())
+            .createPlayer(name: "Lu", nameKey: "lu", tokenHash: PlayerToken.hash("t")))
+        let dir = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var left = (0..<450).map { result(player: player.id, $0) }
+        left[222].playerID = 987_654   // nobody: a foreign-key violation
+        try ResultJournal(directory: dir).append(left)
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        #expect(recorder.waitUntilSettled(timeout: .seconds(60)))
+        #expect(try db.connect().query("SELECT count(*) AS n FROM game_results").value("n") == "449")
+        #expect(recorder.backlog == 0)
+        let rejected = try String(contentsOf: dir.appendingPathComponent("rejected-results.jsonl"), encoding: .utf8)
+        #expect(rejected.split(separator: "\n").count == 1)
+        #expect(rejected.contains(left[222].resultID))
+        pool.shutdown()
+        recorder.shutdown()
+    }
+
+    /// What `serve` does when it stops: `flush` waits for every result still
+    /// waiting for a batch, so they are stored, not journaled.
+    @Test func flushBeforeStoppingStoresEveryResult() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        try migrate(db.url)
+        let player = try #require(try ScoreStore(db.connect())
+            .createPlayer(name: "Mo", nameKey: "mo", tokenHash: PlayerToken.hash("t")))
+        let dir = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        let deliveries = Mutex<[ResultDelivery]>([])
+        for i in 0..<300 {
+            recorder.record(result(player: player.id, i)) { d in deliveries.withLock { $0.append(d) } }
+        }
+        #expect(recorder.flush(timeout: .seconds(30)))
+        pool.shutdown()
+        recorder.shutdown()
+        let all = deliveries.withLock { $0 }
+        #expect(all.count == 300)
+        #expect(all.filter { $0 == .journaled }.isEmpty)
+        #expect(try db.connect().query("SELECT count(*) AS n FROM game_results").value("n") == "300")
+        #expect(try ResultJournal(directory: dir).pending().isEmpty)
+    }
+
     @Test func resultsFinishingAtShutdownAreJournaled() throws {
         let port = try closedLocalPort()
         let dir = dataDirectory()

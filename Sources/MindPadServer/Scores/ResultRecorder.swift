@@ -20,6 +20,9 @@ import Synchronization
 /// - `shutdown()` journals whatever is still in flight.
 public final class ResultRecorder: ResultSink, @unchecked Sendable {
     private let writer: ResultBatchWriter
+    /// Journaled results handed to the writer at once during a replay: two
+    /// full batches.
+    static let replayChunk = 200
     public let journal: ResultJournal
     private let rejectedURL: URL
     private let logger: Logger
@@ -69,8 +72,25 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
             }
             condition.lock()
             inFlight[result.resultID] = nil
+            condition.broadcast()
             condition.unlock()
         }
+    }
+
+    /// Blocks until every result handed to `record` has its outcome (stored
+    /// or journaled), or `timeout` passes. Call before stopping the database
+    /// workers, so that results still waiting for a batch are written
+    /// rather than journaled. Returns whether nothing is left in flight.
+    @discardableResult
+    public func flush(timeout: Duration) -> Bool {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds)
+                                                 + Double(timeout.components.attoseconds) / 1e18)
+        condition.lock()
+        defer { condition.unlock() }
+        while !inFlight.isEmpty {
+            if !condition.wait(until: deadline) { return inFlight.isEmpty }
+        }
+        return true
     }
 
     /// Results waiting in the journal.
@@ -165,15 +185,22 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
             let pending = journal.pending()
             var written = Set<String>()
             var blocked = false
-            for (result, outcome) in zip(pending, writeNow(pending)) {
-                switch outcome {
-                case .success:
-                    written.insert(result.resultID)
-                case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed || error.isRetryable:
-                    blocked = true
-                case .failure(let error):
-                    reject(result, error)
-                    written.insert(result.resultID)
+            // A chunk at a time, each waited for: a long journal neither
+            // fills the writer's queue nor makes live results wait behind it.
+            var start = pending.startIndex
+            while start < pending.endIndex && !blocked {
+                let chunk = Array(pending[start..<min(pending.endIndex, start + Self.replayChunk)])
+                start += chunk.count
+                for (result, outcome) in zip(chunk, writeNow(chunk)) {
+                    switch outcome {
+                    case .success:
+                        written.insert(result.resultID)
+                    case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed || error.isRetryable:
+                        blocked = true
+                    case .failure(let error):
+                        reject(result, error)
+                        written.insert(result.resultID)
+                    }
                 }
             }
             do {
