@@ -247,7 +247,19 @@ public struct ScoreStore {
     /// and only the player's own second is counted on the index (a day's or
     /// a week's board counts its whole score there).
     private func placing(of playerID: Int64, mode: String, period: LeaderboardPeriod, start: String) throws -> PostgresRows {
-        try connection.query("""
+        try connection.query(Self.placingQuery(of: playerID, mode: mode, period: period, start: start))
+    }
+
+    /// PostgreSQL's plan of a player's rank on one board, run for real
+    /// (`EXPLAIN ANALYZE`), one line per row: for the benchmark's notes.
+    public func explainRank(of playerID: Int64, mode: String, period: LeaderboardPeriod, at now: Date) throws -> String {
+        let query = Self.placingQuery(of: playerID, mode: mode, period: period, start: period.start(containing: now))
+        let plan = try connection.query(SQLQuery(unsafeSQL: "EXPLAIN (ANALYZE, BUFFERS) " + query.sql, binds: query.binds))
+        return (0..<plan.count).compactMap { plan.value("QUERY PLAN", row: $0) }.joined(separator: "\n")
+    }
+
+    private static func placingQuery(of playerID: Int64, mode: String, period: LeaderboardPeriod, start: String) -> SQLQuery {
+        """
             SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms,
                    h.neg_score, h.achieved_at::text AS achieved_exact,
                    (SELECT coalesce(sum(c.players), 0) FROM highscore_counts c
@@ -270,7 +282,7 @@ public struct ScoreStore {
             FROM highscores h JOIN players p ON p.id = h.player_id
             WHERE h.player_id = \(playerID)::bigint AND h.mode = \(mode) AND h.period = \(period.rawValue)
               AND h.period_start = \(start)::date
-            """)
+            """
     }
 
     /// A player's all-time bests per mode and their most recent games.

@@ -260,7 +260,8 @@ if st:
               f"{pair['s']['p99_ms'] / pair['b']['p99_ms']:.1f}× at p99, and writes "
               f"{pair['b']['writes_per_second'] / pair['s']['writes_per_second']:.1f}× as many results per second.")
     w("")
-    w("The plan of the around-me rank count (a mid-table player):")
+    w("The plan of the hardest rank (`ScoreStore.explainRank`: the slowest player in the largest group")
+    w("of equal scores on the normal all-time board):")
     w("")
     w("```")
     w(st["rank_count_plan"])

@@ -133,14 +133,15 @@ for _ in 0..<queries {
 }
 log("around-me p99 \(around.valueAtPercentile(99)) µs")
 
-// The plan of the around-me rank count, for the note.
-let plan = try connection.query("""
-    EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT)
-    SELECT count(*) FROM highscores b
-    WHERE b.mode = 'normal' AND b.period = 'all' AND b.period_start = DATE '1970-01-01'
-      AND (b.neg_score, b.duration_ms, b.achieved_at) < (-10, 80000, now())
-    """)
-let planText = (0..<plan.count).compactMap { plan.value("QUERY PLAN", row: $0) }.joined(separator: "\n")
+// The plan of the hardest rank: the player with the slowest time in the
+// largest group of equal scores, for the notes.
+let hardest = try connection.query("""
+    SELECT h.player_id FROM highscores h
+    WHERE h.mode = 'normal' AND h.period = 'all' AND h.score = (
+        SELECT score FROM highscore_counts WHERE mode = 'normal' AND period = 'all' ORDER BY players DESC LIMIT 1)
+    ORDER BY h.duration_ms DESC LIMIT 1
+    """).value("player_id").flatMap { Int64($0) } ?? lo
+let planText = try store.explainRank(of: hardest, mode: "normal", period: .all, at: now)
 
 // MARK: Writes
 
