@@ -173,9 +173,28 @@ func boardsDump(_ connection: PostgresConnection) throws -> [String] {
 }
 
 @Suite struct ResultBatchWriterTests {
+    /// Hands results to a writer and collects one answer per result id.
     final class Outcomes: Sendable {
         let all = Mutex<[String: Result<RecordOutcome, PostgresError>]>([:])
+        let calls = Atomic<Int>(0)
         let done = DispatchGroup()
+
+        func write(_ results: [GameResultRecord], to writer: ResultBatchWriter) {
+            for r in results {
+                done.enter()
+                writer.write(r) { outcome in
+                    self.calls.add(1, ordering: .relaxed)
+                    self.all.withLock { $0[r.resultID] = outcome }
+                    self.done.leave()   // a second answer would unbalance the group and crash
+                }
+            }
+        }
+
+        /// Every answer, once all came (30 s at most).
+        func wait() -> [String: Result<RecordOutcome, PostgresError>] {
+            #expect(done.wait(timeout: .now() + 30) == .success)
+            return all.withLock { $0 }
+        }
     }
 
     /// 200 results handed over at once land exactly once, in far fewer
@@ -194,15 +213,8 @@ func boardsDump(_ connection: PostgresConnection) throws -> [String] {
         for i in 0..<200 {
             burst.append(result(players[i % 50], score: 10 + i, at: wednesdayNoonMs + Int64(i)))
         }
-        for r in burst {
-            outcomes.done.enter()
-            writer.write(r) { outcome in
-                outcomes.all.withLock { $0[r.resultID] = outcome }
-                outcomes.done.leave()
-            }
-        }
-        #expect(outcomes.done.wait(timeout: .now() + 30) == .success)
-        let answers = outcomes.all.withLock { $0 }
+        outcomes.write(burst, to: writer)
+        let answers = outcomes.wait()
         #expect(answers.count == 200)
         for r in burst {
             let outcome = try #require(try answers[r.resultID]?.get())
@@ -234,16 +246,9 @@ func boardsDump(_ connection: PostgresConnection) throws -> [String] {
         let release = DispatchSemaphore(value: 0)
         pool.submit({ _ in release.wait() }, failed: { _ in release.signal() })
         let batch = [result(ann, score: 10), ghost, result(ann, score: 20, at: wednesdayNoonMs + 1)]
-        for r in batch {
-            outcomes.done.enter()
-            writer.write(r) { outcome in
-                outcomes.all.withLock { $0[r.resultID] = outcome }
-                outcomes.done.leave()
-            }
-        }
+        outcomes.write(batch, to: writer)
         release.signal()
-        #expect(outcomes.done.wait(timeout: .now() + 30) == .success)
-        let answers = outcomes.all.withLock { $0 }
+        let answers = outcomes.wait()
         #expect(try answers[batch[0].resultID]?.get().stored == true)
         #expect(try answers[batch[2].resultID]?.get().stored == true)
         guard case .failure(let error) = answers[ghost.resultID] else {
@@ -265,15 +270,8 @@ func boardsDump(_ connection: PostgresConnection) throws -> [String] {
         let results = (0..<40).map { i in
             GameResultRecord(playerID: 1, mode: "normal", score: i, correct: 0, answered: 0, durationMs: 1, finishedAtMs: 0)
         }
-        for r in results {
-            outcomes.done.enter()
-            writer.write(r) { outcome in
-                outcomes.all.withLock { $0[r.resultID] = outcome }
-                outcomes.done.leave()
-            }
-        }
-        #expect(outcomes.done.wait(timeout: .now() + 30) == .success)
-        let answers = outcomes.all.withLock { $0 }
+        outcomes.write(results, to: writer)
+        let answers = outcomes.wait()
         #expect(answers.count == 40)
         for (_, answer) in answers {
             guard case .failure(let error) = answer else {
@@ -298,25 +296,18 @@ func boardsDump(_ connection: PostgresConnection) throws -> [String] {
         let pool = DatabaseWorkerPool(connectionString: db.url, size: 1)
         let writer = ResultBatchWriter(pool: pool, maxBatch: 5, maxInFlight: 1)
         let outcomes = Outcomes()
-        let answers = Mutex<Int>(0)
         // Hold the worker so the results queue up behind it.
         let release = DispatchSemaphore(value: 0)
         pool.submit({ _ in release.wait() }, failed: { _ in })
         let burst = (0..<60).map { i in result(ann, score: i, at: wednesdayNoonMs + Int64(i)) }
-        for r in burst {
-            outcomes.done.enter()
-            writer.write(r) { outcome in
-                answers.withLock { $0 += 1 }
-                outcomes.all.withLock { $0[r.resultID] = outcome }
-                outcomes.done.leave()
-            }
-        }
+        outcomes.write(burst, to: writer)
         let stopper = Thread { pool.shutdown(timeout: .seconds(10)) }
         stopper.start()
         release.signal()
-        #expect(outcomes.done.wait(timeout: .now() + 30) == .success)
-        #expect(answers.withLock { $0 } == 60)
-        let stored = outcomes.all.withLock { $0.values.filter { (try? $0.get())?.stored == true }.count }
+        let answers = outcomes.wait()
+        #expect(answers.count == 60)
+        #expect(outcomes.calls.load(ordering: .relaxed) == 60)
+        let stored = answers.values.filter { (try? $0.get())?.stored == true }.count
         let rows = try db.connect().query("SELECT count(*) AS n FROM game_results").value("n")
         #expect(rows == String(stored))
     }
