@@ -48,6 +48,11 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         sqlState == "40001" || sqlState == "40P01"
     }
 
+    /// Worth trying again later: the database was unreachable or went away,
+    /// or the statement lost a deadlock or serialization race. Anything else
+    /// is refused for good (a constraint, a bug).
+    public var isTransient: Bool { isConnectionLoss || isRetryable }
+
     public var description: String {
         switch code {
         case .connectionFailed: return "database unavailable"

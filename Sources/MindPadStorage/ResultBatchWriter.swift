@@ -124,8 +124,7 @@ public final class ResultBatchWriter: @unchecked Sendable {
             let outcomes = try ScoreStore(connection).record(batch.map(\.result))
             onBatch(batch.count, ContinuousClock.now - started)
             for (waiting, outcome) in zip(batch, outcomes) { waiting.completion(.success(outcome)) }
-        } catch let error as PostgresError where batch.count > 1 && !error.isConnectionLoss
-                    && error.code != .connectionFailed && !error.isRetryable {
+        } catch let error as PostgresError where batch.count > 1 && !error.isTransient {
             // One result is refused for good: find it by writing each alone,
             // in order of finishing as the batch would have.
             let alone = batch.sorted { $0.result.finishedAtMs < $1.result.finishedAtMs }

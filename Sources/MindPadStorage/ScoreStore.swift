@@ -104,7 +104,9 @@ public struct ScoreStore {
             LEFT JOIN previous ON previous.player_id = input.player_id AND previous.mode = input.mode
             """, prepared: true)
         var inserted = [Bool](repeating: false, count: batch.count)
-        var stored: [BoardKey: Best] = [:]
+        // Each player's all-time best per mode, as it was before the batch,
+        // then as the replay below moves it.
+        var running: [BoardKey: Best] = [:]
         for row in 0..<answer.count {
             guard let i = answer.value("i", row: row).flatMap({ Int($0) }), batch.indices.contains(i) else {
                 throw PostgresError(.unexpectedResult, message: "record: row without a valid index")
@@ -113,12 +115,11 @@ public struct ScoreStore {
             if let score = answer.value("prev_score", row: row).flatMap({ Int($0) }),
                let ms = answer.value("prev_ms", row: row).flatMap({ Int($0) }),
                let at = answer.value("prev_at", row: row).flatMap({ Int64($0) }) {
-                stored[BoardKey(batch[i])] = Best(score: score, durationMs: ms, achievedAtMs: at)
+                running[BoardKey(batch[i])] = Best(score: score, durationMs: ms, achievedAtMs: at)
             }
         }
         // Replay the batch in order of finishing against the bests as they
         // were: each result is compared with everything before it.
-        var running = stored
         var seen = Set<String>()
         var outcomes = [RecordOutcome](repeating: RecordOutcome(stored: false, personalBest: false, previousBest: nil),
                                        count: batch.count)
@@ -319,37 +320,33 @@ public struct ScoreStore {
     /// A player resets their own bests (every mode and period) to nothing.
     /// Returns how many all-time bests went.
     public func resetOwnHighscores(playerID: Int64) throws -> Int {
-        let rows = try connection.query("""
-            WITH locked AS (
-                SELECT player_id, mode, period, period_start FROM highscores
-                WHERE player_id = \(playerID)::bigint
-                ORDER BY player_id, mode, period, period_start FOR UPDATE
-            ), gone AS (
-                DELETE FROM highscores h USING locked l
-                WHERE (h.player_id, h.mode, h.period, h.period_start) = (l.player_id, l.mode, l.period, l.period_start)
-                RETURNING h.period
-            )
-            SELECT count(*) FILTER (WHERE period = 'all') AS bests FROM gone
-            """)
-        return rows.value("bests").flatMap { Int($0) } ?? 0
+        try deleteBests(mode: nil, playerID: playerID, audit: nil).bests
     }
 
     /// An operator's reset, recorded in `admin_resets` in the same statement.
     /// Returns (all-time bests removed, rows removed across every period).
     public func adminReset(_ scope: ResetScope, requester: String) throws -> (bests: Int, rows: Int) {
-        let mode: String?
-        let playerID: Int64?
-        let playerName: String?
         switch scope {
-        case .all: (mode, playerID, playerName) = (nil, nil, nil)
-        case .mode(let m): (mode, playerID, playerName) = (m, nil, nil)
-        case .player(let id, let name): (mode, playerID, playerName) = (nil, id, name)
-        case .playerMode(let id, let name, let m): (mode, playerID, playerName) = (m, id, name)
+        case .all:
+            return try deleteBests(mode: nil, playerID: nil, audit: (scope.label, nil, requester))
+        case .mode(let m):
+            return try deleteBests(mode: m, playerID: nil, audit: (scope.label, nil, requester))
+        case .player(let id, let name):
+            return try deleteBests(mode: nil, playerID: id, audit: (scope.label, name, requester))
+        case .playerMode(let id, let name, let m):
+            return try deleteBests(mode: m, playerID: id, audit: (scope.label, name, requester))
         }
+    }
+
+    /// Deletes the board rows of one mode and/or one player (nil: every one),
+    /// in one statement with the audit row when there is one. Rows are
+    /// locked in primary-key order, the order result batches lock them in,
+    /// so a reset and a batch cannot deadlock. Returns (all-time bests
+    /// removed, rows removed across every period).
+    private func deleteBests(mode: String?, playerID: Int64?,
+                             audit: (scope: String, playerName: String?, requester: String)?) throws -> (bests: Int, rows: Int) {
         let rows = try connection.query("""
             WITH locked AS (
-                -- Rows are locked in primary-key order, the order result
-                -- batches lock them in, so a reset and a batch cannot deadlock.
                 SELECT player_id, mode, period, period_start FROM highscores
                 WHERE (\(mode)::text IS NULL OR mode = \(mode)::text)
                   AND (\(playerID)::bigint IS NULL OR player_id = \(playerID)::bigint)
@@ -362,7 +359,8 @@ public struct ScoreStore {
                 SELECT count(*) FILTER (WHERE period = 'all') AS bests, count(*) AS total FROM gone
             ), audit AS (
                 INSERT INTO admin_resets (scope, mode, player_name, requester, rows_changed)
-                SELECT \(scope.label), \(mode)::text, \(playerName)::text, \(requester), total FROM counted
+                SELECT \(audit?.scope)::text, \(mode)::text, \(audit?.playerName)::text, \(audit?.requester)::text, total
+                FROM counted WHERE \(audit?.scope)::text IS NOT NULL
             )
             SELECT bests, total FROM counted
             """)

@@ -62,7 +62,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
             switch outcome {
             case .success(let recorded):
                 completion(.stored(recorded))
-            case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed || error.isRetryable:
+            case .failure(let error) where error.isTransient:
                 keep([result], because: error)
                 completion(.journaled)
                 requestReplay()
@@ -83,8 +83,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
     /// rather than journaled. Returns whether nothing is left in flight.
     @discardableResult
     public func flush(timeout: Duration) -> Bool {
-        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds)
-                                                 + Double(timeout.components.attoseconds) / 1e18)
+        let deadline = Date().addingTimeInterval(timeout / .seconds(1))
         condition.lock()
         defer { condition.unlock() }
         while !inFlight.isEmpty {
@@ -195,7 +194,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
                     switch outcome {
                     case .success:
                         written.insert(result.resultID)
-                    case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed || error.isRetryable:
+                    case .failure(let error) where error.isTransient:
                         blocked = true
                     case .failure(let error):
                         reject(result, error)

@@ -237,7 +237,7 @@ final class ScoresAPI: Sendable {
             case .success(let response):
                 if response.status == 401 { onAuthFailure?() }
                 responder.respond(response)
-            case .failure(let error) where error.isConnectionLoss || error.code == .connectionFailed:
+            case .failure(let error) where error.isConnectionLoss:
                 responder.respond(Self.unavailable)
             case .failure(let error):
                 logger.error("scores query failed", metadata: ["error": "\(error.debugDescription)"])
