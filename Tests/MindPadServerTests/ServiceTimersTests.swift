@@ -36,9 +36,14 @@ import Testing
             let timers = ServiceTimers(server: server)
             holder.timers = timers
             var tokens: [TimerToken] = []
+            // Deadlines set here, so the order they must fire in is exactly
+            // the order of these instants (a delay would be measured from the
+            // scheduler's own reading of the clock, which a busy machine can
+            // put after ours).
+            let start = ContinuousClock.now
             for (id, ms) in delays.enumerated() {
-                let due = ContinuousClock.now + .milliseconds(ms)
-                tokens.append(timers.schedule(after: .milliseconds(ms)) {
+                let due = start + .milliseconds(ms)
+                tokens.append(timers.schedule(at: due) {
                     let n = log.fired.withLock { f -> Int in
                         f.append((id, due, ContinuousClock.now))
                         return f.count
@@ -56,8 +61,7 @@ import Testing
         #expect(fired.count == expected)
         #expect(Set(fired.map(\.id)).isDisjoint(with: cancelled))
         #expect(fired.allSatisfy { $0.at >= $0.due })
-        // Order: by due time (planned moments of equal delay may swap by
-        // their scheduling microseconds, so compare the planned instants).
-        #expect(zip(fired, fired.dropFirst()).allSatisfy { $0.due <= $1.due })
+        // Order: by due time, and equal deadlines in the order scheduled.
+        #expect(zip(fired, fired.dropFirst()).allSatisfy { ($0.due, $0.id) < ($1.due, $1.id) })
     }
 }

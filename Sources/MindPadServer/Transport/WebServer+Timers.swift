@@ -39,11 +39,19 @@ public final class ServiceTimers {
     /// or negative, but never re-entrantly: on the next loop turn).
     @discardableResult
     public func schedule(after delay: Duration, _ job: @escaping () -> Void) -> TimerToken {
+        schedule(at: ContinuousClock.now + max(delay, .zero), job)
+    }
+
+    /// Runs `job` on the service thread at `deadline` (on the next loop turn
+    /// if it has passed); jobs with equal deadlines run in the order they
+    /// were scheduled.
+    @discardableResult
+    public func schedule(at deadline: ContinuousClock.Instant, _ job: @escaping () -> Void) -> TimerToken {
         precondition(server.isServiceThread, "timers belong to the service thread")
         let id = nextID
         nextID += 1
         jobs[id] = job
-        push((ContinuousClock.now + max(delay, .zero), id))
+        push((deadline, id))
         rearm()
         return TimerToken(raw: id)
     }
