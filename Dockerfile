@@ -1,8 +1,8 @@
-# Build stage: the Swift toolchain plus the two C libraries' headers, then
+# Build stage: the Swift toolchain plus the three C libraries' headers, then
 # the same release build that `make run` performs.
 FROM swift:6.0-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends pkg-config libwebsockets-dev libpq-dev \
+ && apt-get install -y --no-install-recommends pkg-config libwebsockets-dev libpq-dev libssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -15,10 +15,11 @@ RUN bin="$(swift build -c release --show-bin-path)" \
  && cp "$bin/mindpad" /out/ \
  && find "$bin" -maxdepth 1 -name '*.resources' -exec cp -R {} /out/ \;
 
-# Runtime stage: the binary, its resources, and the two C libraries.
+# Runtime stage: the binary, its resources, and the three C libraries
+# (libcrypto is in libssl3).
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libwebsockets17 libpq5 ca-certificates curl \
+ && apt-get install -y --no-install-recommends libwebsockets17 libpq5 libssl3 ca-certificates curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --home /app mindpad \
  && mkdir -p /var/lib/mindpad && chown mindpad /var/lib/mindpad

@@ -27,6 +27,11 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // What Swift cannot import from libwebsockets (LWS_PRE, variadic lwsl_*).
         .target(name: "CMindPadShims", dependencies: ["CLibWebSockets"]),
 
@@ -40,7 +45,7 @@ let package = Package(
         // I/O layers.
         .target(
             name: "MindPadStorage",
-            dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLibPQ", "CLibCrypto", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "MindPadServer",

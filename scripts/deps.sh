@@ -10,7 +10,7 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-wanted=(pkg-config libwebsockets-dev libpq-dev)
+wanted=(pkg-config libwebsockets-dev libpq-dev libssl-dev)
 # A private PostgreSQL is started only when no DATABASE_URL is given.
 if [ -z "${DATABASE_URL:-}" ] || [ "$purpose" = test ]; then
     wanted+=(postgresql)

@@ -6,14 +6,14 @@ public struct MigrationFile: Sendable, Equatable {
     public let version: Int
     public let name: String
     public let sql: String
-    /// SHA-256 of the file's bytes, hex.
+    /// SHA-256 (libcrypto) of the file's bytes, lower-case hex.
     public let checksum: String
 
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
-        checksum = SHA256.hex(Array(sql.utf8))
+        checksum = LibCrypto.sha256Hex(sql.utf8)
     }
 
     /// The name the file has on disk, such as `0002_scores.sql`.

@@ -1,19 +1,15 @@
 /// Player tokens: random secrets held by the player, stored only as hashes.
 public enum PlayerToken {
-    /// 32 random bytes from the system's CSPRNG (getrandom on Linux), as 64
-    /// hex characters.
+    /// 32 bytes from libcrypto's CSPRNG (`RAND_bytes`, seeded by the
+    /// kernel's getrandom), as 64 hex characters.
     public static func generate() -> String {
-        var rng = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in
-            let byte = UInt8.random(in: 0...255, using: &rng)
-            let s = String(byte, radix: 16)
-            return s.count == 1 ? "0" + s : s
-        }.joined()
+        LibCrypto.hex(LibCrypto.randomBytes(32))
     }
 
-    /// What the database keeps: SHA-256 of the token, hex.
+    /// What the database keeps: SHA-256 (libcrypto) of the token's UTF-8
+    /// bytes, lower-case hex.
     public static func hash(_ token: String) -> String {
-        SHA256.hex(Array(token.utf8))
+        LibCrypto.sha256Hex(token.utf8)
     }
 
     /// Compares two secrets in time that depends only on their lengths.

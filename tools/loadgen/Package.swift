@@ -19,10 +19,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         ),
         // The storage benchmark of issue 6 runs the server's own storage code:
-        // Sources/MindPadStorage and Sources/CLibPQ are symlinks to the
+        // Sources/MindPadStorage, Sources/CLibPQ and Sources/CLibCrypto are symlinks to the
         // project's (as tools/train/bench does for recognition).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "MindPadStorage", dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")],
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "MindPadStorage", dependencies: ["CLibPQ", "CLibCrypto", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "storagebench",
