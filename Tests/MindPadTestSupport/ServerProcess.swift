@@ -40,6 +40,7 @@ public final class ServerProcess: Sendable {
             let data = handle.availableData
             guard !data.isEmpty else {
                 handle.readabilityHandler = nil
+                log.finish()
                 return
             }
             log.append(String(decoding: data, as: UTF8.self))
@@ -104,6 +105,9 @@ public final class ServerProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
             return nil
         }
+        // The exit can be seen before the last output is read: wait for the
+        // pipe's end so `output` holds everything the process wrote.
+        log.waitForEnd(until: Date().addingTimeInterval(2))
         return process.terminationStatus
     }
 
@@ -117,6 +121,21 @@ final class LogLines: @unchecked Sendable {
     private let condition = NSCondition()
     private var lines: [String] = []
     private var pending = ""
+    private var ended = false
+
+    /// The process closed its output.
+    func finish() {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitForEnd(until deadline: Date) {
+        condition.lock()
+        defer { condition.unlock() }
+        while !ended && condition.wait(until: deadline) {}
+    }
 
     func append(_ text: String) {
         condition.lock()
