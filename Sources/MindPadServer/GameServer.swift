@@ -35,7 +35,7 @@ public final class GameServer: WebServerDelegate {
             HealthCheck(pool: pool).run(responder: responder)
         case (_, "/metrics"): serveMetrics(request, responder)
         case (_, "/healthz"):
-            responder.respond(.error(405, code: "method_not_allowed", message: "use GET"))
+            responder.respond(.methodNotAllowed(allow: [.get]))
         default:
             if !scores.handle(request, responder) {
                 responder.respond(.error(404, code: "not_found", message: "no such endpoint"))

@@ -85,6 +85,27 @@ final class ScriptedDelegate: WebServerDelegate {
         #expect(try post.json()["error"] as? String == "body_too_large")
     }
 
+    @Test func aStalledRequestAndAnIdleConnectionAreClosed() throws {
+        let quick = WebServer(options: WebServerOptions(host: "127.0.0.1", port: 0, webRoot: nil,
+                                                        requestTimeoutSeconds: 1, keepAliveSeconds: 1))
+        quick.delegate = delegate
+        try quick.start()
+        defer {
+            quick.stop()
+            quick.waitUntilStopped()
+            shutDown()
+        }
+        // Half a request, then nothing: dropped after the request timeout.
+        let stalled = try RawHTTPConnection(port: quick.port)
+        try stalled.send("GET /api/things HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        #expect(stalled.isClosedByServer())
+        // A whole exchange, then silence: the keep-alive ends.
+        let idle = try RawHTTPConnection(port: quick.port)
+        try idle.request("GET", "/api/things")
+        #expect(try idle.readResponse().status == 200)
+        #expect(idle.isClosedByServer())
+    }
+
     @Test func echoesInOrderAndDeliversSendsFromOtherThreads() throws {
         defer { shutDown() }
         let ws = try TestWebSocket(port: server.port)

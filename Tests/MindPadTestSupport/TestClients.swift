@@ -73,6 +73,14 @@ public final class TestSocket {
         return buffered
     }
 
+    /// Whether the peer closes cleanly (FIN, not a reset) within the read
+    /// timeout without sending anything more.
+    public func closesWithoutData() -> Bool {
+        guard buffered.isEmpty else { return false }
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, 0) == 0
+    }
+
     private func find(_ delimiter: [UInt8]) -> Int? {
         guard buffered.count >= delimiter.count else { return nil }
         for i in 0...(buffered.count - delimiter.count) where Array(buffered[i..<(i + delimiter.count)]) == delimiter {

@@ -6,7 +6,7 @@ extension GameServer {
     /// text exposition format.
     func serveMetrics(_ request: HTTPRequest, _ responder: HTTPResponder) {
         guard request.method == .get || request.method == .head else {
-            responder.respond(.error(405, code: "method_not_allowed", message: "use GET"))
+            responder.respond(.methodNotAllowed(allow: [.get]))
             return
         }
         let metrics = ServerMetrics.shared

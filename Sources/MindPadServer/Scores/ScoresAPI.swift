@@ -30,28 +30,21 @@ final class ScoresAPI: Sendable {
     }
 
     /// Answers `/api/…` requests; false when the path is not one of ours.
+    /// A method the resource lacks is 405 with `Allow`, whatever its body.
     func handle(_ request: HTTPRequest, _ responder: HTTPResponder) -> Bool {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map {
-            String($0).removingPercentEncoding ?? String($0)
-        }
-        guard parts.first == "api" else { return false }
-        switch (request.method, Array(parts.dropFirst())) {
-        case (.get, ["leaderboard"]):
-            leaderboard(request, responder)
-        case (.get, let p) where p.count == 2 && p[0] == "players":
-            profile(name: p[1], responder)
-        case (.post, ["players"]):
-            register(request, responder)
-        case (.post, let p) where p.count == 4 && p[0] == "players" && p[2] == "highscores" && p[3] == "reset":
-            resetOwn(name: p[1], request, responder)
-        case (.post, ["admin", "reset"]):
-            adminReset(request, responder)
-        case (_, ["leaderboard"]), (_, ["players"]), (_, ["admin", "reset"]):
-            responder.respond(.error(405, code: "method_not_allowed", message: "method not allowed on this path"))
-        case (_, let p) where p.first == "players" && (p.count == 2 || p.count == 4):
-            responder.respond(.error(405, code: "method_not_allowed", message: "method not allowed on this path"))
-        default:
+        guard request.pathSegments.first == "api", let route = ScoresRoute(request.pathSegments.dropFirst()) else {
             return false
+        }
+        guard route.allowed.contains(request.method) else {
+            responder.respond(.methodNotAllowed(allow: route.allowed))
+            return true
+        }
+        switch route {
+        case .leaderboard: leaderboard(request, responder)
+        case .players: register(request, responder)
+        case .profile(let name): profile(name: name, responder)
+        case .ownReset(let name): resetOwn(name: name, request, responder)
+        case .adminReset: adminReset(request, responder)
         }
         return true
     }
@@ -59,6 +52,10 @@ final class ScoresAPI: Sendable {
     // MARK: Reading
 
     private func leaderboard(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        // Each argument once: a repeat would leave one of its values unread.
+        for name in ["mode", "period", "limit", "around"] where request.queryItems.filter({ $0.name == name }).count > 1 {
+            return responder.respond(.error(400, code: "duplicate_parameter", message: "\(name) is given more than once"))
+        }
         let mode = request.query["mode"] ?? "normal"
         guard Self.modes.contains(mode) else {
             return responder.respond(.error(400, code: "unknown_mode", message: "mode must be one of \(Self.modes.joined(separator: ", "))"))

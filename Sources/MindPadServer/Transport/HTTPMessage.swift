@@ -7,30 +7,62 @@ public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "c\(raw)" }
 }
 
-public enum HTTPMethod: String, Sendable {
-    case get = "GET", post = "POST", put = "PUT", delete = "DELETE", options = "OPTIONS", head = "HEAD"
+/// A request method: any token a client sends (RFC 9110 §9), with the
+/// standard ones named. Routes answer the ones they lack with 405.
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let get = HTTPMethod(rawValue: "GET")
+    public static let head = HTTPMethod(rawValue: "HEAD")
+    public static let post = HTTPMethod(rawValue: "POST")
+    public static let put = HTTPMethod(rawValue: "PUT")
+    public static let delete = HTTPMethod(rawValue: "DELETE")
+    public static let patch = HTTPMethod(rawValue: "PATCH")
+    public static let options = HTTPMethod(rawValue: "OPTIONS")
+    public static let trace = HTTPMethod(rawValue: "TRACE")
+    public static let connect = HTTPMethod(rawValue: "CONNECT")
 }
 
 /// An HTTP request for a dynamic route, fully read (body included).
 public struct HTTPRequest: Sendable {
+    /// The method routes see. A HEAD request comes as GET with `isHead`
+    /// set: the transport answers it with the GET answer's headers and no
+    /// body (RFC 9110 §9.3.2), so every GET route serves HEAD.
     public var method: HTTPMethod
-    /// The path without the query string, percent-decoded by libwebsockets.
+    public var isHead: Bool
+    /// The path without the query string, percent-decoded once.
     public var path: String
-    /// Query arguments, decoded. A repeated name keeps its first value.
-    public var query: [String: String]
-    /// The few headers the routes use, by lower-case name.
+    /// The path's segments, each percent-decoded once after splitting (an
+    /// encoded `/` stays inside its segment); empty segments are dropped.
+    public var pathSegments: [String]
+    /// Query arguments, decoded, in order, repeats kept.
+    public var queryItems: [(name: String, value: String)]
+    /// The headers by lower-case name; repeated fields joined with ", ".
     public var headers: [String: String]
     public var body: [UInt8]
+    /// The TCP peer's address (a proxy's, behind one).
     public var peer: String
 
     public init(method: HTTPMethod, path: String, query: [String: String] = [:],
-                headers: [String: String] = [:], body: [UInt8] = [], peer: String = "") {
+                headers: [String: String] = [:], body: [UInt8] = [], peer: String = "",
+                isHead: Bool = false) {
         self.method = method
+        self.isHead = isHead
         self.path = path
-        self.query = query
+        pathSegments = path.split(separator: "/").map(String.init)
+        queryItems = query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         self.headers = headers
         self.body = body
         self.peer = peer
+    }
+
+    /// Query arguments by name; a repeated name keeps its first value.
+    public var query: [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in queryItems where result[name] == nil { result[name] = value }
+        return result
     }
 
     /// The token of an `Authorization: Bearer …` header.
@@ -65,6 +97,18 @@ public struct HTTPResponse: Sendable {
         let body = (try? encoder.encode(value)).map(Array.init) ?? Array(#"{"error":"encoding failed"}"#.utf8)
         return HTTPResponse(status: status, contentType: "application/json",
                             headers: [("cache-control", "no-store")], body: body)
+    }
+
+    /// 405 with the `Allow` header RFC 9110 §15.5.6 requires; GET implies HEAD.
+    public static func methodNotAllowed(allow: [HTTPMethod]) -> HTTPResponse {
+        var methods = allow
+        if methods.contains(.get) && !methods.contains(.head) {
+            methods.insert(.head, at: methods.firstIndex(of: .get)! + 1)
+        }
+        let list = methods.map(\.rawValue).joined(separator: ", ")
+        var response = error(405, code: "method_not_allowed", message: "use \(list)")
+        response.headers.append(("allow", list))
+        return response
     }
 
     /// `{"error": code, "message": message}`: every API error has this shape.

@@ -1,166 +1,253 @@
 import CLibWebSockets
 import CMindPadShims
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// One HTTP request on a dynamic route, from headers to the last body byte.
-final class HTTPTransaction {
-    let wsi: OpaquePointer
-    var request: HTTPRequest
-    var response: HTTPResponse?
-    var headersSent = false
-    var bodyOffset = 0
-    var tooLarge = false
-
-    init(wsi: OpaquePointer, request: HTTPRequest) {
-        self.wsi = wsi
-        self.request = request
-    }
-}
-
+/// HTTP/1.1 over raw lws sockets. libwebsockets 4.1.6's own HTTP/1 server
+/// cannot frame requests as RFC 9112 says (a POST without Content-Length
+/// waits for 100 MB, chunked bodies are read as the next request, `%0A`
+/// ends the request line, `%00` drops the connection, unknown methods get
+/// an HTML page), so lws accepts connections as raw sockets and this file
+/// parses them (`HTTPRequestParser`). A WebSocket upgrade is handed back to
+/// lws whole, bytes and socket, once checked.
 extension WebServer {
-    /// Bytes of body written per WRITEABLE callback.
-    private static let bodyChunk = 16 * 1024
+    /// Bytes written per WRITEABLE callback.
+    private static let writeChunk = 16 * 1024
+    /// Seconds a half-closed connection may take to stop sending.
+    private static let lingerSeconds: Int32 = 2
 
-    func httpRequestStarted(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?,
-                            path: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+    var parserLimits: HTTPRequestParser.Limits {
+        var limits = HTTPRequestParser.Limits()
+        limits.body = options.maxBodyBytes
+        return limits
+    }
+
+    func httpAdopted(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?) -> Int32 {
         guard let session else { return -1 }
-        let method: HTTPMethod
-        let uriToken: lws_token_indexes
-        if lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 {
-            (method, uriToken) = (.get, WSI_TOKEN_GET_URI)
-        } else if lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 {
-            (method, uriToken) = (.post, WSI_TOKEN_POST_URI)
-        } else if lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0 {
-            (method, uriToken) = (.head, WSI_TOKEN_HEAD_URI)
-        } else if lws_hdr_total_length(wsi, WSI_TOKEN_OPTIONS_URI) > 0 {
-            (method, uriToken) = (.options, WSI_TOKEN_OPTIONS_URI)
-        } else if lws_hdr_total_length(wsi, WSI_TOKEN_PUT_URI) > 0 {
-            (method, uriToken) = (.put, WSI_TOKEN_PUT_URI)
-        } else if lws_hdr_total_length(wsi, WSI_TOKEN_DELETE_URI) > 0 {
-            (method, uriToken) = (.delete, WSI_TOKEN_DELETE_URI)
-        } else {
-            return lws_return_http_status(wsi, UInt32(HTTP_STATUS_METHOD_NOT_ALLOWED.rawValue), nil)
-        }
         let id = allocateID()
         session.pointee = id
-        var headers: [String: String] = [:]
-        if let v = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION) { headers["authorization"] = v }
-        if let v = header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE) { headers["content-type"] = v }
-        if let v = header(wsi, WSI_TOKEN_HTTP_ACCEPT_LANGUAGE) { headers["accept-language"] = v }
-        let request = HTTPRequest(method: method, path: header(wsi, uriToken) ?? "/",
-                                  query: queryArguments(wsi), headers: headers, peer: peerAddress(wsi))
-        let transaction = HTTPTransaction(wsi: wsi, request: request)
-        transactions[id] = transaction
-        // A body follows for POST/PUT; everything else is complete now.
-        if method == .post || method == .put {
-            if let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init),
-               length > options.maxBodyBytes {
-                transaction.tooLarge = true
+        httpConnections[id] = HTTPConnection(id: id, wsi: wsi, peer: peerAddress(wsi), limits: parserLimits)
+        setTimeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, options.requestTimeoutSeconds)
+        return 0
+    }
+
+    func httpReceived(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?,
+                      bytes: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        guard let id = session?.pointee, let c = httpConnections[id] else { return -1 }
+        guard let bytes, length > 0 else { return 0 }
+        switch c.phase {
+        case .lingering, .flushing:
+            return 0
+        case .reading:
+            let wasIdle = !c.parser.isPartial
+            c.parser.append(UnsafeRawBufferPointer(start: bytes, count: length))
+            if wasIdle { setTimeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, options.requestTimeoutSeconds) }
+            return readRequests(c)
+        case .awaitingAnswer, .writing:
+            // Pipelined: kept for later, up to a bound, then reading pauses.
+            c.parser.append(UnsafeRawBufferPointer(start: bytes, count: length))
+            if c.parser.bufferedCount > 4 * (parserLimits.body + parserLimits.headerSection), !c.readingPaused {
+                c.readingPaused = true
+                lws_rx_flow_control(wsi, 0)
             }
             return 0
         }
-        dispatch(transaction, id: id)
-        return 0
     }
 
-    func httpBody(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?,
-                  bytes: UnsafeMutableRawPointer?, length: Int) -> Int32 {
-        guard let id = session?.pointee, let transaction = transactions[id] else { return 0 }
-        guard !transaction.tooLarge, let bytes else { return 0 }
-        if transaction.request.body.count + length > options.maxBodyBytes {
-            transaction.tooLarge = true
-            transaction.request.body = []
-            return 0
+    /// Takes requests from the parser while the connection is free to.
+    private func readRequests(_ c: HTTPConnection) -> Int32 {
+        while case .reading = c.phase {
+            switch c.parser.next() {
+            case .needMore:
+                return 0
+            case .sendContinue:
+                c.queue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                lws_callback_on_writable(c.wsi)
+            case .failure(let error):
+                answer(c, error.response, exchange: nil, close: true)
+            case .request(let request):
+                if let handOff = take(request, on: c) { return handOff }
+            }
         }
-        transaction.request.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: length))
         return 0
     }
 
-    func httpBodyComplete(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        guard let id = session?.pointee, let transaction = transactions[id] else { return 0 }
-        dispatch(transaction, id: id)
-        return 0
-    }
-
-    private func dispatch(_ transaction: HTTPTransaction, id: UInt64) {
-        if transaction.tooLarge {
-            respond(id: id, .error(413, code: "body_too_large",
-                                   message: "request bodies are limited to \(options.maxBodyBytes) bytes"))
-            return
+    /// Routes one whole request; a non-nil result is what the RX callback
+    /// returns (-1 once the socket went to lws as a WebSocket).
+    private func take(_ parsed: HTTPRequestParser.Request, on c: HTTPConnection) -> Int32? {
+        setTimeout(c.wsi, NO_PENDING_TIMEOUT, 0)
+        let head = parsed.head
+        let exchange = HTTPExchange(isHead: head.method == .head, keepAlive: head.keepAlive,
+                                    http10: head.version == .http10)
+        if head.method == .connect || head.target == "*" {
+            // OPTIONS * or CONNECT: no resource of ours takes them.
+            let response: HTTPResponse = head.method == .options || head.method == .connect
+                ? .methodNotAllowed(allow: [.get, .post])
+                : .error(400, code: "bad_target", message: "* is a target for OPTIONS only")
+            answer(c, response, exchange: exchange, close: false)
+            return nil
+        }
+        let target: HTTPRequestTarget
+        do {
+            target = try HTTPRequestTarget.parse(head.target)
+        } catch {
+            answer(c, error.response, exchange: exchange, close: error.closesConnection)
+            return nil
+        }
+        if target.path == options.webSocketPath {
+            if let refusal = WebSocketUpgrade.refusal(for: head, bodyBytes: parsed.body.count) {
+                answer(c, refusal, exchange: exchange, close: false)
+                return nil
+            }
+            return handOffToWebSocket(c)
+        }
+        var headers: [String: String] = [:]
+        for field in head.fields {
+            headers[field.name] = headers[field.name].map { $0 + ", " + field.value } ?? field.value
+        }
+        var request = HTTPRequest(method: exchange.isHead ? .get : head.method, path: target.path,
+                                  headers: headers, body: parsed.body, peer: c.peer, isHead: exchange.isHead)
+        request.pathSegments = target.segments
+        request.queryItems = target.queryItems.map { ($0.name, $0.value) }
+        let dynamic = options.dynamicPrefixes.contains { prefix in
+            target.segments.starts(with: prefix.split(separator: "/").map(String.init))
+        }
+        guard dynamic else {
+            let response = staticFiles?.response(for: request)
+                ?? .error(404, code: "not_found", message: "no such file or endpoint")
+            answer(c, response, exchange: exchange, close: false)
+            return nil
         }
         guard let delegate else {
-            respond(id: id, .error(503, code: "starting", message: "server is starting"))
-            return
+            answer(c, .error(503, code: "starting", message: "server is starting"), exchange: exchange, close: false)
+            return nil
         }
+        let transaction = allocateID()
+        c.phase = .awaitingAnswer(transaction: transaction)
+        c.exchange = exchange
+        let id = c.id
         let responder = HTTPResponder { [weak self] response in
             guard let self else { return }
             if self.isServiceThread {
-                self.respond(id: id, response)
+                self.deliver(response, connection: id, transaction: transaction)
             } else {
-                self.post { [weak self] in self?.respond(id: id, response) }
+                self.post { [weak self] in self?.deliver(response, connection: id, transaction: transaction) }
             }
         }
-        delegate.webServer(self, handle: transaction.request, responder: responder)
+        delegate.webServer(self, handle: request, responder: responder)
+        return nil
     }
 
-    /// Service thread: stores the answer and asks lws for a WRITEABLE.
-    private func respond(id: UInt64, _ response: HTTPResponse) {
-        guard let transaction = transactions[id], transaction.response == nil else { return }
-        transaction.response = response
-        lws_callback_on_writable(transaction.wsi)
+    /// Service thread: the application's answer, if its client still waits.
+    private func deliver(_ response: HTTPResponse, connection id: UInt64, transaction: UInt64) {
+        guard let c = httpConnections[id], case .awaitingAnswer(let waiting) = c.phase,
+              waiting == transaction, let exchange = c.exchange else { return }
+        answer(c, response, exchange: exchange, close: false, countError: false)
+    }
+
+    /// Queues the answer; the connection closes after it when the request
+    /// said so, its framing was broken, or the server is stopping. Errors the
+    /// transport makes are counted here; the application counts its own.
+    private func answer(_ c: HTTPConnection, _ response: HTTPResponse, exchange: HTTPExchange?, close: Bool,
+                        countError: Bool = true) {
+        let closing = close || exchange?.keepAlive != true || isStopping
+        if countError, let code = response.errorCode {
+            ServerMetrics.shared.error(code, transport: "http")
+        }
+        c.queue(response.wireBytes(forHead: exchange?.isHead == true, close: closing,
+                                   keepAlive10: exchange?.http10 == true && !closing, date: httpDate.now()))
+        c.closeAfterOutput = closing
+        c.phase = .writing
+        c.exchange = nil
+        setTimeout(c.wsi, PENDING_TIMEOUT_HTTP_CONTENT, options.requestTimeoutSeconds)
+        lws_callback_on_writable(c.wsi)
     }
 
     func httpWritable(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        guard let id = session?.pointee, let transaction = transactions[id],
-              let response = transaction.response else { return 0 }
-        if !transaction.headersSent {
-            transaction.headersSent = true
-            let bodyLength = transaction.request.method == .head ? 0 : response.body.count
-            var buffer = [UInt8](repeating: 0, count: pre + 4096)
-            let ok = buffer.withUnsafeMutableBufferPointer { buf -> Bool in
-                let start = buf.baseAddress! + pre
-                let end = buf.baseAddress! + buf.count - 1
-                var p: UnsafeMutablePointer<UInt8>? = start
-                if lws_add_http_common_headers(wsi, UInt32(response.status), response.contentType,
-                                               lws_filepos_t(bodyLength), &p, end) != 0 { return false }
-                for (name, value) in response.headers {
-                    let n = name.hasSuffix(":") ? name : name + ":"
-                    if lws_add_http_header_by_name(wsi, n, value, Int32(value.utf8.count), &p, end) != 0 { return false }
-                }
-                return lws_finalize_write_http_header(wsi, start, &p, end) == 0
-            }
-            guard ok else { return -1 }
-            if bodyLength == 0 { return finish(wsi, id: id) }
+        guard let id = session?.pointee, let c = httpConnections[id] else { return 0 }
+        if c.hasOutput {
+            let count = min(c.output.count - c.outputOffset, Self.writeChunk)
+            var buffer = [UInt8](repeating: 0, count: pre + count)
+            buffer.replaceSubrange(pre..<(pre + count), with: c.output[c.outputOffset..<(c.outputOffset + count)])
+            let written = buffer.withUnsafeMutableBufferPointer { lws_write(wsi, $0.baseAddress! + pre, count, LWS_WRITE_HTTP) }
+            guard written >= 0 else { return -1 }
+            c.outputOffset += count
+            setTimeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, options.requestTimeoutSeconds)
+            // LWS_WRITE_RAW is a macro for LWS_WRITE_HTTP: plain bytes.
+            // Once lws has sent it all (partial writes included) the next
+            // WRITEABLE comes: that is when the answer is really out.
             lws_callback_on_writable(wsi)
             return 0
         }
-        let remaining = response.body.count - transaction.bodyOffset
-        let chunk = min(remaining, Self.bodyChunk)
-        let last = chunk == remaining
-        var buffer = [UInt8](repeating: 0, count: pre + chunk)
-        buffer.replaceSubrange(pre..<(pre + chunk),
-                               with: response.body[transaction.bodyOffset..<(transaction.bodyOffset + chunk)])
-        let written = buffer.withUnsafeMutableBufferPointer { buf in
-            lws_write(wsi, buf.baseAddress! + pre, chunk, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP)
+        switch c.phase {
+        case .writing where c.closeAfterOutput:
+            c.phase = .lingering
+            shutdown(lws_get_socket_fd(wsi), Int32(SHUT_WR))
+            resumeReading(c)
+            setTimeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, Self.lingerSeconds)
+            return 0
+        case .writing:
+            c.phase = .reading
+            c.parser.startNextRequest()
+            resumeReading(c)
+            if c.parser.isPartial {
+                setTimeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, options.requestTimeoutSeconds)
+            } else {
+                setTimeout(wsi, PENDING_TIMEOUT_HTTP_KEEPALIVE_IDLE, options.keepAliveSeconds)
+            }
+            return readRequests(c)
+        case .reading, .awaitingAnswer, .flushing, .lingering:
+            return 0
         }
-        guard written >= 0 else { return -1 }
-        transaction.bodyOffset += chunk
-        if last { return finish(wsi, id: id) }
-        lws_callback_on_writable(wsi)
-        return 0
-    }
-
-    private func finish(_ wsi: OpaquePointer, id: UInt64) -> Int32 {
-        transactions[id] = nil
-        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
     func httpClosed(session: UnsafeMutablePointer<UInt64>?) {
         guard let id = session?.pointee else { return }
-        transactions[id] = nil
+        httpConnections[id] = nil
     }
 
-    // MARK: Header access
+    private func resumeReading(_ c: HTTPConnection) {
+        guard c.readingPaused else { return }
+        c.readingPaused = false
+        lws_rx_flow_control(c.wsi, 1)
+    }
+
+    /// Gives the socket and every byte read from this request on to lws,
+    /// which answers the handshake itself. The raw wsi is closed (-1) after
+    /// a dup() keeps the socket open; lws adopts the copy when the current
+    /// service pass ends (`adoptPendingUpgrades`).
+    private func handOffToWebSocket(_ c: HTTPConnection) -> Int32 {
+        let fd = dup(lws_get_socket_fd(c.wsi))
+        guard fd >= 0 else { return -1 }
+        pendingUpgrades.append((fd, Array(c.parser.bytesFromRequestStart)))
+        httpConnections[c.id] = nil
+        return -1
+    }
+
+    /// Service thread, between service passes.
+    func adoptPendingUpgrades() {
+        guard !pendingUpgrades.isEmpty else { return }
+        let upgrades = pendingUpgrades
+        pendingUpgrades = []
+        for (fd, bytes) in upgrades {
+            guard let vhost = webSocketVhost, !isStopping else {
+                Glibc.close(fd)
+                continue
+            }
+            let adopted = bytes.withUnsafeBufferPointer { buf in
+                buf.withMemoryRebound(to: CChar.self) { lws_adopt_socket_vhost_readbuf(vhost, fd, $0.baseAddress, $0.count) }
+            }
+            if adopted == nil { logger.warning("websocket hand-over failed") }
+        }
+    }
+
+    private func setTimeout(_ wsi: OpaquePointer, _ reason: pending_timeout, _ seconds: Int32) {
+        lws_set_timeout(wsi, reason, seconds)
+    }
+
+    // MARK: Header access (lws-parsed requests: the WebSocket handshake)
 
     func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
         let length = Int(lws_hdr_total_length(wsi, token))
@@ -170,26 +257,18 @@ extension WebServer {
         return decodeCString(buffer)
     }
 
-    private func queryArguments(_ wsi: OpaquePointer) -> [String: String] {
-        var result: [String: String] = [:]
-        var buffer = [CChar](repeating: 0, count: 1024)
-        var index: Int32 = 0
-        while lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), WSI_TOKEN_HTTP_URI_ARGS, index) >= 0 {
-            index += 1
-            let pair = decodeCString(buffer)
-            guard !pair.isEmpty else { continue }
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            if result[name] == nil { result[name] = parts.count > 1 ? String(parts[1]) : "" }
-        }
-        return result
-    }
-
     func peerAddress(_ wsi: OpaquePointer) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "" }
         return decodeCString(buffer)
     }
+}
+
+/// What the transport must remember of a request to answer it.
+struct HTTPExchange {
+    let isHead: Bool
+    let keepAlive: Bool
+    let http10: Bool
 }
 
 /// The text of a NUL-terminated C buffer.

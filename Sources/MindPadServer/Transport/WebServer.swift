@@ -23,7 +23,7 @@ public struct WebServerOptions: Sendable {
     public var port: Int
     /// Folder served as static files at `/`; nil serves none.
     public var webRoot: String?
-    /// Path prefixes answered by the delegate instead of files.
+    /// Path prefixes (whole segments) answered by the delegate instead of files.
     public var dynamicPrefixes: [String]
     /// Where WebSocket upgrades are accepted.
     public var webSocketPath: String
@@ -33,6 +33,11 @@ public struct WebServerOptions: Sendable {
     public var maxMessageBytes: Int
     /// Largest HTTP request body accepted; larger answers 413.
     public var maxBodyBytes: Int
+    /// Seconds a client has to send a whole HTTP request once it started,
+    /// and to take an answer; then the connection is closed.
+    public var requestTimeoutSeconds: Int32
+    /// Seconds an idle keep-alive HTTP connection is kept open.
+    public var keepAliveSeconds: Int32
     /// Messages queued for one slow client before it is disconnected (1008).
     public var maxQueuedMessages: Int
     /// File descriptors lws sizes its tables for (≈ max connections).
@@ -50,6 +55,7 @@ public struct WebServerOptions: Sendable {
                 dynamicPrefixes: [String] = ["/healthz", "/api", "/metrics"],
                 webSocketPath: String = "/ws", subprotocol: String = "mindpad.v1",
                 maxMessageBytes: Int = 64 * 1024, maxBodyBytes: Int = 64 * 1024,
+                requestTimeoutSeconds: Int32 = 20, keepAliveSeconds: Int32 = 30,
                 maxQueuedMessages: Int = 512, maxConnections: Int = 16_384,
                 pingAfterSeconds: UInt16 = 20, hangUpAfterSeconds: UInt16 = 45,
                 allowedOrigins: [String] = []) {
@@ -61,6 +67,8 @@ public struct WebServerOptions: Sendable {
         self.subprotocol = subprotocol
         self.maxMessageBytes = maxMessageBytes
         self.maxBodyBytes = maxBodyBytes
+        self.requestTimeoutSeconds = requestTimeoutSeconds
+        self.keepAliveSeconds = keepAliveSeconds
         self.maxQueuedMessages = maxQueuedMessages
         self.maxConnections = maxConnections
         self.pingAfterSeconds = pingAfterSeconds
@@ -99,7 +107,13 @@ public final class WebServer: @unchecked Sendable {
     var serviceThread: pthread_t?
     var nextID: UInt64 = 1
     var connections: [UInt64: WebSocketConnection] = [:]
-    var transactions: [UInt64: HTTPTransaction] = [:]
+    var httpConnections: [UInt64: HTTPConnection] = [:]
+    /// Sockets leaving HTTP for WebSocket: adopted by `webSocketVhost`
+    /// between service passes, with the bytes already read.
+    var pendingUpgrades: [(fd: Int32, bytes: [UInt8])] = []
+    var webSocketVhost: OpaquePointer?
+    var httpDate = HTTPDate()
+    lazy var staticFiles = StaticFiles(root: options.webRoot)
     let pre = Int(CMindPadShims_lws_pre())
     private var cStrings: [UnsafeMutablePointer<CChar>] = []
 
@@ -157,6 +171,9 @@ public final class WebServer: @unchecked Sendable {
         wake()
     }
 
+    /// Whether `stop` was asked for: answers from now on close their connection.
+    var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
+
     /// Whether the caller is the service thread.
     public var isServiceThread: Bool {
         guard let t = serviceThread else { return false }
@@ -177,49 +194,26 @@ public final class WebServer: @unchecked Sendable {
         return p
     }
 
+    /// Two vhosts on one context: `mindpad` listens and takes every
+    /// connection as a raw socket (HTTP is parsed in WebServer+HTTP), and
+    /// `mindpad-ws`, which listens nowhere, adopts the sockets that ask for
+    /// a WebSocket and runs lws' WebSocket server on them.
     private func createContext() throws {
         serviceThread = pthread_self()
-        let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
-        protocols.initialize(repeating: lws_protocols(), count: 3)
-        protocols[0].name = UnsafePointer(cString("http"))
+        let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 5)
+        protocols.initialize(repeating: lws_protocols(), count: 5)
+        protocols[0].name = UnsafePointer(cString("mindpad-http"))
         protocols[0].callback = webServerCallback
         protocols[0].per_session_data_size = MemoryLayout<UInt64>.size
-        protocols[1].name = UnsafePointer(cString(options.subprotocol))
-        protocols[1].callback = webServerCallback
-        protocols[1].per_session_data_size = MemoryLayout<UInt64>.size
-        protocols[1].rx_buffer_size = 16 * 1024
+        // [1] ends the listening vhost's list; [2...] is the WebSocket vhost's.
+        protocols[2].name = UnsafePointer(cString("http"))
+        protocols[2].callback = webServerCallback
+        protocols[2].per_session_data_size = MemoryLayout<UInt64>.size
+        protocols[3].name = UnsafePointer(cString(options.subprotocol))
+        protocols[3].callback = webServerCallback
+        protocols[3].per_session_data_size = MemoryLayout<UInt64>.size
+        protocols[3].rx_buffer_size = 16 * 1024
         protocolsStorage = protocols
-
-        // Mounts: one callback mount per dynamic prefix, then the static root.
-        var mountList: [UnsafeMutablePointer<lws_http_mount>] = []
-        for prefix in options.dynamicPrefixes {
-            let m = UnsafeMutablePointer<lws_http_mount>.allocate(capacity: 1)
-            m.initialize(to: lws_http_mount())
-            m.pointee.mountpoint = UnsafePointer(cString(prefix))
-            m.pointee.mountpoint_len = UInt8(prefix.utf8.count)
-            m.pointee.origin = UnsafePointer(cString("http"))
-            m.pointee.protocol = UnsafePointer(cString("http"))
-            m.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
-            mountList.append(m)
-        }
-        if let root = options.webRoot {
-            let m = UnsafeMutablePointer<lws_http_mount>.allocate(capacity: 1)
-            m.initialize(to: lws_http_mount())
-            m.pointee.mountpoint = UnsafePointer(cString("/"))
-            m.pointee.mountpoint_len = 1
-            m.pointee.origin = UnsafePointer(cString(root))
-            m.pointee.def = UnsafePointer(cString("index.html"))
-            m.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
-            m.pointee.cache_max_age = 60
-            m.pointee.cache_reusable = 1
-            m.pointee.cache_revalidate = 1
-            m.pointee.cache_intermediaries = 0
-            mountList.append(m)
-        }
-        for (a, b) in zip(mountList, mountList.dropFirst()) {
-            a.pointee.mount_next = UnsafePointer(b)
-        }
-        mountsStorage = mountList
 
         let retry = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
         retry.initialize(to: lws_retry_bo_t())
@@ -228,43 +222,62 @@ public final class WebServer: @unchecked Sendable {
         retryStorage = retry
 
         var info = lws_context_creation_info()
-        info.port = Int32(options.port)
-        info.iface = options.host.map { UnsafePointer(cString($0)) }
-        info.protocols = UnsafePointer(protocols)
-        info.mounts = mountList.first.map { UnsafePointer($0) }
-        info.vhost_name = UnsafePointer(cString("mindpad"))
-        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
-            | UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
-        if let host = options.host, host.contains(".") {
-            info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
-        }
+        // UTF-8 validation of WebSocket text is a context option in 4.1.
+        info.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
         info.fd_limit_per_thread = UInt32(options.maxConnections)
-        info.retry_and_idle_policy = UnsafePointer(retry)
-        info.keepalive_timeout = 30
         info.timeout_secs = 20
         info.user = Unmanaged.passUnretained(self).toOpaque()
-
         guard let ctx = lws_create_context(&info) else {
             freeCStorage()
-            throw WebServerError(description: "libwebsockets could not start on port \(options.port) (in use, or not permitted)")
+            throw WebServerError(description: "libwebsockets could not create its context")
         }
         context = ctx
-        let vhost = lws_get_vhost_by_name(ctx, "mindpad")
-        let listening = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? options.port
-        boundPort.store(listening, ordering: .releasing)
+
+        var listen = lws_context_creation_info()
+        listen.port = Int32(options.port)
+        listen.iface = options.host.map { UnsafePointer(cString($0)) }
+        listen.protocols = UnsafePointer(protocols)
+        listen.vhost_name = UnsafePointer(cString("mindpad"))
+        listen.options = UInt64(LWS_SERVER_OPTION_ADOPT_APPLY_LISTEN_ACCEPT_CONFIG)
+        listen.listen_accept_role = UnsafePointer(cString("raw-skt"))
+        listen.listen_accept_protocol = UnsafePointer(cString("mindpad-http"))
+        if let host = options.host, host.contains(".") {
+            listen.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+        }
+        guard let listening = lws_create_vhost(ctx, &listen) else {
+            lws_context_destroy(ctx)
+            context = nil
+            freeCStorage()
+            throw WebServerError(description:
+                "cannot listen on port \(options.port)\(options.host.map { " of \($0)" } ?? ""): it is in use or not permitted; "
+                + "choose another with PORT=… or --port")
+        }
+
+        var ws = lws_context_creation_info()
+        ws.port = CONTEXT_PORT_NO_LISTEN_SERVER
+        ws.protocols = UnsafePointer(protocols + 2)
+        ws.vhost_name = UnsafePointer(cString("mindpad-ws"))
+        ws.retry_and_idle_policy = UnsafePointer(retry)
+        ws.keepalive_timeout = 30
+        webSocketVhost = lws_create_vhost(ctx, &ws)
+        guard webSocketVhost != nil else {
+            lws_context_destroy(ctx)
+            context = nil
+            freeCStorage()
+            throw WebServerError(description: "libwebsockets could not create the WebSocket vhost")
+        }
+        let port = Int(lws_get_vhost_listen_port(listening))
+        boundPort.store(port, ordering: .releasing)
         wakeable.withLock { $0 = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(ctx))) }
-        logger.info("listening", metadata: ["port": "\(listening)", "host": "\(options.host ?? "*")"])
+        logger.info("listening", metadata: ["port": "\(port)", "host": "\(options.host ?? "*")"])
     }
 
     private var protocolsStorage: UnsafeMutablePointer<lws_protocols>?
-    private var mountsStorage: [UnsafeMutablePointer<lws_http_mount>] = []
     private var retryStorage: UnsafeMutablePointer<lws_retry_bo_t>?
 
     private func freeCStorage() {
         protocolsStorage?.deallocate()
         protocolsStorage = nil
-        mountsStorage.forEach { $0.deallocate() }
-        mountsStorage = []
         retryStorage?.deallocate()
         retryStorage = nil
         cStrings.forEach { free($0) }
@@ -276,6 +289,7 @@ public final class WebServer: @unchecked Sendable {
         var closingDeadline: ContinuousClock.Instant?
         while true {
             if lws_service(ctx, 0) < 0 { break }
+            adoptPendingUpgrades()
             if stopRequested.load(ordering: .acquiring) {
                 if closingDeadline == nil {
                     // Say goodbye to every client, then give them up to one
@@ -293,7 +307,8 @@ public final class WebServer: @unchecked Sendable {
         lws_context_destroy(ctx)
         context = nil
         connections.removeAll()
-        transactions.removeAll()
+        httpConnections.removeAll()
+        webSocketVhost = nil
         freeCStorage()
         logger.info("stopped")
     }
@@ -326,17 +341,19 @@ func webServerCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ 
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         server.drainPosted()
         return 0
-    case LWS_CALLBACK_HTTP:
-        return server.httpRequestStarted(wsi, session: session, path: input, length: length)
-    case LWS_CALLBACK_HTTP_BODY:
-        return server.httpBody(wsi, session: session, bytes: input, length: length)
-    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-        return server.httpBodyComplete(wsi, session: session)
-    case LWS_CALLBACK_HTTP_WRITEABLE:
+    case LWS_CALLBACK_RAW_ADOPT:
+        return server.httpAdopted(wsi, session: session)
+    case LWS_CALLBACK_RAW_RX:
+        return server.httpReceived(wsi, session: session, bytes: input, length: length)
+    case LWS_CALLBACK_RAW_WRITEABLE:
         return server.httpWritable(wsi, session: session)
-    case LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+    case LWS_CALLBACK_RAW_CLOSE:
         server.httpClosed(session: session)
         return 0
+    case LWS_CALLBACK_HTTP:
+        // A handed-over upgrade that lws would not take after all (the
+        // transport checked the handshake first): nothing to answer with.
+        return -1
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return server.webSocketFilter(wsi)
     case LWS_CALLBACK_ESTABLISHED:

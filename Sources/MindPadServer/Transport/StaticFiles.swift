@@ -1,0 +1,73 @@
+import Foundation
+
+/// The web client's files under one folder, served for GET and HEAD with an
+/// ETag and a short revalidated cache (as the libwebsockets mount did).
+/// Nothing outside the folder is reachable: hidden names, `..` and symbolic
+/// links leading out are not found.
+struct StaticFiles: Sendable {
+    let root: String
+    /// Seconds a browser may reuse a file before asking again.
+    var maxAge = 60
+
+    init?(root: String?) {
+        guard let root, let resolved = realpath(root, nil) else { return nil }
+        self.root = String(cString: resolved)
+        free(resolved)
+    }
+
+    /// The answer for `segments`, or nil when no such file exists.
+    func response(for request: HTTPRequest) -> HTTPResponse? {
+        guard let file = resolve(request.pathSegments) else { return nil }
+        guard request.method == .get else { return .methodNotAllowed(allow: [.get]) }
+        var info = stat()
+        guard stat(file, &info) == 0, let data = FileManager.default.contents(atPath: file) else { return nil }
+        let etag = "\"\(String(info.st_size, radix: 16))-\(String(info.st_mtim.tv_sec, radix: 16))\""
+        let cache = "must-revalidate, private, max-age=\(maxAge)"
+        if let wanted = request.headers["if-none-match"], Self.matches(wanted, etag) {
+            return HTTPResponse(status: 304, contentType: "", headers: [("etag", etag), ("cache-control", cache)], body: [])
+        }
+        return HTTPResponse(status: 200, contentType: Self.contentType(of: file),
+                            headers: [("etag", etag), ("cache-control", cache)], body: Array(data))
+    }
+
+    /// The real path of a regular file inside the root, or nil.
+    private func resolve(_ segments: [String]) -> String? {
+        guard segments.allSatisfy({ !$0.hasPrefix(".") && !$0.contains("/") && !$0.contains("\0") }) else { return nil }
+        var path = ([root] + segments).joined(separator: "/")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue { path += "/index.html" }
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        var info = stat()
+        guard real.hasPrefix(root + "/"), stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return real
+    }
+
+    /// `If-None-Match`: `*` or a list of (possibly weak) tags (RFC 9110 §13.1.2).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == "*" || tag == etag
+        }
+    }
+
+    static func contentType(of path: String) -> String {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "html", "htm": "text/html; charset=utf-8"
+        case "js", "mjs": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "json", "map": "application/json"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "jpg", "jpeg": "image/jpeg"
+        case "ico": "image/x-icon"
+        case "webmanifest": "application/manifest+json"
+        case "woff2": "font/woff2"
+        case "txt": "text/plain; charset=utf-8"
+        default: "application/octet-stream"
+        }
+    }
+}
