@@ -14,6 +14,11 @@ public struct Configuration: Sendable {
     /// `MINDPAD_ADMIN_TOKEN`: bearer token for `/api/admin/*`. When unset
     /// the admin endpoints answer 503: there is no default token.
     public var adminToken: String?
+    /// `MINDPAD_TRUSTED_PROXIES`: reverse proxies (addresses or CIDR blocks,
+    /// comma-separated) whose `X-Forwarded-For` names the client for the
+    /// failure limiter and the admin audit. Default none: the TCP peer is
+    /// the client.
+    public var trustedProxies: TrustedProxies = .none
     /// `MINDPAD_WEB_ROOT` / `--web-root`: static files. Default `./web`.
     public var webRoot: String = "web"
     /// `MINDPAD_MIGRATIONS` / `--migrations`: SQL files. Default `./Migrations`.
@@ -38,6 +43,7 @@ public struct Configuration: Sendable {
         host = environment["MINDPAD_HOST"].flatMap { $0.isEmpty ? nil : $0 }
         databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         adminToken = environment["MINDPAD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let v = environment["MINDPAD_TRUSTED_PROXIES"] { trustedProxies = try TrustedProxies(parsing: v) }
         if let v = environment["MINDPAD_WEB_ROOT"], !v.isEmpty { webRoot = v }
         if let v = environment["MINDPAD_MIGRATIONS"], !v.isEmpty { migrationsDirectory = v }
         if let v = environment["MINDPAD_DATA_DIR"], !v.isEmpty { dataDirectory = v }

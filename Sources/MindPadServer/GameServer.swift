@@ -21,7 +21,7 @@ public final class GameServer: WebServerDelegate {
         self.logger = logger
         self.realtime = realtime
         scores = ScoresAPI(pool: pool, directory: directory, adminToken: configuration.adminToken,
-                           logger: Logger(label: "mindpad.scores"))
+                           trustedProxies: configuration.trustedProxies, logger: Logger(label: "mindpad.scores"))
     }
 
     public func webServer(_ server: WebServer, handle request: HTTPRequest, responder answer: HTTPResponder) {

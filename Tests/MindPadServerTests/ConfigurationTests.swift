@@ -38,6 +38,15 @@ import Testing
         #expect(throws: ConfigurationError.self) { try Configuration(environment: environment) }
     }
 
+    @Test func trustedProxiesComeFromTheEnvironment() throws {
+        #expect(try Configuration(environment: [:]).trustedProxies.isEmpty)
+        let c = try Configuration(environment: ["MINDPAD_TRUSTED_PROXIES": "10.0.0.0/8, ::1"])
+        #expect(c.trustedProxies.contains("10.2.3.4"))
+        #expect(c.trustedProxies.contains("::1"))
+        #expect(!c.trustedProxies.contains("11.0.0.1"))
+        #expect(throws: ConfigurationError.self) { try Configuration(environment: ["MINDPAD_TRUSTED_PROXIES": "proxy.local"]) }
+    }
+
     @Test func anEmptyAdminTokenIsNoToken() throws {
         #expect(try Configuration(environment: ["MINDPAD_ADMIN_TOKEN": ""]).adminToken == nil)
     }

@@ -10,9 +10,10 @@ struct LiveHTTPServer {
     let server: ServerProcess
     let port: Int
 
-    init() throws {
+    init(environment: [String: String] = [:]) throws {
         db = try ScratchDatabase()
-        (server, port) = try ServerProcess.serve(databaseURL: db.url, environment: ["MINDPAD_ADMIN_TOKEN": Self.adminToken])
+        (server, port) = try ServerProcess.serve(
+            databaseURL: db.url, environment: environment.merging(["MINDPAD_ADMIN_TOKEN": Self.adminToken]) { a, _ in a })
     }
 
     func connect() throws -> RawHTTPConnection { try RawHTTPConnection(port: port) }

@@ -13,15 +13,21 @@ final class ScoresAPI: Sendable {
     let adminToken: String?
     let logger: Logger
     let now: @Sendable () -> Date
-    /// Failed token checks per address; touched from the service thread and
-    /// from database workers (a wrong player token is found there).
+    /// Failed token checks per purpose and client address; touched from the
+    /// service thread and from database workers (a wrong player token is
+    /// found there).
     let limiter = Mutex(AuthFailureLimiter())
+    /// Whose `X-Forwarded-For` names the client (the limiter's and the
+    /// audit's address).
+    let trustedProxies: TrustedProxies
 
     static let modes = GameMode.allCases.map(\.rawValue)
     static let maxLimit = 100
 
     init(pool: DatabaseWorkerPool, directory: any PlayerDirectory, adminToken: String?,
-         logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
+         trustedProxies: TrustedProxies = .none, logger: Logger,
+         now: @escaping @Sendable () -> Date = { Date() }) {
+        self.trustedProxies = trustedProxies
         self.pool = pool
         self.directory = directory
         self.adminToken = adminToken
@@ -125,7 +131,8 @@ final class ScoresAPI: Sendable {
     }
 
     private func resetOwn(name raw: String, _ request: HTTPRequest, _ responder: HTTPResponder) {
-        if let wait = limiter.withLock({ $0.retryAfter(request.peer, now: now()) }) {
+        let client = trustedProxies.clientAddress(of: request)
+        if let wait = limiter.withLock({ $0.retryAfter(.playerReset, client, now: now()) }) {
             return responder.respond(Self.tooMany(wait))
         }
         let name: PlayerName
@@ -133,11 +140,10 @@ final class ScoresAPI: Sendable {
             return responder.respond(.error(400, code: "invalid_name", message: error.description))
         }
         guard let token = request.bearerToken else {
-            noteFailure(request.peer)
+            noteFailure(.playerReset, client)
             return responder.respond(Self.unauthorized("send the player's token as Authorization: Bearer <token>"))
         }
-        let peer = request.peer
-        run(responder, onAuthFailure: { [weak self] in self?.noteFailure(peer) }) { connection in
+        run(responder, onAuthFailure: { [weak self] in self?.noteFailure(.playerReset, client) }) { connection in
             let store = ScoreStore(connection)
             guard let found = try store.findPlayer(nameKey: name.key) else {
                 return .error(404, code: "unknown_player", message: "no player is called \(name.display)")
@@ -157,17 +163,18 @@ final class ScoresAPI: Sendable {
             return responder.respond(.error(503, code: "admin_disabled",
                                             message: "admin endpoints are disabled: MINDPAD_ADMIN_TOKEN is not set"))
         }
-        if let wait = limiter.withLock({ $0.retryAfter(request.peer, now: now()) }) {
+        let client = trustedProxies.clientAddress(of: request)
+        if let wait = limiter.withLock({ $0.retryAfter(.adminReset, client, now: now()) }) {
             return responder.respond(Self.tooMany(wait))
         }
         // Compare hashes: equal lengths, so the time says nothing about the token.
         guard let given = request.bearerToken,
               PlayerToken.constantTimeEquals(PlayerToken.hash(given), PlayerToken.hash(expected)) else {
-            noteFailure(request.peer)
-            logger.warning("admin authentication failed", metadata: ["peer": "\(request.peer)"])
+            noteFailure(.adminReset, client)
+            logger.warning("admin authentication failed", metadata: ["client": "\(client)", "peer": "\(request.peer)"])
             return responder.respond(Self.unauthorized("a valid admin token is required"))
         }
-        limiter.withLock { $0.recordSuccess(request.peer) }
+        limiter.withLock { $0.recordSuccess(.adminReset, client) }
         let body: [String: Any]
         if request.body.isEmpty {
             body = [:]
@@ -189,7 +196,7 @@ final class ScoresAPI: Sendable {
                 return responder.respond(.error(400, code: "invalid_name", message: error.description))
             }
         }
-        let requester = request.peer.isEmpty ? "unknown" : request.peer
+        let requester = client.isEmpty ? "unknown" : client
         let logger = self.logger
         run(responder) { [player] connection in
             let store = ScoreStore(connection)
@@ -216,9 +223,9 @@ final class ScoresAPI: Sendable {
 
     // MARK: Helpers
 
-    private func noteFailure(_ peer: String) {
+    private func noteFailure(_ purpose: AuthPurpose, _ client: String) {
         let at = now()
-        limiter.withLock { $0.recordFailure(peer, now: at) }
+        limiter.withLock { $0.recordFailure(purpose, client, now: at) }
     }
 
     /// Runs `work` on a database worker and answers with its response; a
