@@ -5,9 +5,11 @@
 set -euo pipefail
 purpose=${1:-run}
 
+# Every failure is one line: what is in the way, and what to do.
+fail() { echo "deps.sh: error: $*" >&2; exit 1; }
+
 if ! command -v swift >/dev/null 2>&1; then
-    echo "error: the Swift 6 toolchain is not on PATH. Install it from swift.org (it is the one prerequisite), then run this again." >&2
-    exit 1
+    fail "the Swift 6 toolchain is not on PATH; install it from https://www.swift.org/install/ (the one prerequisite) and run this again"
 fi
 
 wanted=(pkg-config libwebsockets-dev libpq-dev libssl-dev)
@@ -28,14 +30,15 @@ for pkg in "${wanted[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-if [ "$(id -u)" -eq 0 ]; then
-    echo "installing: ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-    echo "error: missing Debian packages: ${missing[*]}" >&2
-    echo "install them with:" >&2
-    echo "    sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
-    exit 1
+if [ "$(id -u)" -ne 0 ]; then
+    fail "missing Debian packages: ${missing[*]}; installing needs root: run this as root, or: sudo apt-get update && sudo apt-get install -y ${missing[*]}"
 fi
+command -v apt-get >/dev/null || fail "missing packages ${missing[*]} and no apt-get here (this set-up expects Debian 12); install them with your package manager"
+echo "installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp)
+apt-get update -qq >"$log" 2>&1 \
+    || fail "apt-get update failed ($(grep -m1 -E '^(E|W):' "$log" || tail -n1 "$log")); check the network and /etc/apt/sources.list, then run this again"
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$log" 2>&1 \
+    || fail "apt-get install ${missing[*]} failed ($(grep -m1 '^E:' "$log" || tail -n1 "$log")); see apt-get's message and run this again"
+rm -f "$log"

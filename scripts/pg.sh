@@ -7,23 +7,27 @@
 #   scripts/pg.sh stop    stop it
 #   scripts/pg.sh url     print the URL of the `mindpad` database
 #   scripts/pg.sh status  exit 0 when running
+#   scripts/pg.sh port    print the cluster's port
 #
-# MINDPAD_PG_DIR (default <project>/.pg) and MINDPAD_PG_PORT (default 54329)
-# move it.
+# Each checkout's cluster gets a free port of its own, chosen on first use
+# and remembered in <cluster folder>/port, so two checkouts' clusters run
+# side by side. MINDPAD_PG_PORT overrides it (not remembered), and
+# MINDPAD_PG_DIR (default <project>/.pg) moves the cluster.
+#
+# Every failure is one line on stderr saying what is in the way and what to do.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${MINDPAD_PG_DIR:-$root/.pg}
-port=${MINDPAD_PG_PORT:-54329}
 db=mindpad
+
+fail() { echo "pg.sh: error: $*" >&2; exit 1; }
 
 bindir=$(pg_config --bindir 2>/dev/null || true)
 if [ ! -x "$bindir/initdb" ]; then
     bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 fi
-if [ ! -x "$bindir/initdb" ]; then
-    echo "error: PostgreSQL server binaries not found; run scripts/deps.sh" >&2
-    exit 1
-fi
+[ -x "$bindir/initdb" ] || fail "the PostgreSQL server programs (initdb, pg_ctl) are not installed; run scripts/deps.sh as root, or: sudo apt-get install -y postgresql"
+command -v psql >/dev/null || fail "psql is not installed; run scripts/deps.sh as root, or: sudo apt-get install -y postgresql-client"
 
 # initdb refuses to run as root: as root, the cluster belongs to `postgres`.
 as_owner=()
@@ -41,38 +45,101 @@ if [ "$(id -u)" -eq 0 ]; then
         chown postgres:postgres "$dir"
     fi
 fi
-mkdir -p "$dir"
+mkdir -p "$dir" 2>/dev/null || fail "cannot create $dir; set MINDPAD_PG_DIR to a folder you can write"
 data=$dir/data
 sock=$dir/run
 # unix socket paths are limited to 107 bytes.
 if [ ${#sock} -gt 80 ]; then
     sock=/tmp/mindpad-pg-$(echo "$dir" | sha256sum | cut -c1-12)
 fi
-
-url="postgresql://postgres@127.0.0.1:$port/$db"
+port_file=$dir/port
 
 running() { "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" status >/dev/null 2>&1; }
 
+# Something accepts TCP connections on 127.0.0.1:$1.
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# A port nothing listens on, searched from a place that depends on the
+# checkout's path, so that checkouts rarely try the same ports; ports
+# 54329 (the old shared default) and 54330-54349 are left alone.
+free_port() {
+    local start=$((55000 + 16#$(echo "$dir" | sha256sum | cut -c1-4) % 2000)) p
+    for ((p = start; p < start + 500; p++)); do
+        if ! listening "$p"; then echo "$p"; return 0; fi
+    done
+    return 1
+}
+
+# The port: MINDPAD_PG_PORT, else the remembered one, else the one a running
+# cluster of this folder uses (clusters made before ports were remembered),
+# else a free one, remembered from now on.
+resolve_port() {
+    if [ -n "${MINDPAD_PG_PORT:-}" ]; then
+        [[ $MINDPAD_PG_PORT =~ ^[0-9]+$ ]] || fail "MINDPAD_PG_PORT must be a port number, got '$MINDPAD_PG_PORT'"
+        port=$MINDPAD_PG_PORT
+        return
+    fi
+    if [ -s "$port_file" ]; then
+        port=$(cat "$port_file")
+        [[ $port =~ ^[0-9]+$ ]] || fail "$port_file does not hold a port number; delete it to choose a new one"
+        return
+    fi
+    if running && [ -f "$data/postmaster.pid" ]; then
+        port=$(sed -n 4p "$data/postmaster.pid")
+    else
+        port=$(free_port) || fail "no free port found for PostgreSQL; set MINDPAD_PG_PORT to a free port"
+    fi
+    echo "$port" >"$port_file"
+}
+
+# The first line this start added to the log that says why it failed.
+start_failure() {
+    tail -c +$(($1 + 1)) "$dir/server.log" 2>/dev/null | grep -m1 -E 'invalid|syntax error|FATAL|could not|already in use|No space left' \
+        | sed 's/^.*\(FATAL\|LOG\|ERROR\): *//' || true
+}
+
 case "${1:-}" in
 start)
+    resolve_port
     if [ ! -f "$data/PG_VERSION" ]; then
         echo "initialising a private PostgreSQL cluster in $data" >&2
         mkdir -p "$data"
         [ ${#as_owner[@]} -gt 0 ] && chown postgres:postgres "$data"
         "${as_owner[@]}" "$bindir/initdb" -D "$data" -U postgres --auth=trust \
             --encoding=UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
-            || { cat "$dir/initdb.log" >&2; exit 1; }
+            || fail "initdb failed: $(grep -m1 -iE 'error|fatal|cannot|could not' "$dir/initdb.log" || tail -n1 "$dir/initdb.log") (log: $dir/initdb.log)"
     fi
     mkdir -p "$sock"
     [ ${#as_owner[@]} -gt 0 ] && chown postgres:postgres "$sock"
-    if ! running; then
-        "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 \
-            -o "-p $port -k $sock -c listen_addresses=127.0.0.1 -c fsync=on" start >/dev/null \
-            || { tail -n 20 "$dir/server.log" >&2; exit 1; }
+    if running; then
+        actual=$(sed -n 4p "$data/postmaster.pid" 2>/dev/null || echo "$port")
+        if [ "$actual" != "$port" ]; then
+            [ -n "${MINDPAD_PG_PORT:-}" ] \
+                && fail "this cluster already runs on port $actual, not $port; stop it first (scripts/pg.sh stop) or unset MINDPAD_PG_PORT"
+            port=$actual
+            echo "$port" >"$port_file"
+        fi
+    else
+        if listening "$port"; then
+            if [ -n "${MINDPAD_PG_PORT:-}" ]; then
+                fail "port $port (MINDPAD_PG_PORT) is in use by another program; choose a free one with MINDPAD_PG_PORT=<port>"
+            fi
+            old=$port
+            port=$(free_port) || fail "port $old is in use and no free port was found; set MINDPAD_PG_PORT to a free port"
+            echo "$port" >"$port_file"
+            echo "pg.sh: port $old is in use by another program; this cluster now uses port $port (remembered in $port_file)" >&2
+        fi
+        logged=$(stat -c %s "$dir/server.log" 2>/dev/null || echo 0)
+        if ! "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 \
+            -o "-p $port -k $sock -c listen_addresses=127.0.0.1 -c fsync=on" start >/dev/null 2>&1; then
+            fail "PostgreSQL did not start on port $port: $(start_failure "$logged") (log: $dir/server.log)"
+        fi
     fi
+    url="postgresql://postgres@127.0.0.1:$port/$db"
     if ! psql "postgresql://postgres@127.0.0.1:$port/postgres" -Atqc \
-        "SELECT 1 FROM pg_database WHERE datname = '$db'" | grep -q 1; then
-        psql "postgresql://postgres@127.0.0.1:$port/postgres" -qc "CREATE DATABASE $db" >/dev/null
+        "SELECT 1 FROM pg_database WHERE datname = '$db'" 2>/dev/null | grep -q 1; then
+        psql "postgresql://postgres@127.0.0.1:$port/postgres" -qc "CREATE DATABASE $db" >/dev/null \
+            || fail "the cluster on port $port does not answer or is not this checkout's; stop whatever holds port $port or set MINDPAD_PG_PORT"
     fi
     echo "$url"
     ;;
@@ -81,10 +148,17 @@ stop)
         "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -m fast -w stop >/dev/null
     fi
     ;;
-url) echo "$url" ;;
+url)
+    resolve_port
+    echo "postgresql://postgres@127.0.0.1:$port/$db"
+    ;;
+port)
+    resolve_port
+    echo "$port"
+    ;;
 status) running ;;
 *)
-    echo "usage: $0 start|stop|url|status" >&2
+    echo "usage: $0 start|stop|url|status|port" >&2
     exit 2
     ;;
 esac
