@@ -19,6 +19,10 @@ public struct Configuration: Sendable {
     /// failure limiter and the admin audit. Default none: the TCP peer is
     /// the client.
     public var trustedProxies: TrustedProxies = .none
+    /// `MINDPAD_AUTH_FAILURE_LIMIT`: wrong tokens one client may send for one
+    /// purpose (admin reset, player reset) within 5 minutes before 429.
+    /// Default 5.
+    public var authFailureLimit: Int = 5
     /// `MINDPAD_WEB_ROOT` / `--web-root`: static files. Default `./web`.
     public var webRoot: String = "web"
     /// `MINDPAD_MIGRATIONS` / `--migrations`: SQL files. Default `./Migrations`.
@@ -44,6 +48,12 @@ public struct Configuration: Sendable {
         databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         adminToken = environment["MINDPAD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let v = environment["MINDPAD_TRUSTED_PROXIES"] { trustedProxies = try TrustedProxies(parsing: v) }
+        if let v = environment["MINDPAD_AUTH_FAILURE_LIMIT"] {
+            guard let n = Int(v), (1...1_000_000).contains(n) else {
+                throw ConfigurationError("MINDPAD_AUTH_FAILURE_LIMIT must be 1…1000000, got \(v)")
+            }
+            authFailureLimit = n
+        }
         if let v = environment["MINDPAD_WEB_ROOT"], !v.isEmpty { webRoot = v }
         if let v = environment["MINDPAD_MIGRATIONS"], !v.isEmpty { migrationsDirectory = v }
         if let v = environment["MINDPAD_DATA_DIR"], !v.isEmpty { dataDirectory = v }

@@ -21,7 +21,8 @@ public final class GameServer: WebServerDelegate {
         self.logger = logger
         self.realtime = realtime
         scores = ScoresAPI(pool: pool, directory: directory, adminToken: configuration.adminToken,
-                           trustedProxies: configuration.trustedProxies, logger: Logger(label: "mindpad.scores"))
+                           trustedProxies: configuration.trustedProxies, authFailureLimit: configuration.authFailureLimit,
+                           logger: Logger(label: "mindpad.scores"))
     }
 
     public func webServer(_ server: WebServer, handle request: HTTPRequest, responder answer: HTTPResponder) {

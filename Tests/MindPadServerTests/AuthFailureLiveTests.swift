@@ -22,6 +22,9 @@ import Testing
         let blocked = try reset(c, player: "Guessed", token: token)
         #expect(blocked.status == 429)
         #expect(Int(blocked.header("retry-after") ?? "") ?? 0 > 0)
+        // No token at all is no guess: still 401, and not counted.
+        try c.request("POST", "/api/players/Guessed/highscores/reset", headers: ["Content-Length: 0"])
+        #expect(try c.readResponse().status == 401)
         // Same address, other purpose: the operator's reset goes through.
         #expect(try reset(c, token: LiveHTTPServer.adminToken).status == 200)
     }

@@ -47,6 +47,12 @@ import Testing
         #expect(throws: ConfigurationError.self) { try Configuration(environment: ["MINDPAD_TRUSTED_PROXIES": "proxy.local"]) }
     }
 
+    @Test func theAuthFailureLimitIsBounded() throws {
+        #expect(try Configuration(environment: [:]).authFailureLimit == 5)
+        #expect(try Configuration(environment: ["MINDPAD_AUTH_FAILURE_LIMIT": "50"]).authFailureLimit == 50)
+        #expect(throws: ConfigurationError.self) { try Configuration(environment: ["MINDPAD_AUTH_FAILURE_LIMIT": "0"]) }
+    }
+
     @Test func anEmptyAdminTokenIsNoToken() throws {
         #expect(try Configuration(environment: ["MINDPAD_ADMIN_TOKEN": ""]).adminToken == nil)
     }

@@ -16,7 +16,7 @@ final class ScoresAPI: Sendable {
     /// Failed token checks per purpose and client address; touched from the
     /// service thread and from database workers (a wrong player token is
     /// found there).
-    let limiter = Mutex(AuthFailureLimiter())
+    let limiter: Mutex<AuthFailureLimiter>
     /// Whose `X-Forwarded-For` names the client (the limiter's and the
     /// audit's address).
     let trustedProxies: TrustedProxies
@@ -25,9 +25,10 @@ final class ScoresAPI: Sendable {
     static let maxLimit = 100
 
     init(pool: DatabaseWorkerPool, directory: any PlayerDirectory, adminToken: String?,
-         trustedProxies: TrustedProxies = .none, logger: Logger,
+         trustedProxies: TrustedProxies = .none, authFailureLimit: Int = 5, logger: Logger,
          now: @escaping @Sendable () -> Date = { Date() }) {
         self.trustedProxies = trustedProxies
+        limiter = Mutex(AuthFailureLimiter(maxFailures: authFailureLimit))
         self.pool = pool
         self.directory = directory
         self.adminToken = adminToken
@@ -131,6 +132,11 @@ final class ScoresAPI: Sendable {
     }
 
     private func resetOwn(name raw: String, _ request: HTTPRequest, _ responder: HTTPResponder) {
+        // No token is no guess: always 401, never counted (the limiter is
+        // for wrong tokens).
+        guard let token = request.bearerToken else {
+            return responder.respond(Self.unauthorized("send the player's token as Authorization: Bearer <token>"))
+        }
         let client = trustedProxies.clientAddress(of: request)
         if let wait = limiter.withLock({ $0.retryAfter(.playerReset, client, now: now()) }) {
             return responder.respond(Self.tooMany(wait))
@@ -138,10 +144,6 @@ final class ScoresAPI: Sendable {
         let name: PlayerName
         do { name = try PlayerName(validating: raw) } catch {
             return responder.respond(.error(400, code: "invalid_name", message: error.description))
-        }
-        guard let token = request.bearerToken else {
-            noteFailure(.playerReset, client)
-            return responder.respond(Self.unauthorized("send the player's token as Authorization: Bearer <token>"))
         }
         run(responder, onAuthFailure: { [weak self] in self?.noteFailure(.playerReset, client) }) { connection in
             let store = ScoreStore(connection)
@@ -163,13 +165,15 @@ final class ScoresAPI: Sendable {
             return responder.respond(.error(503, code: "admin_disabled",
                                             message: "admin endpoints are disabled: MINDPAD_ADMIN_TOKEN is not set"))
         }
+        guard let given = request.bearerToken else {
+            return responder.respond(Self.unauthorized("a valid admin token is required"))
+        }
         let client = trustedProxies.clientAddress(of: request)
         if let wait = limiter.withLock({ $0.retryAfter(.adminReset, client, now: now()) }) {
             return responder.respond(Self.tooMany(wait))
         }
         // Compare hashes: equal lengths, so the time says nothing about the token.
-        guard let given = request.bearerToken,
-              PlayerToken.constantTimeEquals(PlayerToken.hash(given), PlayerToken.hash(expected)) else {
+        guard PlayerToken.constantTimeEquals(PlayerToken.hash(given), PlayerToken.hash(expected)) else {
             noteFailure(.adminReset, client)
             logger.warning("admin authentication failed", metadata: ["client": "\(client)", "peer": "\(request.peer)"])
             return responder.respond(Self.unauthorized("a valid admin token is required"))
