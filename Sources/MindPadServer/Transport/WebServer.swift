@@ -15,68 +15,6 @@ public protocol WebServerDelegate: AnyObject {
     func webServer(_ server: WebServer, handle request: HTTPRequest, responder: HTTPResponder)
 }
 
-/// Options for the libwebsockets server, with the defaults the game uses.
-public struct WebServerOptions: Sendable {
-    /// Address to listen on; nil listens on every interface.
-    public var host: String?
-    /// TCP port; 0 lets the kernel choose (read `WebServer.port` after start).
-    public var port: Int
-    /// Folder served as static files at `/`; nil serves none.
-    public var webRoot: String?
-    /// Path prefixes (whole segments) answered by the delegate instead of files.
-    public var dynamicPrefixes: [String]
-    /// Where WebSocket upgrades are accepted.
-    public var webSocketPath: String
-    /// The WebSocket subprotocol clients ask for.
-    public var subprotocol: String
-    /// Largest WebSocket message accepted; larger closes with 1009.
-    public var maxMessageBytes: Int
-    /// Largest HTTP request body accepted; larger answers 413.
-    public var maxBodyBytes: Int
-    /// Seconds a client has to send a whole HTTP request once it started,
-    /// and to take an answer; then the connection is closed.
-    public var requestTimeoutSeconds: Int32
-    /// Seconds an idle keep-alive HTTP connection is kept open.
-    public var keepAliveSeconds: Int32
-    /// Messages queued for one slow client before it is disconnected (1008).
-    public var maxQueuedMessages: Int
-    /// File descriptors lws sizes its tables for (≈ max connections).
-    public var maxConnections: Int
-    /// lws pings an idle WebSocket after this many seconds…
-    public var pingAfterSeconds: UInt16
-    /// …and hangs up when nothing came back for this many.
-    public var hangUpAfterSeconds: UInt16
-    /// Browser origins allowed to open a WebSocket (`https://example.org`),
-    /// besides the server's own host, which is always allowed; `*` allows
-    /// any. A request without an `Origin` header (not a browser) is let in.
-    public var allowedOrigins: [String]
-
-    public init(host: String? = nil, port: Int = 8080, webRoot: String? = nil,
-                dynamicPrefixes: [String] = ["/healthz", "/api", "/metrics"],
-                webSocketPath: String = "/ws", subprotocol: String = "mindpad.v1",
-                maxMessageBytes: Int = 64 * 1024, maxBodyBytes: Int = 64 * 1024,
-                requestTimeoutSeconds: Int32 = 20, keepAliveSeconds: Int32 = 30,
-                maxQueuedMessages: Int = 512, maxConnections: Int = 16_384,
-                pingAfterSeconds: UInt16 = 20, hangUpAfterSeconds: UInt16 = 45,
-                allowedOrigins: [String] = []) {
-        self.host = host
-        self.port = port
-        self.webRoot = webRoot
-        self.dynamicPrefixes = dynamicPrefixes
-        self.webSocketPath = webSocketPath
-        self.subprotocol = subprotocol
-        self.maxMessageBytes = maxMessageBytes
-        self.maxBodyBytes = maxBodyBytes
-        self.requestTimeoutSeconds = requestTimeoutSeconds
-        self.keepAliveSeconds = keepAliveSeconds
-        self.maxQueuedMessages = maxQueuedMessages
-        self.maxConnections = maxConnections
-        self.pingAfterSeconds = pingAfterSeconds
-        self.hangUpAfterSeconds = hangUpAfterSeconds
-        self.allowedOrigins = allowedOrigins
-    }
-}
-
 public struct WebServerError: Error, CustomStringConvertible {
     public var description: String
 }

@@ -6,8 +6,8 @@ import Foundation
 enum WebSocketUpgrade {
     /// Nil when `head` is a valid upgrade request, else the answer to give.
     static func refusal(for head: HTTPRequestHead, bodyBytes: Int) -> HTTPResponse? {
-        guard head.method == .get else { return .methodNotAllowed(allow: [.get]) }
-        guard head.listElements("upgrade").contains(where: { $0 == "websocket" }) else {
+        guard head.method == .get || head.method == .head else { return .methodNotAllowed(allow: [.get]) }
+        guard head.method == .get, head.listElements("upgrade").contains(where: { $0 == "websocket" }) else {
             var response = HTTPResponse.error(426, code: "upgrade_required",
                                               message: "this path speaks WebSocket only: send Upgrade: websocket")
             response.headers += [("upgrade", "websocket"), ("connection", "Upgrade")]
