@@ -129,7 +129,9 @@ public enum TestHTTP {
             parsed[kv[0].lowercased()] = kv[1].trimmingCharacters(in: .whitespaces)
         }
         let responseBody: [UInt8]
-        if let length = parsed["content-length"].flatMap(Int.init) {
+        if method == "HEAD" || status < 200 || status == 204 || status == 304 {
+            responseBody = []  // no body follows, whatever Content-Length says (RFC 9110 §6.4.1)
+        } else if let length = parsed["content-length"].flatMap(Int.init) {
             responseBody = try socket.read(count: length)
         } else {
             responseBody = try socket.readToEnd()

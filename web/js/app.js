@@ -705,6 +705,8 @@ async function showLeaderboards(mode = S.lb.mode, period = S.lb.period) {
     b.tabIndex = b.getAttribute("aria-selected") === "true" ? 0 : -1;
   }
   $("lb-status").textContent = t("loading");
+  // The line on screen, in the current language, until the new board arrives.
+  if ($("lb-reset").textContent) renderResetClock(false);
   const seq = (showLeaderboards.seq = (showLeaderboards.seq || 0) + 1);
   let board;
   try {
@@ -754,11 +756,11 @@ async function showLeaderboards(mode = S.lb.mode, period = S.lb.period) {
   $("lb-me").textContent = board.me ? t("lb.you", { rank: board.me.rank }) : "";
 }
 
-function renderResetClock() {
+function renderResetClock(reloadWhenDue = true) {
   const el = $("lb-reset");
   if (S.lb.nextReset == null) { el.textContent = t("lb.never"); return; }
   el.textContent = t("lb.reset", { t: fmtDuration(S.lb.nextReset - Date.now()) });
-  if (S.lb.nextReset - Date.now() <= 0 && S.scene === "leaderboards") showLeaderboards();
+  if (reloadWhenDue && S.lb.nextReset - Date.now() <= 0 && S.scene === "leaderboards") showLeaderboards();
 }
 setInterval(() => { if (S.scene === "leaderboards") renderResetClock(); }, 1000);
 
