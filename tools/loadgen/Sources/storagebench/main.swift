@@ -71,21 +71,22 @@ if have < players {
         ALTER TABLE highscores DISABLE TRIGGER USER;
         INSERT INTO players (name, name_key, token_hash)
             SELECT 'bench' || g, 'bench' || g, repeat('0', 64) FROM generate_series(1, \(players)) g;
-        INSERT INTO highscores (player_id, mode, period, period_start, score, duration_ms, achieved_at, result_id)
-            SELECT p.id, m.mode, 'all', DATE '1970-01-01', (random() * random() * 80)::int,
+        INSERT INTO highscores (player_id, game, mode, period, period_start, score, rank_key, duration_ms, achieved_at, result_id)
+            SELECT p.id, 'mindpad', m.mode, 'all', DATE '1970-01-01', s.score, -s.score,
                    20000 + (random() * 130000)::int, now() - random() * interval '90 days', gen_random_uuid()
-            FROM players p CROSS JOIN (VALUES ('normal'), ('survival'), ('time_attack')) AS m (mode)
+            FROM players p CROSS JOIN (VALUES ('normal'), ('survival'), ('time_attack')) AS m (mode),
+                 LATERAL (SELECT (random() * random() * 80)::int AS score OFFSET 0) s
             WHERE p.name_key LIKE 'bench%';
         CREATE INDEX highscores_board ON highscores
-            (mode, period, period_start, neg_score, duration_ms, achieved_at, player_id);
+            (game, mode, period, period_start, rank_key, duration_ms, achieved_at, player_id);
         ALTER TABLE highscores ENABLE TRIGGER USER;
         DELETE FROM highscore_counts;
-        INSERT INTO highscore_counts (mode, period, period_start, score, players)
-            SELECT mode, period, period_start, score, count(*) FROM highscores GROUP BY 1, 2, 3, 4;
+        INSERT INTO highscore_counts (game, mode, period, period_start, rank_key, players)
+            SELECT game, mode, period, period_start, rank_key, count(*) FROM highscores GROUP BY 1, 2, 3, 4, 5;
         DELETE FROM highscore_tie_counts;
-        INSERT INTO highscore_tie_counts (mode, period, period_start, score, duration_s, players)
-            SELECT mode, period, period_start, score, duration_ms / 1000, count(*) FROM highscores
-            WHERE period = 'all' GROUP BY 1, 2, 3, 4, 5;
+        INSERT INTO highscore_tie_counts (game, mode, period, period_start, rank_key, duration_s, players)
+            SELECT game, mode, period, period_start, rank_key, duration_ms / 1000, count(*) FROM highscores
+            WHERE period = 'all' GROUP BY 1, 2, 3, 4, 5, 6;
         """)
     // VACUUM cannot run in the script's implicit transaction: one at a time.
     _ = try connection.execute(script: "VACUUM ANALYZE players")
