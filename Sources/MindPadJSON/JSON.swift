@@ -99,7 +99,7 @@ public enum JSON: Sendable, Equatable {
 extension JSON {
     /// An object from key/value pairs, dropping the pairs whose value is nil:
     /// optional fields are left out rather than sent as `null`.
-    public static func object(_ fields: [(String, JSON?)]) -> JSON {
+    public static func object(omittingNils fields: [(String, JSON?)]) -> JSON {
         .object(fields.compactMap { key, value in value.map { (key, $0) } })
     }
 }

@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func writesCompactTextInOrder() {
-        let v = JSON.object([("type", .string("x")), ("b", .int(2)), ("a", .double(0.5)), ("n", nil), ("l", .array([.null, .bool(true)]))])
+        let v = JSON.object(omittingNils: [("type", .string("x")), ("b", .int(2)), ("a", .double(0.5)), ("n", nil), ("l", .array([.null, .bool(true)]))])
         #expect(v.text == #"{"type":"x","b":2,"a":0.5,"l":[null,true]}"#)
         #expect(JSON.double(.nan).text == "null")
     }

@@ -31,7 +31,7 @@ import Testing
         let dir = dataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let pool = DatabaseWorkerPool(connectionString: cluster.url, size: 2)
-        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics())
 
         let total = 150
         let sent = (0..<total).map { result(player: player.id, $0) }
@@ -100,7 +100,7 @@ import Testing
         left[222].playerID = 987_654   // nobody: a foreign-key violation
         try ResultJournal(directory: dir).append(left)
         let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
-        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics())
         #expect(recorder.waitUntilSettled(timeout: .seconds(60)))
         #expect(try db.connect().query("SELECT count(*) AS n FROM game_results").value("n") == "449")
         #expect(recorder.backlog == 0)
@@ -122,7 +122,7 @@ import Testing
         let dir = dataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
-        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics())
         let deliveries = Mutex<[ResultDelivery]>([])
         for i in 0..<300 {
             recorder.record(result(player: player.id, i)) { d in deliveries.withLock { $0.append(d) } }
@@ -142,7 +142,7 @@ import Testing
         let dir = dataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let pool = DatabaseWorkerPool(connectionString: "postgresql://postgres@127.0.0.1:\(port)/x", size: 1)
-        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics())
         let done = DispatchSemaphore(value: 0)
         let r = result(player: 1, 1)
         recorder.record(r) { d in

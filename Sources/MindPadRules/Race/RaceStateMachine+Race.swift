@@ -157,7 +157,7 @@ extension RaceStateMachine {
         guard case .running(let running) = state, !running.racers.contains(where: \.isPlaying) else { return }
         let standings = Standings(
             round: round, mode: configuration.mode,
-            results: running.racers.map { result(for: $0, in: running) }
+            results: running.racers.map { result(for: $0, in: running) }, order: kind.boardOrder
         )
         state = .finished(standings)
         effects.append(.raceFinished(standings))

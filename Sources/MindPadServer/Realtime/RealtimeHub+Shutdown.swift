@@ -9,9 +9,9 @@ extension RealtimeHub {
         let open = Array(rooms.values)
         var members = 0
         for room in open {
-            for member in room.race.snapshot.members {
+            for member in room.snapshot.members {
                 members += 1
-                room.handle(.leave(member.id))
+                room.handle(.leave(member.id), request: nil)
             }
         }
         logger.notice("rooms closed for shutdown", metadata: ["rooms": "\(open.count)", "members": "\(members)"])

@@ -23,9 +23,9 @@ public struct RealtimeOptions: Sendable {
     /// …and in one burst; beyond that it gets `rate_limited` and a 1008 close.
     public var messageBurst: Double = 80
     /// Live guesses per player: at most one per this interval (≤ 10/s).
-    public var liveGuessInterval: Duration = .milliseconds(100)
+    public var liveGuessInterval: RaceDuration = .milliseconds(100)
     /// Progress broadcasts per room: at most one per this interval (5 Hz).
-    public var progressInterval: Duration = .milliseconds(200)
+    public var progressInterval: RaceDuration = .milliseconds(200)
     /// Seats in a new room when the creator does not say; at most 8.
     public var defaultMaxPlayers: Int = 8
     /// Rooms open at once; creating one more is refused with `server_full`.

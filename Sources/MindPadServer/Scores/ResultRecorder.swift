@@ -34,10 +34,14 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
     private var replayIdle = true
     private let replayThreadDone = DispatchSemaphore(value: 0)
 
-    public init(pool: DatabaseWorkerPool, dataDirectory: URL, logger: Logger = Logger(label: "mindpad.results")) throws {
+    private let metrics: ServerMetrics
+
+    public init(pool: DatabaseWorkerPool, dataDirectory: URL, metrics: ServerMetrics,
+                logger: Logger = Logger(label: "mindpad.results")) throws {
+        self.metrics = metrics
         writer = ResultBatchWriter(pool: pool, onBatch: { count, duration in
-            ServerMetrics.shared.databaseQuery("record_results_batch", duration)
-            ServerMetrics.shared.resultBatchSize.record(Double(count))
+            metrics.databaseQuery("record_results_batch", duration)
+            metrics.resultBatchSize.record(Double(count))
         })
         journal = try ResultJournal(directory: dataDirectory)
         rejectedURL = dataDirectory.appendingPathComponent("rejected-results.jsonl")
@@ -58,7 +62,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         condition.unlock()
         let queued = ContinuousClock.now
         writer.write(result) { [self] outcome in
-            ServerMetrics.shared.databaseQuery("record_result", ContinuousClock.now - queued)
+            metrics.databaseQuery("record_result", ContinuousClock.now - queued)
             switch outcome {
             case .success(let recorded):
                 completion(.stored(recorded))
