@@ -62,6 +62,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `make bench` only: decode time per client message, three decoders
+        // side by side (docs/benchmarks.md, "Wire").
+        .executableTarget(name: "wirebench", dependencies: ["MindPadServer", "MindPadJSON"]),
 
         .testTarget(name: "MindPadJSONTests", dependencies: ["MindPadJSON", "MindPadRules"]),
         .testTarget(name: "MindPadRulesTests", dependencies: ["MindPadRules"]),

@@ -10,7 +10,8 @@
 #   2. recognition: tools/train/evaluate.py (Swift vs ONNX Runtime, one core)
 #   3. realtime: for 500, 1,000 and 2,000 racers, the same load first against
 #      the lws echo (transport ceiling), then against mindpad; then 10,000 idle
-#      connections; a perf profile of the server under the largest load
+#      connections; a perf profile of the server under the largest load;
+#      decode time per client message, three decoders side by side (wirebench)
 #   4. storage: 1,000,000 players × 3 modes (tools/loadgen storagebench)
 #   5. tools/loadgen/render.py writes docs/benchmarks.md
 set -euo pipefail
@@ -149,6 +150,11 @@ serve "$rt_url"
 timeout 300 "$loadgen" --mode idle --port "$port" --connections "$idle" --duration 10 --warmup 2 --ramp 2000 \
     --server-pid "$server_pid" --label "idle-$idle" --out "$out/idle.json" > /dev/null || true
 stop_pid "$server_pid"
+
+# Decoding client messages: three decoders side by side (issue 13).
+swift build -c release -j 1 --product wirebench >/dev/null
+timeout 600 "$(swift build -c release --show-bin-path)/wirebench" "$([ "$quick" = 1 ] && echo 5 || echo 15)" \
+    > "$out/wire.json" 2> "$out/wire.log" || echo "bench: wire stage failed (see $out/wire.log)" >&2
 
 # --- 4. storage ---------------------------------------------------------------
 st_url=$(fresh_db mindpad_bench_storage)

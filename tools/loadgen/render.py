@@ -215,6 +215,27 @@ if top:
         w("```")
         w("")
 
+# ---------------------------------------------------------------- wire
+wire = load("wire.json")
+w("### Decoding client messages (issue 13)")
+w("")
+if wire:
+    w(f"`wirebench {wire['rounds']}` (release build): each decoder reads each message {wire['iterations_per_round']:,} times")
+    w(f"per round, decoders interleaved within a round, {wire['rounds']} rounds; median ns per message, and the")
+    w("ratio to the server's decoder (`ClientMessage.decode` on MindPadJSON) measured in the same round.")
+    w("`JSONSerialization` with the field checks is what the server ran before; `JSONDecoder` into Codable")
+    w("structs is the obvious alternative.")
+    w("")
+    w("| message | bytes | MindPadJSON (server) | JSONSerialization (before) | JSONDecoder |")
+    w("|---|---:|---:|---:|---:|")
+    for m in wire["messages"]:
+        w(f"| `{m['message']}` | {m['bytes']} | {m['mindpad_json_ns'] / 1000:.2f} µs | "
+          f"{m['json_serialization_ns'] / 1000:.2f} µs (×{m['json_serialization_ratio']}) | "
+          f"{m['json_decoder_ns'] / 1000:.2f} µs (×{m['json_decoder_ratio']}) |")
+else:
+    w("Not run.")
+w("")
+
 # ---------------------------------------------------------------- storage
 st = load("storage.json")
 w("## Storage (issue 6)")

@@ -182,3 +182,18 @@ extension QuestionID {
         self.init(round: round, index: index)
     }
 }
+
+/// The client-message decoder as a public entry point, for tools outside
+/// the server (the `wirebench` benchmark, fuzzers).
+public enum ClientMessageDecoder {
+    /// Decodes one text message exactly as the hub does; returns the
+    /// message's type, or the error code it would be refused with, and for
+    /// `points` how many points it carried.
+    public static func decode(_ text: String) -> (type: String, points: Int) {
+        switch ClientMessage.decode(text) {
+        case .success(.points(_, _, let points)): ("points", points.count)
+        case .success(let message): (message.type, 0)
+        case .failure(let error): (error.code.rawValue, 0)
+        }
+    }
+}
