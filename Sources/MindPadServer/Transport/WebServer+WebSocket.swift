@@ -16,6 +16,9 @@ final class WebSocketConnection {
     var incoming: [UInt8] = []
     /// Set when the server decided to close: sent after the queued messages.
     var closeReason: (code: UInt16, reason: String)?
+    /// The application was already told it is gone (a slow reader is
+    /// dropped for the game at once, before its socket finishes closing).
+    var releasedToApplication = false
 
     init(id: UInt64, wsi: OpaquePointer) {
         self.id = id
@@ -36,7 +39,7 @@ extension WebServer {
         guard let c = connections[connection.raw], c.closeReason == nil else { return }
         if c.queued >= options.maxQueuedMessages {
             logger.warning("slow client disconnected", metadata: ["conn": "\(connection)", "queued": "\(c.queued)"])
-            close(connection: c, code: 1008, reason: "too many unread messages")
+            dropSlowReader(c)
             return
         }
         c.outbox.append(Array(text.utf8))
@@ -60,6 +63,25 @@ extension WebServer {
         guard c.closeReason == nil else { return }
         c.closeReason = (code, String(reason.utf8.prefix(120)) ?? "")
         lws_callback_on_writable(c.wsi)
+    }
+
+    /// A client that does not read: what it has not read is dropped, a 1008
+    /// close is attempted, and the socket is torn down one second later
+    /// whether or not the close frame got out (it usually cannot: the
+    /// kernel's buffer towards that client is full). The application is told
+    /// at once, so the room sees the player gone and the grace starts now.
+    func dropSlowReader(_ c: WebSocketConnection) {
+        c.outbox = []
+        c.outboxHead = 0
+        close(connection: c, code: 1008, reason: "too many unread messages")
+        lws_set_timeout(c.wsi, PENDING_TIMEOUT_CLOSE_SEND, 1)
+        releaseToApplication(c)
+    }
+
+    private func releaseToApplication(_ c: WebSocketConnection) {
+        guard !c.releasedToApplication else { return }
+        c.releasedToApplication = true
+        delegate?.webServer(self, didClose: ConnectionID(c.id))
     }
 
     /// Accepts upgrades on the WebSocket path only.
@@ -100,6 +122,7 @@ extension WebServer {
     func webSocketReceived(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?,
                            bytes: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         guard let id = session?.pointee, let c = connections[id] else { return -1 }
+        guard !c.releasedToApplication else { return 0 }
         if lws_frame_is_binary(wsi) != 0 {
             return refuse(wsi, code: LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "binary messages are not part of the protocol")
         }
@@ -154,7 +177,7 @@ extension WebServer {
     }
 
     func webSocketClosed(session: UnsafeMutablePointer<UInt64>?) {
-        guard let id = session?.pointee, connections.removeValue(forKey: id) != nil else { return }
-        delegate?.webServer(self, didClose: ConnectionID(id))
+        guard let id = session?.pointee, let c = connections.removeValue(forKey: id) else { return }
+        releaseToApplication(c)
     }
 }
