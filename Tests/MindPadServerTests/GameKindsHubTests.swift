@@ -15,6 +15,10 @@ import Testing
         let code = try #require(ann.createRoom(game: "quick_pick", mode: "normal"))
         bo.send([("type", .string("join_room")), ("code", .string(code))])
         #expect(bo.next("room")?["room"]?["game"] == .string("quick_pick"))
+        // The host may start once every other racer is ready.
+        ann.send([("type", .string("start"))])
+        #expect(ann.errorCode() == "players_not_ready")
+        bo.send([("type", .string("ready")), ("ready", .bool(true))])
         ann.send([("type", .string("start"))])
         let kind = QuickPick()
         for index in 0..<kind.normalQuestionCount {

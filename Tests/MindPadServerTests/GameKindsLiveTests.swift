@@ -42,6 +42,8 @@ import Testing
         let room = try ann.next("room")
         #expect((room["room"] as? [String: Any])?["game"] as? String == "quick_pick")
         try bo.join(room["code"] as! String)
+        try bo.send(["type": "ready", "ready": true])
+        try ann.next("room_updated") { (($0["room"] as? [String: Any])?["members"] as? [[String: Any]])?.last?["ready"] as? Bool == true }
         try ann.send(["type": "start"])
         for index in 0..<QuickPick().normalQuestionCount {
             for client in [ann, bo] {

@@ -136,6 +136,7 @@ import Testing
         bo.identify("Bo")
         let code = try #require(ann.createRoom(mode: "time_attack"))
         bo.send([("type", .string("join_room")), ("code", .string(code))])
+        bo.send([("type", .string("ready")), ("ready", .bool(true))])
         ann.send([("type", .string("start"))])
         let q0 = ann.next("question")
         // Ten quick answers from Ann, 30 ms apart: progress goes out at most every 200 ms.

@@ -133,6 +133,7 @@ extension RealtimeLiveTests {
         let identity = try bo.identify("Bo")
         let token = identity["token"] as! String
         try bo.join(code)
+        try bo.ready(seenBy: ann)
         try ann.send(["type": "start"])
 
         let first = try bo.next("question")
@@ -181,6 +182,7 @@ extension RealtimeLiveTests {
         let bo = try RealtimeClient(port: port, label: "bo")
         try bo.identify("Bo")
         try bo.join(code)
+        try bo.ready(seenBy: ann)
         try ann.send(["type": "start"])
         let q0 = try bo.next("question")
         let boScore = try bo.answer(expectedDigit(q0), question: "r1q0")["score"] as! Int

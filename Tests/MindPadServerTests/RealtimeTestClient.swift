@@ -242,6 +242,17 @@ final class RealtimeClient: @unchecked Sendable {
         return try next("room")["code"] as! String
     }
 
+    /// Says ready, and waits until `host` has seen it (the host may start
+    /// once every other racer is ready).
+    func ready(seenBy host: RealtimeClient) throws {
+        try send(["type": "ready", "ready": true])
+        let me = label
+        try host.next("room_updated") { message in
+            let members = (message["room"] as? [String: Any])?["members"] as? [[String: Any]] ?? []
+            return members.contains { ($0["name"] as? String)?.lowercased() == me.lowercased() && $0["ready"] as? Bool == true }
+        }
+    }
+
     @discardableResult
     func join(_ code: String) throws -> Message {
         try send(["type": "join_room", "code": code])

@@ -79,7 +79,10 @@ extension RaceStateMachine {
         case .finished: return .raceOver
         case .disposed: return .roomClosed
         }
-        guard let racer = running.racers.first(where: { $0.id == player }) else { return .notRacing }
+        // A spectator never answers, even one who raced earlier in this
+        // round (left, or back after the grace, and joined again to watch).
+        guard members.first(where: { $0.id == player })?.role == .racer,
+              let racer = running.racers.first(where: { $0.id == player }) else { return .notRacing }
         guard racer.isPlaying else { return .alreadyFinished }
         let current = QuestionID(round: round, index: racer.questionIndex)
         guard id == current else {

@@ -49,30 +49,40 @@ extension RealtimeHub {
         logger.info("room closed", metadata: ["room": "\(code)"])
     }
 
-    /// Hands a finished run to storage and tells the player what became of it.
-    func store(_ result: PlayerResult, account: Int64, game: GameInfo, room code: String) {
+    /// Hands a finished run to storage; `saved` gets the `result_saved`
+    /// message on the service thread, once storage answered.
+    func store(_ result: PlayerResult, account: Int64, game: GameInfo, room code: String,
+               saved: @escaping (OutgoingMessage) -> Void) {
         let record = GameResultRecord(
             playerID: account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
             mode: result.mode.rawValue, score: result.score, correct: result.correct, answered: result.answered,
             durationMs: Int(result.mode == .timeAttack ? result.scoreReachedAfter.milliseconds : result.duration.milliseconds),
             roomID: code, raceID: "\(code)-\(result.round)",
             finishedAtMs: Int64(Date().timeIntervalSince1970 * 1000))
-        let player = result.player
         let round = result.round
         let mode = result.mode
         let identifier = game.identifier
+        // Called back on the service thread only: `saved` need not be Sendable.
+        let callback = UncheckedBox(saved)
         results.record(record) { [weak self] delivery in
             guard let self else { return }
             self.transport.post {
                 switch delivery {
                 case .stored(let outcome):
-                    self.send(ServerMessage.resultSaved(game: identifier, round: round, mode: mode, personalBest: outcome.personalBest,
-                                                        previousBest: outcome.previousBest, journaled: false), to: player)
+                    callback.value(ServerMessage.resultSaved(game: identifier, round: round, mode: mode, personalBest: outcome.personalBest,
+                                                             previousBest: outcome.previousBest, journaled: false))
                 case .journaled:
-                    self.send(ServerMessage.resultSaved(game: identifier, round: round, mode: mode, personalBest: nil,
-                                                        previousBest: nil, journaled: true), to: player)
+                    callback.value(ServerMessage.resultSaved(game: identifier, round: round, mode: mode, personalBest: nil,
+                                                             previousBest: nil, journaled: true))
                 }
             }
         }
     }
+}
+
+/// A value that crosses to another thread and back unused there: it is only
+/// touched on the service thread, which made it.
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

@@ -20,6 +20,12 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     private var pendingProgress: RaceProgress?
     private var lastProgressAt: RaceInstant?
     private var progressTimer: TimerToken?
+    /// This round's `finished` and `result_saved` of each racer, sent again
+    /// when they come back within the grace (they may have missed them).
+    private var ended: [PlayerID: (round: Int, finished: OutgoingMessage, saved: OutgoingMessage?)] = [:]
+    /// Members getting the whole picture (`room`) in the current batch of
+    /// effects: they do not need its `room_updated` too.
+    private var resyncing: Set<PlayerID> = []
 
     init(code: String, race: RaceStateMachine<Kind>, hub: RealtimeHub) {
         self.code = code
@@ -85,16 +91,26 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?) {
         let effects = race.handle(event, at: now)
         let clockNow = hub.transport.now
+        resyncing = Set(effects.compactMap { effect in
+            if case .resync(let id, _, _, _) = effect { return id }
+            return nil
+        })
         for effect in effects { carryOut(effect, now: clockNow, request: request) }
+        resyncing = []
         syncMembers()
     }
 
     private func carryOut(_ effect: RaceEffect<Kind>, now: RaceInstant, request: String?) {
         switch effect {
         case .roomUpdated(let snapshot):
-            broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now))
+            // A member who joins or comes back gets `room` instead, first.
+            broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now), except: resyncing)
         case .resync(let id, let room, let progress, let standings):
             hub.send(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings, now: now), to: id)
+            if let ended = ended[id], ended.round == race.round {
+                hub.send(ended.finished, to: id)
+                if let saved = ended.saved { hub.send(saved, to: id) }
+            }
         case .countdownStarted(let round, let startsAt):
             broadcast(ServerMessage.countdown(round: round, startsAt: startsAt, now: now))
         case .raceStarted(let round, let mode, _, let endsAt):
@@ -111,9 +127,16 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             flushProgress(force: false)
         case .playerFinished(let result):
             hub.questionSent(nil, to: result.player, takesHandwriting: false)
-            hub.send(ServerMessage.finished(result), to: result.player)
+            let finished = ServerMessage.finished(result)
+            ended[result.player] = (result.round, finished, nil)
+            hub.send(finished, to: result.player)
             if let account = accounts[result.player] {
-                hub.store(result, account: account, game: game, room: code)
+                let player = result.player, round = result.round
+                hub.store(result, account: account, game: game, room: code) { [weak self] saved in
+                    guard let self else { return }
+                    if let e = self.ended[player], e.round == round { self.ended[player] = (round, e.finished, saved) }
+                    self.hub.send(saved, to: player)
+                }
             }
         case .raceFinished(let standings):
             flushProgress(force: true)
@@ -179,8 +202,8 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         }
     }
 
-    private func broadcast(_ message: OutgoingMessage) {
-        for member in race.snapshot.members where member.isConnected {
+    private func broadcast(_ message: OutgoingMessage, except skipped: Set<PlayerID> = []) {
+        for member in race.snapshot.members where member.isConnected && !skipped.contains(member.id) {
             hub.send(message, to: member.id)
         }
     }
@@ -189,6 +212,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         let now = Set(race.snapshot.members.map(\.id))
         for gone in members.subtracting(now) {
             accounts[gone] = nil
+            ended[gone] = nil
             hub.memberLeft(gone, room: code)
         }
         for joined in now.subtracting(members) { hub.memberJoined(joined, room: code) }
