@@ -52,4 +52,29 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: journal.url.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
+
+    /// Done marks cost no rewrite: they are lines of their own, honoured by
+    /// every reader; a journal that is mostly done marks is compacted.
+    @Test func doneMarksAreAppendedAndAMostlyDoneFileIsCompacted() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = try ResultJournal(directory: dir)
+        try journal.append([record(1), record(2), record(3)])
+        try journal.markDone([record(2).resultID, "not-in-the-journal"])
+        let text = try String(contentsOf: journal.url, encoding: .utf8)
+        #expect(text.split(separator: "\n").count == 4)
+        #expect(text.hasSuffix("{\"done\":\"\(record(2).resultID)\"}\n"))
+        #expect(try ResultJournal(directory: dir).pending() == [record(1), record(3)])
+        // A result journaled again after its done mark is pending again.
+        try journal.append(record(2))
+        #expect(journal.pending() == [record(1), record(2), record(3)])
+
+        // Thousands of results through: the file keeps only what is pending.
+        let many = (100..<4200).map(record)
+        try journal.append(many)
+        try journal.markDone(Set(many.dropLast(5).map(\.resultID)))
+        let lines = try String(contentsOf: journal.url, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 8, "not compacted: \(lines.count) lines")
+        #expect(journal.pending() == [record(1), record(2), record(3)] + many.suffix(5))
+    }
 }
