@@ -75,8 +75,7 @@ struct Serve: ParsableCommand {
                 logger.info("shutting down", metadata: ["signal": "\(number == SIGINT ? "SIGINT" : "SIGTERM")"])
                 // Runs in progress end and go to storage before the 1001 goodbyes.
                 server.post {
-                    realtime.closeRoomsForShutdown()
-                    server.stop()
+                    realtime.closeRoomsForShutdown { server.stop() }
                 }
             }
             source.resume()

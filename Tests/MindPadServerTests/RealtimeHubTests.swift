@@ -40,10 +40,12 @@ final class FakeResultSink: ResultSink {
     let journal: Bool
     init(journal: Bool) { self.journal = journal }
 
-    func record(_ result: GameResultRecord, completion: @escaping @Sendable (ResultDelivery) -> Void) {
+    func record(_ result: GameResultRecord, durable: @escaping @Sendable () -> Void,
+                completion: @escaping @Sendable (ResultDelivery) -> Void) {
         records.withLock { $0.append(result) }
         let journal = journal
         DispatchQueue.global().async {
+            durable()
             completion(journal ? .journaled : .stored(RecordOutcome(stored: true, personalBest: true, previousBest: nil)))
         }
     }

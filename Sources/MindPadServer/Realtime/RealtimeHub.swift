@@ -40,6 +40,8 @@ public final class RealtimeHub: @unchecked Sendable {
     /// The room each player is a member of (connected or within grace).
     var memberships: [PlayerID: String] = [:]
     var rooms: [String: RoomOwner] = [:]
+    /// Finished results not yet durable, and what waits for them.
+    var durability = DurabilityWaits()
     private var random = SystemRandomNumberGenerator()
 
     /// - Parameters:
@@ -235,9 +237,11 @@ public final class RealtimeHub: @unchecked Sendable {
         logger.info("room closed", metadata: ["room": "\(code)"])
     }
 
-    /// Hands a finished run to storage and tells the player what became of it.
-    func store(_ result: PlayerResult, room code: String) {
-        guard let databaseID = Int64(result.player.rawValue.dropFirst()) else { return }
+    /// Hands a finished run to storage and tells the player what became of
+    /// it; `durable` runs on the service thread once the run would survive a
+    /// crash (`ResultSink.record(_:durable:completion:)`).
+    func store(_ result: PlayerResult, room code: String, durable: @escaping () -> Void = {}) {
+        guard let databaseID = Int64(result.player.rawValue.dropFirst()) else { return durable() }
         let record = GameResultRecord(
             playerID: databaseID, mode: result.mode.rawValue, score: result.score, correct: result.correct,
             answered: result.answered,
@@ -247,7 +251,11 @@ public final class RealtimeHub: @unchecked Sendable {
         let player = result.player
         let round = result.round
         let mode = result.mode
-        results.record(record) { [weak self] delivery in
+        let ticket = durability.add(durable)
+        results.record(record, durable: { [weak self] in
+            guard let self, let server = self.server else { return }
+            server.post { for action in self.durability.release(ticket) { action() } }
+        }, completion: { [weak self] delivery in
             guard let self, let server = self.server else { return }
             server.post {
                 switch delivery {
@@ -259,7 +267,7 @@ public final class RealtimeHub: @unchecked Sendable {
                                                         previousBest: nil, journaled: true), to: player)
                 }
             }
-        }
+        })
     }
 }
 

@@ -19,6 +19,8 @@ final class RoomOwner {
     private var progressTimer: TimerToken?
     /// Confidence of the recognized digit, per player, for `graded`.
     var submittedConfidence: [PlayerID: Float] = [:]
+    /// What the room says while a finished result is not yet durable.
+    private var held = HeldMessages()
 
     init(code: String, race: MindPadRace, hub: RealtimeHub) {
         self.code = code
@@ -41,29 +43,36 @@ final class RoomOwner {
         case .roomUpdated(let snapshot):
             broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now))
         case .resync(let id, let room, let progress, let standings):
-            hub.send(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings, now: now), to: id)
+            say(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings, now: now), to: id)
         case .countdownStarted(let round, let startsAt):
             broadcast(ServerMessage.countdown(round: round, startsAt: startsAt, now: now))
         case .raceStarted(let round, let mode, _, let endsAt):
             broadcast(ServerMessage.raceStarted(round: round, mode: mode, endsAt: endsAt, now: now))
         case .sendQuestion(let delivery):
             hub.questionSent(delivery.id, to: delivery.player)
-            hub.send(ServerMessage.question(delivery), to: delivery.player)
+            say(ServerMessage.question(delivery), to: delivery.player)
         case .answerGraded(let outcome):
             let confidence = submittedConfidence.removeValue(forKey: outcome.player)
-            hub.send(ServerMessage.graded(outcome, confidence: confidence), to: outcome.player)
+            say(ServerMessage.graded(outcome, confidence: confidence), to: outcome.player)
         case .progress(let progress):
             pendingProgress = progress
             flushProgress(force: false)
         case .playerFinished(let result):
             hub.questionSent(nil, to: result.player)
-            hub.send(ServerMessage.finished(result), to: result.player)
-            hub.store(result, room: code)
+            // From here the room's messages wait until the result is in
+            // the fsynced journal (HeldMessages).
+            held.hold()
+            say(ServerMessage.finished(result), to: result.player)
+            hub.store(result, room: code) { [self] in
+                for (text, players) in held.release() {
+                    for player in players { hub.send(text: text, to: player) }
+                }
+            }
         case .raceFinished(let standings):
             flushProgress(force: true)
             broadcast(ServerMessage.standings(standings))
         case .rejected(let id, let error):
-            hub.send(ServerMessage.error(ProtocolError(error.code, error.description, request: request)), to: id)
+            say(ServerMessage.error(ProtocolError(error.code, error.description, request: request)), to: id)
         case .scheduleTick(let at):
             hub.timers.cancel(tick)
             let delay = Duration.milliseconds((at - hub.clock.now).milliseconds)
@@ -101,10 +110,15 @@ final class RoomOwner {
     }
 
     private func broadcast(_ message: WireJSON) {
-        let text = message.text
-        for member in race.snapshot.members where member.isConnected {
-            hub.send(text: text, to: member.id)
-        }
+        say(message.text, to: race.snapshot.members.filter(\.isConnected).map(\.id))
+    }
+
+    private func say(_ message: WireJSON, to player: PlayerID) { say(message.text, to: [player]) }
+
+    /// Sends now, or after the results finished before are durable.
+    private func say(_ text: String, to players: [PlayerID]) {
+        guard !held.isHolding else { return held.keep(text, to: players) }
+        for player in players { hub.send(text: text, to: player) }
     }
 
     private func syncMembers() {
