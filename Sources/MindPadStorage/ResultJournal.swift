@@ -13,7 +13,7 @@ import Glibc
 /// stored it, a line `{"done":"<result id>"}` is appended, without an fsync:
 /// a done line lost in a crash only means the result is written again, and
 /// that write is idempotent by result id. When every result in the file is
-/// done the file is deleted; a file with many done lines is compacted
+/// done the file is emptied; a file with many done lines is compacted
 /// (pending entries written to a new file, fsynced, renamed over it).
 ///
 /// A torn last line from a crash mid-append is skipped on reading, and the
@@ -60,7 +60,7 @@ public final class ResultJournal: Sendable {
 
     public func append(_ record: GameResultRecord) throws { try append([record]) }
 
-    /// Marks results as stored in PostgreSQL (no fsync, see above). Deletes
+    /// Marks results as stored in PostgreSQL (no fsync, see above). Empties
     /// the file once nothing in it is pending, compacts it when it is mostly
     /// done lines.
     public func markDone(_ resultIDs: Set<String>) throws {
@@ -71,8 +71,11 @@ public final class ResultJournal: Sendable {
             guard !known.isEmpty else { return }
             state.open?.subtract(known)
             if state.open?.isEmpty == true {
-                if unlink(url.path) != 0 && errno != ENOENT {
-                    throw JournalError("cannot delete \(url.path): errno \(errno)")
+                // Emptied, not deleted: the next append needs no fsync of
+                // the folder. A crash before the truncation is on disk only
+                // means those results are written again.
+                if truncate(url.path, 0) != 0 && errno != ENOENT {
+                    throw JournalError("cannot empty \(url.path): errno \(errno)")
                 }
                 state.lines = 0
                 return

@@ -9,6 +9,11 @@ import Testing
         return dir
     }
 
+    /// The file's size; 0 when it is missing.
+    static func size(_ url: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    }
+
     func record(_ i: Int) -> GameResultRecord {
         GameResultRecord(resultID: "00000000-0000-0000-0000-\(String(format: "%012d", i))", playerID: 1, mode: "normal",
                          score: i, correct: 1, answered: 1, durationMs: 10, finishedAtMs: 1000 + Int64(i))
@@ -26,7 +31,7 @@ import Testing
         #expect(try ResultJournal(directory: dir).pending() == [record(1), record(3)])
         try reopened.remove(resultIDs: [record(1).resultID, record(3).resultID])
         #expect(reopened.pending().isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: reopened.url.path))
+        #expect(Self.size(reopened.url) == 0)
     }
 
     @Test func aTornLastLineAndDuplicatesAreTolerated() throws {
