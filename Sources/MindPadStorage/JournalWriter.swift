@@ -30,14 +30,20 @@ public final class JournalWriter: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let onCommit: @Sendable (_ count: Int, _ duration: Duration) -> Void
+    private let answerGroup: @Sendable (_ answers: () -> Void) -> Void
     private let logger: Logger
 
-    /// - Parameter onCommit: told the number of results and the time of
-    ///   each write + fsync.
+    /// - Parameters:
+    ///   - answerGroup: runs the answers of one group (the recorder hands
+    ///     them to the batch writer `together`, so they share a statement).
+    ///   - onCommit: told the number of results and the time of each
+    ///     write + fsync.
     public init(journal: ResultJournal, logger: Logger = Logger(label: "mindpad.journal"),
+                answerGroup: @escaping @Sendable (_ answers: () -> Void) -> Void = { $0() },
                 onCommit: @escaping @Sendable (_ count: Int, _ duration: Duration) -> Void = { _, _ in }) {
         self.journal = journal
         self.logger = logger
+        self.answerGroup = answerGroup
         self.onCommit = onCommit
         let thread = Thread { [self] in
             self.loop()
@@ -100,7 +106,7 @@ public final class JournalWriter: Sendable {
                 let started = ContinuousClock.now
                 let result = Self.attempt { try journal.append(appends.map(\.record)) }
                 onCommit(appends.count, ContinuousClock.now - started)
-                for waiting in appends { waiting.completion(result) }
+                answerGroup { for waiting in appends { waiting.completion(result) } }
             }
             if !done.isEmpty { record(Self.attempt { try journal.markDone(done) }) }
             if stopping {

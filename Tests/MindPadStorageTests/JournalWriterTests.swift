@@ -20,13 +20,13 @@ import Testing
         let commits = Mutex<[Int]>([])
         let firstCommitted = DispatchSemaphore(value: 0)
         let mayGoOn = DispatchSemaphore(value: 0)
-        let writer = JournalWriter(journal: journal) { count, _ in
+        let writer = JournalWriter(journal: journal, onCommit: { count, _ in
             let n = commits.withLock { $0.append(count); return $0.count }
             if n == 1 {
                 firstCommitted.signal()
                 mayGoOn.wait()
             }
-        }
+        })
         let onDisk = Mutex<[String: Bool]>([:])
         let done = DispatchGroup()
         func hand(_ r: GameResultRecord) {

@@ -60,7 +60,8 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
             ServerMetrics.shared.resultBatchSize.record(Double(count))
         })
         journal = try ResultJournal(directory: dataDirectory)
-        journalWriter = JournalWriter(journal: journal, onCommit: { _, duration in
+        let batches = writer
+        journalWriter = JournalWriter(journal: journal, answerGroup: { batches.together($0) }, onCommit: { _, duration in
             ServerMetrics.shared.databaseQuery("journal_commit", duration)
         })
         rejectedURL = dataDirectory.appendingPathComponent("rejected-results.jsonl")
