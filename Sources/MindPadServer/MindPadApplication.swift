@@ -82,9 +82,10 @@ public final class MindPadApplication: Sendable {
     /// client with 1001 and stops the server. Safe from any thread.
     public func stop() {
         guard let (server, realtime) = parts.withLock({ p in p.map { ($0.server, $0.realtime) } }) else { return }
+        // Runs in progress end and go to storage; the 1001 goodbyes wait
+        // until every finished run is durable (at most 3 s).
         server.post {
-            realtime.closeRoomsForShutdown()
-            server.stop()
+            realtime.closeRoomsForShutdown { server.stop() }
         }
     }
 

@@ -32,6 +32,8 @@ public final class ResultBatchWriter: @unchecked Sendable {
     private var pending: [Waiting] = []
     private var inFlight = 0
     private var writing = 0
+    /// Callers inside `together`: while any, no batch starts.
+    private var holding = 0
 
     /// - Parameters:
     ///   - maxBatch: most results in one statement.
@@ -57,10 +59,33 @@ public final class ResultBatchWriter: @unchecked Sendable {
             return
         }
         pending.append(Waiting(result: result, completion: completion))
-        let start = inFlight < maxInFlight
+        let start = holding == 0 && inFlight < maxInFlight
         if start { inFlight += 1 }
         lock.unlock()
         if start { schedule() }
+    }
+
+    /// Runs `body`; results it hands over start no batch until it returns,
+    /// so that results arriving together (a journal group) are written
+    /// together rather than the first alone.
+    public func together<R>(_ body: () throws -> R) rethrows -> R {
+        lock.lock()
+        holding += 1
+        lock.unlock()
+        defer {
+            lock.lock()
+            holding -= 1
+            var starts = 0
+            if holding == 0 {
+                while inFlight < maxInFlight && starts < pending.count {
+                    inFlight += 1
+                    starts += 1
+                }
+            }
+            lock.unlock()
+            for _ in 0..<starts { schedule() }
+        }
+        return try body()
     }
 
     /// Results waiting for a batch.

@@ -61,6 +61,49 @@ import Testing
         recorder.shutdown()
     }
 
+    /// Journal first: each result is on disk before `durable`, which comes
+    /// before the delivery; with the tables locked by another session the
+    /// delivery says "journal" within the bound, and every result lands
+    /// once when the lock goes.
+    @Test func lockedTablesGetResultsJournaledFirstAndStoredOnceFree() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        try migrate(db.url)
+        let player = try #require(try ScoreStore(db.connect())
+            .createPlayer(name: "Lock", nameKey: "lock", tokenHash: PlayerToken.hash("t")))
+        let dir = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let holder = try db.connect()
+        try holder.execute(script: "BEGIN; LOCK TABLE game_results, highscores IN ACCESS EXCLUSIVE MODE")
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics(), acknowledgeWithin: .milliseconds(500))
+
+        let sent = (0..<20).map { result(player: player.id, $0) }
+        let told = Mutex<[String: [String]]>([:])
+        let delivered = DispatchSemaphore(value: 0)
+        let started = ContinuousClock.now
+        for r in sent {
+            recorder.record(r, durable: {
+                let onDisk = recorder.journal.pending().contains(r)
+                told.withLock { $0[r.resultID, default: []].append(onDisk ? "durable" : "durable, not on disk") }
+            }, completion: { d in
+                told.withLock { $0[r.resultID, default: []].append(d == .journaled ? "journaled" : "\(d)") }
+                delivered.signal()
+            })
+        }
+        for _ in sent { #expect(delivered.wait(timeout: .now() + 10) == .success) }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(told.withLock { $0 } == Dictionary(uniqueKeysWithValues: sent.map { ($0.resultID, ["durable", "journaled"]) }))
+
+        try holder.execute(script: "ROLLBACK")
+        #expect(recorder.waitUntilSettled(timeout: .seconds(60)))
+        let rows = try db.connect().query("SELECT count(*) AS n, count(DISTINCT result_id) AS ids FROM game_results")
+        #expect(rows.value("n") == "20" && rows.value("ids") == "20")
+        #expect(recorder.backlog == 0)
+        pool.shutdown()
+        recorder.shutdown()
+    }
+
     @Test func aRestartedServerReplaysItsJournal() throws {
         let db = try ScratchDatabase()
         defer { db.drop() }

@@ -236,6 +236,39 @@ func boardsDump(_ connection: PostgresConnection) throws -> [String] {
         #expect(writer.backlog == 0)
     }
 
+    /// Results handed over `together` (a journal group) start no batch
+    /// before the last is in, so the first is never written alone.
+    @Test func resultsHandedOverTogetherShareTheirBatches() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let setup = ScoreStore(try db.connect())
+        let players = try (0..<30).map { try setup.player("T\($0)") }
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 1)
+        defer { pool.shutdown() }
+        let batches = Mutex<[Int]>([])
+        let writer = ResultBatchWriter(pool: pool, maxInFlight: 1, onBatch: { n, _ in batches.withLock { $0.append(n) } })
+        let outcomes = Outcomes()
+        let group = (0..<150).map { result(players[$0 % 30], score: $0, at: wednesdayNoonMs + Int64($0)) }
+        let writtenBeforeProbe = Mutex<[Int]?>(nil)
+        writer.together {
+            outcomes.write([group[0]], to: writer)
+            // One worker runs jobs in order: a batch started by the first
+            // result would be written before this probe runs.
+            let probed = DispatchSemaphore(value: 0)
+            pool.submit({ _ in
+                writtenBeforeProbe.withLock { $0 = batches.withLock { $0 } }
+                probed.signal()
+            }, failed: { _ in probed.signal() })
+            #expect(probed.wait(timeout: .now() + 10) == .success)
+            outcomes.write(Array(group.dropFirst()), to: writer)
+        }
+        #expect(outcomes.wait().values.allSatisfy { (try? $0.get()) != nil })
+        #expect(writtenBeforeProbe.withLock { $0 } == [])
+        let sizes = batches.withLock { $0 }
+        #expect(sizes == [100, 50])
+        #expect(try setup.connection.query("SELECT count(*) AS n FROM game_results").value("n") == "150")
+    }
+
     /// A result the database refuses for good fails alone; the rest of its
     /// batch is stored.
     @Test func aRefusedResultFailsAlone() throws {

@@ -15,7 +15,7 @@ import Synchronization
 /// | `mindpad_messages_out_total` | counter | `type` (server message type) |
 /// | `mindpad_recognition_seconds` | histogram | — rasterize + infer, one drawing |
 /// | `mindpad_recognition_backlog` | gauge | — drawings waiting for a worker |
-/// | `mindpad_db_query_seconds` | histogram | `operation` (`record_result`: hand-over to outcome; `record_results_batch`: one batch statement; `scores_api`) |
+/// | `mindpad_db_query_seconds` | histogram | `operation` (`record_result`: hand-over to outcome; `record_results_batch`: one batch statement; `journal_commit`: one group's journal write + fsync; `scores_api`) |
 /// | `mindpad_result_batch_size` | histogram | — results written per batch statement |
 /// | `mindpad_journal_backlog` | gauge | — results waiting in the journal |
 /// | `mindpad_errors_total` | counter | `code`, `transport` (`ws`, `http`) |

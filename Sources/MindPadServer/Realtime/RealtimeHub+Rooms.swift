@@ -49,10 +49,12 @@ extension RealtimeHub {
         logger.info("room closed", metadata: ["room": "\(code)"])
     }
 
-    /// Hands a finished run to storage; `saved` gets the `result_saved`
-    /// message on the service thread, once storage answered.
+    /// Hands a finished run to storage. On the service thread, `durable`
+    /// runs once the run would survive a crash
+    /// (`ResultSink.record(_:durable:completion:)`), and `saved` gets the
+    /// `result_saved` message once storage answered.
     func store(_ result: PlayerResult, account: Int64, game: GameInfo, room code: String,
-               saved: @escaping (OutgoingMessage) -> Void) {
+               durable: @escaping () -> Void, saved: @escaping (OutgoingMessage) -> Void) {
         let record = GameResultRecord(
             playerID: account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
             mode: result.mode.rawValue, score: result.score, correct: result.correct, answered: result.answered,
@@ -64,7 +66,11 @@ extension RealtimeHub {
         let identifier = game.identifier
         // Called back on the service thread only: `saved` need not be Sendable.
         let callback = UncheckedBox(saved)
-        results.record(record) { [weak self] delivery in
+        let ticket = durability.add(durable)
+        results.record(record, durable: { [weak self] in
+            guard let self else { return }
+            self.transport.post { for action in self.durability.release(ticket) { action() } }
+        }, completion: { [weak self] delivery in
             guard let self else { return }
             self.transport.post {
                 switch delivery {
@@ -76,7 +82,7 @@ extension RealtimeHub {
                                                              previousBest: nil, journaled: true))
                 }
             }
-        }
+        })
     }
 }
 

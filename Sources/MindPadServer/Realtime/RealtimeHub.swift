@@ -35,6 +35,8 @@ public final class RealtimeHub: @unchecked Sendable {
     /// The room each player is a member of (connected or within grace).
     var memberships: [PlayerID: String] = [:]
     var rooms: [String: any GameRoom] = [:]
+    /// Finished results not yet durable, and what waits for them.
+    var durability = DurabilityWaits()
     private var random: AnyRandomNumberGenerator
 
     /// - Parameters:

@@ -26,6 +26,8 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     /// Members getting the whole picture (`room`) in the current batch of
     /// effects: they do not need its `room_updated` too.
     private var resyncing: Set<PlayerID> = []
+    /// What the room says while a finished result is not yet durable.
+    private var held = HeldMessages()
 
     init(code: String, race: RaceStateMachine<Kind>, hub: RealtimeHub) {
         self.code = code
@@ -70,7 +72,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         case .handwriting(let reading, let confidence):
             guard let answer = race.kind.answer(handwritten: reading) else {
                 let read = reading.digits.map(String.init).joined()
-                hub.send(ServerMessage.error(ProtocolError(.unreadableAnswer, read.isEmpty
+                say(ServerMessage.error(ProtocolError(.unreadableAnswer, read.isEmpty
                     ? "Nothing could be read in that drawing; write the answer again."
                     : "That reads as \(read), which cannot be an answer here; write it again.", request: request)), to: player)
                 return
@@ -81,7 +83,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             do {
                 answer = try JSONValueDecoder().decode(Kind.Answer.self, from: json)
             } catch {
-                hub.send(ServerMessage.error(ProtocolError(.badAnswer, "\"answer\" is not an answer to this game: \(Self.reason(error))", request: request)), to: player)
+                say(ServerMessage.error(ProtocolError(.badAnswer, "\"answer\" is not an answer to this game: \(Self.reason(error))", request: request)), to: player)
                 return
             }
             feed(.answer(player, question: question, answer), at: receivedAt, request: request)
@@ -106,10 +108,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             // A member who joins or comes back gets `room` instead, first.
             broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now), except: resyncing)
         case .resync(let id, let room, let progress, let standings):
-            hub.send(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings, now: now), to: id)
+            say(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings, now: now), to: id)
             if let ended = ended[id], ended.round == race.round {
-                hub.send(ended.finished, to: id)
-                if let saved = ended.saved { hub.send(saved, to: id) }
+                say(ended.finished, to: id)
+                if let saved = ended.saved { say(saved, to: id) }
             }
         case .countdownStarted(let round, let startsAt):
             broadcast(ServerMessage.countdown(round: round, startsAt: startsAt, now: now))
@@ -117,9 +119,9 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             broadcast(ServerMessage.raceStarted(round: round, mode: mode, endsAt: endsAt, now: now))
         case .sendQuestion(let delivery):
             hub.questionSent(delivery.id, to: delivery.player, takesHandwriting: game.answerInput.isHandwriting)
-            hub.send(ServerMessage.question(delivery.id, prompt: encode(delivery.prompt)), to: delivery.player)
+            say(ServerMessage.question(delivery.id, prompt: encode(delivery.prompt)), to: delivery.player)
         case .answerGraded(let o):
-            hub.send(ServerMessage.graded(question: o.question, answer: encode(o.answer), expected: encode(o.correctAnswer),
+            say(ServerMessage.graded(question: o.question, answer: encode(o.answer), expected: encode(o.correctAnswer),
                                           confidence: o.confidence, correct: o.isCorrect, points: o.points,
                                           score: o.score, runOver: o.finishedRun), to: o.player)
         case .progress(let progress):
@@ -129,20 +131,32 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             hub.questionSent(nil, to: result.player, takesHandwriting: false)
             let finished = ServerMessage.finished(result)
             ended[result.player] = (result.round, finished, nil)
-            hub.send(finished, to: result.player)
-            if let account = accounts[result.player] {
-                let player = result.player, round = result.round
-                hub.store(result, account: account, game: game, room: code) { [weak self] saved in
-                    guard let self else { return }
-                    if let e = self.ended[player], e.round == round { self.ended[player] = (round, e.finished, saved) }
-                    self.hub.send(saved, to: player)
-                }
+            guard let account = accounts[result.player] else {
+                say(finished, to: result.player)
+                break
             }
+            // From here the room's messages wait until the result is in the
+            // fsynced journal (HeldMessages): nobody hears the race is over
+            // before their result would survive a crash.
+            held.hold()
+            say(finished, to: result.player)
+            let player = result.player, round = result.round
+            // The room lives until its results are durable and saved, even
+            // if its last member left meanwhile (shutdown): what it holds
+            // must still go out.
+            hub.store(result, account: account, game: game, room: code, durable: { [self] in
+                for (message, players) in held.release() {
+                    for player in players { hub.send(message, to: player) }
+                }
+            }, saved: { [self] saved in
+                if let e = ended[player], e.round == round { ended[player] = (round, e.finished, saved) }
+                say(saved, to: player)
+            })
         case .raceFinished(let standings):
             flushProgress(force: true)
             broadcast(ServerMessage.standings(standings))
         case .rejected(let id, let error):
-            hub.send(ServerMessage.error(ProtocolError(error, request: request)), to: id)
+            say(ServerMessage.error(ProtocolError(error, request: request)), to: id)
         case .scheduleTick(let at):
             hub.transport.cancel(tick)
             tick = hub.transport.schedule(at: at) { [weak self] in self?.handle(.tick, request: nil) }
@@ -203,9 +217,15 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     }
 
     private func broadcast(_ message: OutgoingMessage, except skipped: Set<PlayerID> = []) {
-        for member in race.snapshot.members where member.isConnected && !skipped.contains(member.id) {
-            hub.send(message, to: member.id)
-        }
+        say(message, to: race.snapshot.members.filter { $0.isConnected && !skipped.contains($0.id) }.map(\.id))
+    }
+
+    private func say(_ message: OutgoingMessage, to player: PlayerID) { say(message, to: [player]) }
+
+    /// Sends now, or after the results finished before are durable.
+    private func say(_ message: OutgoingMessage, to players: [PlayerID]) {
+        guard !held.isHolding else { return held.keep(message, to: players) }
+        for player in players { hub.send(message, to: player) }
     }
 
     private func syncMembers() {

@@ -111,7 +111,7 @@ final class ScoresAPI: Sendable {
             }
         }
         let at = now()
-        run(responder) { [around] connection in
+        run(responder, within: Self.readDeadline) { [around] connection in
             let store = ScoreStore(connection)
             var playerID: Int64?
             if let around {
@@ -131,9 +131,8 @@ final class ScoresAPI: Sendable {
             return responder.respond(.error(400, code: "invalid_name", message: error.description))
         }
         let info: GameInfo
-
         do { info = try game(request.query["game"]) } catch { return responder.respond(error.response) }
-        run(responder) { connection in
+        run(responder, within: Self.readDeadline) { connection in
             let store = ScoreStore(connection)
             guard let found = try store.findPlayer(nameKey: name.key) else {
                 return .error(404, code: "unknown_player", message: "no player is called \(name.display)")
@@ -279,21 +278,26 @@ final class ScoresAPI: Sendable {
         limiter.withLock { $0.recordFailure(peer, now: at) }
     }
 
+    /// How long a read may take, queueing included, before it is answered
+    /// 503: a database that hangs gets its clients an answer within 2 s.
+    static let readDeadline: Duration = .milliseconds(1500)
+
     /// Runs `work` on a database worker and answers with its response; a
-    /// database that is away answers 503. A 401 from `work` is reported to
-    /// `onAuthFailure`.
-    private func run(_ responder: HTTPResponder, onAuthFailure: (@Sendable () -> Void)? = nil,
+    /// database that is away, or that has not answered `within` (reads
+    /// only: a write answered early might still happen), answers 503. A 401
+    /// from `work` is reported to `onAuthFailure`.
+    private func run(_ responder: HTTPResponder, within: Duration? = nil, onAuthFailure: (@Sendable () -> Void)? = nil,
                      _ work: @escaping @Sendable (PostgresConnection) throws -> HTTPResponse) {
         let logger = self.logger
         let metrics = self.metrics
         let queued = ContinuousClock.now
-        pool.run(work) { result in
+        pool.run(work, within: within) { result in
             metrics.databaseQuery("scores_api", ContinuousClock.now - queued)
             switch result {
             case .success(let response):
                 if response.status == 401 { onAuthFailure?() }
                 responder.respond(response)
-            case .failure(let error) where error.isConnectionLoss:
+            case .failure(let error) where error.isTransient:
                 responder.respond(Self.unavailable)
             case .failure(let error):
                 logger.error("scores query failed", metadata: ["error": "\(error.debugDescription)"])

@@ -16,11 +16,12 @@ final class HubHarness {
     let hub: RealtimeHub
     private var nextConnection: UInt64 = 1
 
+    /// `results`: where finished runs go instead of `sink`.
     init(options: RealtimeOptions = HubHarness.quickOptions, games: GameRegistry = HubHarness.games,
-         journal: Bool = false, seed: UInt64 = 42) throws {
+         journal: Bool = false, seed: UInt64 = 42, results: (any ResultSink)? = nil) throws {
         sink = MemoryResultSink(journal: journal)
         recognizer = try InlineRecognizer()
-        hub = RealtimeHub(options: options, games: games, players: directory, results: sink, recognition: recognizer,
+        hub = RealtimeHub(options: options, games: games, players: directory, results: results ?? sink, recognition: recognizer,
                           transport: transport, metrics: ServerMetrics(), random: SeededGenerator(seed: seed))
     }
 

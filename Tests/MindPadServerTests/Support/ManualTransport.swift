@@ -111,8 +111,10 @@ final class MemoryResultSink: ResultSink {
     let journal: Bool
     init(journal: Bool) { self.journal = journal }
 
-    func record(_ result: GameResultRecord, completion: @escaping @Sendable (ResultDelivery) -> Void) {
+    func record(_ result: GameResultRecord, durable: @escaping @Sendable () -> Void,
+                completion: @escaping @Sendable (ResultDelivery) -> Void) {
         records.withLock { $0.append(result) }
+        durable()
         completion(journal ? .journaled : .stored(RecordOutcome(stored: true, personalBest: true, previousBest: nil)))
     }
 }

@@ -2,8 +2,8 @@
 // storage code (ScoreStore, DatabaseWorkerPool; Sources/MindPadStorage).
 //
 //   storagebench --url postgresql://…/mindpad_bench [--players 1000000] [--queries 2000]
-//                [--concurrent 200] [--rounds 10] [--pools 2,8] [--ways single,batched] [--max-batch 100]
-//                --out storage.json
+//                [--concurrent 200] [--rounds 10] [--pools 2,8] [--ways single,batched,journaled]
+//                [--max-batch 100] [--journal-dir DIR] --out storage.json
 //
 // 1. Seeds (once) N players with an all-time highscore in every mode: 3·N
 //    board rows, scores with many ties (so ordering falls to time and moment).
@@ -15,9 +15,14 @@
 //    `rounds` times, two ways side by side: one statement per result
 //    (`ScoreStore.record(_:)` as a pool job, how the server wrote them
 //    before batching), and batched through ResultBatchWriter as the server
-//    does now (one batch in flight per worker, at most `--max-batch`
-//    results each). Each result is timed from hand-over to its outcome
-//    (queueing included) and, apart, each statement on its worker.
+//    did before issue 14 (one batch in flight per worker, at most
+//    `--max-batch` results each), and journal first as the server does
+//    now: appended to the results journal in `--journal-dir` through
+//    JournalWriter (one fsync per group), then batched, then marked done.
+//    Each result is timed from hand-over to its outcome (queueing
+//    included) and, apart, each statement on its worker; journal first,
+//    also from hand-over to durable (when `finished` may go) and each
+//    group's write + fsync.
 import Dispatch
 import Foundation
 import Histogram
@@ -30,8 +35,10 @@ var queries = 2000
 var concurrent = 200
 var rounds = 10
 var pools = [2, 8]
-var ways = [false, true]   // --ways single,batched
+enum Way: String { case single, batched, journaled }
+var ways: [Way] = [.single, .batched, .journaled]
 var maxBatch = 100
+var journalDirectory = FileManager.default.currentDirectoryPath + "/.build/storagebench-journal"
 var out: String?
 var args = CommandLine.arguments.dropFirst().makeIterator()
 while let a = args.next() {
@@ -44,7 +51,11 @@ while let a = args.next() {
     case "--rounds": rounds = Int(v) ?? rounds
     case "--pools": pools = v.split(separator: ",").compactMap { Int($0) }
     case "--max-batch": maxBatch = Int(v) ?? maxBatch
-    case "--ways": ways = v.split(separator: ",").map { $0 == "batched" }
+    case "--ways": ways = v.split(separator: ",").map { name in
+        guard let way = Way(rawValue: String(name)) else { fatalError("unknown way \(name)") }
+        return way
+    }
+    case "--journal-dir": journalDirectory = v
     case "--out": out = v
     default: fatalError("unknown argument \(a)")
     }
@@ -148,16 +159,29 @@ let planText = try store.explainRank(of: hardest, mode: "normal", period: .all, 
 
 var writes: [[String: Any]] = []
 for size in pools {
-    for batched in ways {
+    for way in ways {
+        let batched = way != .single
         let pool = DatabaseWorkerPool(connectionString: url, size: size)
         let latencies = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
         let service = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
         let batchSizes = Mutex<[Int]>([])
         let failures = Atomic<Int>(0)
+        let durableAfter = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+        let fsyncs = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+        let groupSizes = Mutex<[Int]>([])
+        let journalDir = URL(fileURLWithPath: journalDirectory).appendingPathComponent("pool-\(size)")
+        try? FileManager.default.removeItem(at: journalDir)
+
         let writer = ResultBatchWriter(pool: pool, maxBatch: maxBatch, maxInFlight: size, onBatch: { count, duration in
             service.withLock { _ = $0.record(micros(duration)) }
             batchSizes.withLock { $0.append(count) }
         })
+        // As the server does: a journal group reaches the batch writer together.
+        let journal = JournalWriter(journal: try ResultJournal(directory: journalDir), answerGroup: { writer.together($0) }) {
+            count, duration in
+            fsyncs.withLock { _ = $0.record(micros(duration)) }
+            groupSizes.withLock { $0.append(count) }
+        }
         // Connect the workers first.
         let warm = DispatchGroup()
         for _ in 0..<size * 2 {
@@ -181,7 +205,16 @@ for size in pools {
                     if case .failure = result { failures.add(1, ordering: .relaxed) }
                     group.leave()
                 }
-                if batched {
+                if way == .journaled {
+                    journal.append(record) { written in
+                        durableAfter.withLock { _ = $0.record(micros(ContinuousClock.now - queued)) }
+                        if case .failure = written { failures.add(1, ordering: .relaxed) }
+                        writer.write(record) { outcome in
+                            if case .success = outcome { journal.markDone([record.resultID]) }
+                            done(outcome)
+                        }
+                    }
+                } else if batched {
                     writer.write(record, completion: done)
                 } else {
                     pool.run({ c in
@@ -195,10 +228,23 @@ for size in pools {
         }
         let elapsed = ContinuousClock.now - t0
         pool.shutdown(timeout: .seconds(5))
+        journal.shutdown()
         let h = latencies.withLock { $0 }
         var s = summary(h)
         s["pool"] = size
         s["batched"] = batched
+        s["way"] = way.rawValue
+        if way == .journaled {
+            s["durable"] = summary(durableAfter.withLock { $0 })
+            s["fsync"] = summary(fsyncs.withLock { $0 })
+            let groups = groupSizes.withLock { $0 }.sorted()
+            if !groups.isEmpty {
+                s["fsyncs"] = groups.count
+                s["group_size_median"] = groups[groups.count / 2]
+                s["group_size_max"] = groups.last!
+            }
+            s["journal_left"] = try ResultJournal(directory: journalDir).pending().count
+        }
         s["statement"] = summary(service.withLock { $0 })
         let sizes = batchSizes.withLock { $0 }.sorted()
         if batched && !sizes.isEmpty {
@@ -210,7 +256,7 @@ for size in pools {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         s["writes_per_second"] = Int(Double(concurrent * rounds) / seconds)
         writes.append(s)
-        log("writes pool \(size) \(batched ? "batched" : "one per statement"): p99 \(h.valueAtPercentile(99)) µs")
+        log("writes pool \(size) \(way.rawValue): p99 \(h.valueAtPercentile(99)) µs")
     }
 }
 
