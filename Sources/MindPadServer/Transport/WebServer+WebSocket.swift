@@ -16,6 +16,8 @@ final class WebSocketConnection {
     var incoming: [UInt8] = []
     /// Set when the server decided to close: sent after the queued messages.
     var closeReason: (code: UInt16, reason: String)?
+    /// The close frame went to the socket (shutdown waits for this).
+    var closeWritten = false
     /// The application was already told it is gone (a slow reader is
     /// dropped for the game at once, before its socket finishes closing).
     var releasedToApplication = false
@@ -154,6 +156,7 @@ extension WebServer {
         guard c.outboxHead < c.outbox.count else {
             c.inFlight = []
             if let (code, reason) = c.closeReason {
+                c.closeWritten = true
                 return refuse(wsi, code: lws_close_status(UInt32(code)), reason)
             }
             return 0

@@ -278,15 +278,18 @@ public final class WebServer: @unchecked Sendable {
             if lws_service(ctx, 0) < 0 { break }
             if stopRequested.load(ordering: .acquiring) {
                 if closingDeadline == nil {
-                    // Say goodbye to every client, then give them up to one
-                    // second to take it before the context goes.
-                    closingDeadline = .now + .seconds(1)
+                    // Say goodbye to every client, after what is queued for
+                    // it; stop once every goodbye is written (the kernel
+                    // delivers it after the context is gone), or after 3 s
+                    // for a client whose socket takes nothing more.
+                    closingDeadline = .now + .seconds(3)
                     for connection in connections.values {
                         close(connection: connection, code: 1001, reason: "server shutting down")
                     }
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 1.05) { [weak self] in self?.wake() }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 3.05) { [weak self] in self?.wake() }
                 }
-                if connections.isEmpty || ContinuousClock.now >= closingDeadline! { break }
+                let allSaidGoodbye = connections.values.allSatisfy(\.closeWritten)
+                if allSaidGoodbye || ContinuousClock.now >= closingDeadline! { break }
             }
         }
         wakeable.withLock { $0 = 0 }
