@@ -107,7 +107,7 @@ extension RealtimeLiveTests {
         #expect(gus.inbox.contains { $0["code"] as? String == "rate_limited" })
 
         // Origins: a foreign page is refused, the listed one and our own host are not.
-        #expect(try RealtimeClient(port: port, origin: "https://evil.example", expectWelcome: false).handshakeStatus != 101)
+        #expect(try RealtimeClient(port: port, origin: "https://evil.example", expectWelcome: false).handshakeStatus == 403)
         #expect(try RealtimeClient(port: port, origin: "https://app.example").handshakeStatus == 101)
         #expect(try RealtimeClient(port: port, origin: "http://127.0.0.1:\(port)").handshakeStatus == 101)
 

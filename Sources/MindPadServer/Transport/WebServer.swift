@@ -340,6 +340,8 @@ func webServerCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ 
     case LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         server.httpClosed(session: session)
         return 0
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        return server.confirmUpgrade(wsi, to: input)
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return server.webSocketFilter(wsi)
     case LWS_CALLBACK_ESTABLISHED:
