@@ -64,7 +64,7 @@ export default {
   "countdown.label": "Get ready",
   "game.score": "Score",
   "game.guess": "I read:",
-  "game.guess.none": "draw the digit",
+  "game.guess.none": "write your answer",
   "game.clear": "Clear",
   "game.submit": "Submit",
   "game.time": "Time",

@@ -64,7 +64,7 @@ export default {
   "countdown.label": "准备",
   "game.score": "得分",
   "game.guess": "识别为：",
-  "game.guess.none": "请写出数字",
+  "game.guess.none": "请写出答案",
   "game.clear": "清除",
   "game.submit": "提交",
   "game.time": "用时",
