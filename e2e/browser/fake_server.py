@@ -177,7 +177,6 @@ class FakeServer:
                 elif kind == "create_room":
                     room = self.room("lobby", game=msg.get("game", "mindpad"), mode=msg["mode"],
                                      solo=msg.get("max_players") == 1)
-                    send({"type": "room_updated", "code": "KBRW", "room": room})
                     send({"type": "room", "code": "KBRW", "you": "p1", "room": room})
                 elif kind == "start":
                     send({"type": "countdown", "round": 1, "starts_in_ms": 0})
