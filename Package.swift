@@ -35,10 +35,13 @@ let package = Package(
         // What Swift cannot import from libwebsockets (LWS_PRE, variadic lwsl_*).
         .target(name: "CMindPadShims", dependencies: ["CLibWebSockets"]),
 
-        // Pure layers.
+        // Pure layers. MindPadJSON is the one JSON reader and writer (the
+        // wire, the recognizer's input lines, the model header).
+        .target(name: "MindPadJSON"),
         .target(name: "MindPadRules"),
         .target(
             name: "MindPadRecognition",
+            dependencies: ["MindPadJSON"],
             resources: [.copy("Resources")]
         ),
 
@@ -51,7 +54,7 @@ let package = Package(
             name: "MindPadServer",
             dependencies: [
                 "CLibWebSockets", "CMindPadShims",
-                "MindPadRules", "MindPadStorage", "MindPadRecognition",
+                "MindPadJSON", "MindPadRules", "MindPadStorage", "MindPadRecognition",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -64,9 +67,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `make bench` only: decode time per client message, three decoders
+        // side by side (docs/benchmarks.md, "Wire").
+        .executableTarget(name: "wirebench", dependencies: ["MindPadServer", "MindPadJSON"]),
 
+        .testTarget(name: "MindPadJSONTests", dependencies: ["MindPadJSON", "MindPadRules"]),
         .testTarget(name: "MindPadRulesTests", dependencies: ["MindPadRules"]),
-        .testTarget(name: "MindPadRecognitionTests", dependencies: ["MindPadRecognition"]),
+        .testTarget(name: "MindPadRecognitionTests", dependencies: ["MindPadRecognition", "MindPadJSON"]),
         .target(name: "MindPadTestSupport", dependencies: ["MindPadStorage"], path: "Tests/MindPadTestSupport"),
         .testTarget(name: "MindPadStorageTests", dependencies: ["MindPadStorage", "MindPadTestSupport"]),
         .testTarget(

@@ -10,8 +10,10 @@
 #   2. recognition: tools/train/evaluate.py (Swift vs ONNX Runtime, one core)
 #   3. realtime: for 500, 1,000 and 2,000 racers, the same load first against
 #      the lws echo (transport ceiling), then against mindpad; then 10,000 idle
-#      connections; a perf profile of the server under the largest load
-#   4. storage: 1,000,000 players × 3 modes (tools/loadgen storagebench)
+#      connections; a perf profile of the server under the largest load;
+#      decode time per client message, three decoders side by side (wirebench)
+#   4. storage: 1,000,000 players × 3 modes (tools/loadgen storagebench); result
+#      writes one per statement, batched, and journal first, side by side
 #   5. tools/loadgen/render.py writes docs/benchmarks.md
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -150,10 +152,20 @@ timeout 300 "$loadgen" --mode idle --port "$port" --connections "$idle" --durati
     --server-pid "$server_pid" --label "idle-$idle" --out "$out/idle.json" > /dev/null || true
 stop_pid "$server_pid"
 
+# Decoding client messages: three decoders side by side (issue 13).
+swift build -c release -j 1 --product wirebench >/dev/null
+timeout 600 "$(swift build -c release --show-bin-path)/wirebench" "$([ "$quick" = 1 ] && echo 5 || echo 15)" \
+    > "$out/wire.json" 2> "$out/wire.log" || echo "bench: wire stage failed (see $out/wire.log)" >&2
+
 # --- 4. storage ---------------------------------------------------------------
 st_url=$(fresh_db mindpad_bench_storage)
+# Result writes three ways: one per statement, batched, and journal first
+# (the journal on this disk, as the server's data directory would be).
+mkdir -p "$out/journal"
+echo "journal_fs=$(stat -f -c %T "$out/journal")" >> "$out/machine.txt"
 timeout 900 "$storagebench" --url "$st_url" --players "$players" --queries "$queries" --concurrent 200 \
-    --rounds "$rounds" --pools 2,8 --out "$out/storage.json" > /dev/null 2> "$out/storage.log" || echo "bench: storage stage failed" >&2
+    --rounds "$rounds" --pools 2,8 --ways single,batched,journaled --journal-dir "$out/journal" \
+    --out "$out/storage.json" > /dev/null 2> "$out/storage.log" || echo "bench: storage stage failed" >&2
 
 # --- 5. the report --------------------------------------------------------------
 echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"

@@ -1,3 +1,4 @@
+import MindPadJSON
 /// The `mindpad recognize` job: JSON Lines in, one JSON line out per input line.
 ///
 /// Input, one drawing per line (other fields are ignored; `t_ms` is optional):
@@ -39,9 +40,9 @@ public enum RecognizeLines {
         guard line.utf8.count <= maxLineBytes else {
             throw RecognitionError(.lineTooLong, detail: "\(line.utf8.count) bytes")
         }
-        let json: JSONValue
+        let json: JSON
         do {
-            json = try JSONValue.parse(line)
+            json = try JSON.parse(line, allowNonFinite: true)
         } catch {
             throw RecognitionError(.malformedInput, detail: "\(error.reason) at byte \(error.offset)")
         }

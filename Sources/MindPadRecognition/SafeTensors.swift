@@ -1,3 +1,4 @@
+import MindPadJSON
 /// A reader for the safetensors format (F32 tensors only):
 /// 8-byte little-endian header length N, N bytes of JSON header
 /// `{"name": {"dtype": "F32", "shape": [...], "data_offsets": [begin, end]}, "__metadata__": {...}}`,
@@ -22,10 +23,10 @@ struct SafeTensors: Sendable {
               8 + Int(headerLength) <= bytes.count
         else { throw bad("bad header length \(headerLength)") }
         let dataStart = 8 + Int(headerLength)
-        let header: JSONValue
+        let header: JSON
         do {
-            header = try bytes.withUnsafeBufferPointer { (all) throws(JSONValue.SyntaxError) in
-                try JSONValue.parse(UnsafeBufferPointer(rebasing: all[8..<dataStart]))
+            header = try bytes.withUnsafeBufferPointer { (all) throws(JSON.SyntaxError) in
+                try JSON.parse(UnsafeBufferPointer(rebasing: all[8..<dataStart]))
             }
         } catch {
             throw bad("header JSON: \(error.reason) at \(error.offset)")

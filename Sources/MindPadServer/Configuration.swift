@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 
-/// Everything the server can be told, in one place. Flags override
-/// environment variables, which override the defaults documented here.
+/// Everything the server can be told, in one place. `init(environment:)` is
+/// the one place environment variables are read; the executable's flags
+/// override them; the defaults are documented here.
 public struct Configuration: Sendable {
     /// `PORT` / `--port`: where HTTP and WebSocket listen. Default 8080.
     public var port: Int = 8080
@@ -37,6 +38,9 @@ public struct Configuration: Sendable {
     /// `LOG_LEVEL` / `--log-level`: trace, debug, info (default), notice,
     /// warning, error, critical.
     public var logLevel: Logger.Level = .info
+    /// Rooms, races and the WebSocket protocol (`MINDPAD_*` variables, see
+    /// `RealtimeOptions`).
+    public var realtime = RealtimeOptions()
 
     public init() {}
 
@@ -64,6 +68,7 @@ public struct Configuration: Sendable {
             databasePoolSize = n
         }
         if let v = environment["LOG_LEVEL"], !v.isEmpty { logLevel = try Self.level(v) }
+        realtime = try RealtimeOptions(environment: environment)
     }
 
     public static func port(_ text: String) throws -> Int {

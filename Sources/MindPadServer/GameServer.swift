@@ -2,33 +2,42 @@ import Foundation
 import Logging
 import MindPadStorage
 
-/// The application on top of the transport: routes HTTP requests and owns
-/// what WebSocket clients say. Its delegate methods run on the lws service
-/// thread.
+/// The application on top of the transport: routes HTTP requests and hands
+/// WebSocket traffic to the realtime hub. Its delegate methods run on the
+/// lws service thread.
 public final class GameServer: WebServerDelegate {
-    let configuration: Configuration
     let pool: DatabaseWorkerPool
     let logger: Logger
     let scores: ScoresAPI
-
+    let games: GameRegistry
+    let metrics: ServerMetrics
     /// The WebSocket game (`docs/protocol.md`); nil refuses WebSockets.
     let realtime: RealtimeHub?
+    /// For `/metrics`: the recognition backlog and the journal backlog.
+    let recognition: RecognitionPool?
+    let results: (any ResultSink)?
 
     public init(configuration: Configuration, pool: DatabaseWorkerPool, directory: any PlayerDirectory,
-                realtime: RealtimeHub? = nil, logger: Logger = Logger(label: "mindpad.server")) {
-        self.configuration = configuration
+                games: GameRegistry, metrics: ServerMetrics, realtime: RealtimeHub? = nil,
+                recognition: RecognitionPool? = nil, results: (any ResultSink)? = nil,
+                logger: Logger = Logger(label: "mindpad.server")) {
         self.pool = pool
         self.logger = logger
+        self.games = games
+        self.metrics = metrics
         self.realtime = realtime
-        scores = ScoresAPI(pool: pool, directory: directory, adminToken: configuration.adminToken,
+        self.recognition = recognition
+        self.results = results
+        scores = ScoresAPI(pool: pool, directory: directory, adminToken: configuration.adminToken, games: games, metrics: metrics,
                            trustedProxies: configuration.trustedProxies, authFailureLimit: configuration.authFailureLimit,
                            logger: Logger(label: "mindpad.scores"))
     }
 
     public func webServer(_ server: WebServer, handle request: HTTPRequest, responder answer: HTTPResponder) {
         // Every error answered over HTTP is counted, whichever route made it.
+        let metrics = self.metrics
         let responder = HTTPResponder { response in
-            if let code = response.errorCode { ServerMetrics.shared.error(code, transport: "http") }
+            if let code = response.errorCode { metrics.error(code, transport: "http") }
             answer.respond(response)
         }
         switch (request.method, request.path) {
@@ -50,15 +59,15 @@ public final class GameServer: WebServerDelegate {
             server.close(connection, code: 1011, reason: "the game is not available")
             return
         }
-        realtime.opened(connection, on: server)
+        realtime.opened(connection)
     }
 
     public func webServer(_ server: WebServer, didReceive text: String, from connection: ConnectionID) {
-        realtime?.received(text, from: connection, on: server)
+        realtime?.received(text, from: connection)
     }
 
     public func webServer(_ server: WebServer, didClose connection: ConnectionID) {
         logger.debug("connection closed", metadata: ["conn": "\(connection)"])
-        realtime?.closed(connection, on: server)
+        realtime?.closed(connection)
     }
 }

@@ -11,21 +11,18 @@ struct HealthCheck: Sendable {
     }
 
     let pool: DatabaseWorkerPool
-    var timeout: DispatchTimeInterval = .seconds(2)
+    /// A database that hangs rather than refuses must not hang the probe.
+    var timeout: Duration = ScoresAPI.readDeadline
 
     func run(responder: HTTPResponder) {
         pool.run({ connection in
             try connection.query("SELECT 1")
-        }, completion: { result in
+        }, within: timeout, completion: { result in
             switch result {
             case .success: responder.respond(Self.response(databaseUp: true))
             case .failure: responder.respond(Self.response(databaseUp: false))
             }
         })
-        // A database that hangs rather than refuses must not hang the probe.
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-            responder.respond(Self.response(databaseUp: false))
-        }
     }
 
     static func response(databaseUp: Bool) -> HTTPResponse {

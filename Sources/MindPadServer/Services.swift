@@ -35,13 +35,29 @@ public protocol PlayerDirectory: Sendable {
 public enum ResultDelivery: Sendable, Equatable {
     /// Written to PostgreSQL.
     case stored(RecordOutcome)
-    /// PostgreSQL was unreachable: kept in the journal (fsynced) and written
-    /// once it is back. Whether it is a personal best is not known yet.
+    /// PostgreSQL did not acknowledge it in time (down, slow, frozen,
+    /// locked): it is in the journal (fsynced) and is written once the
+    /// database answers. Whether it is a personal best is not known yet.
     case journaled
 }
 
 /// Where finished games go. Never loses a result it has accepted; the
-/// completion may run on any thread.
+/// callbacks may run on any thread.
 public protocol ResultSink: Sendable {
-    func record(_ result: GameResultRecord, completion: @escaping @Sendable (ResultDelivery) -> Void)
+    /// Keeps `result`.
+    /// - `durable` runs once, when the result would survive a crash of this
+    ///   process (in the fsynced journal, or stored in PostgreSQL). Tell the
+    ///   player the race is over only after it.
+    /// - `completion` runs once, after `durable`: `.stored` when PostgreSQL
+    ///   acknowledged the result within a bound (2 s for `ResultRecorder`),
+    ///   else `.journaled`.
+    func record(_ result: GameResultRecord, durable: @escaping @Sendable () -> Void,
+                completion: @escaping @Sendable (ResultDelivery) -> Void)
+}
+
+extension ResultSink {
+    /// For callers that need only the delivery.
+    public func record(_ result: GameResultRecord, completion: @escaping @Sendable (ResultDelivery) -> Void) {
+        record(result, durable: {}, completion: completion)
+    }
 }

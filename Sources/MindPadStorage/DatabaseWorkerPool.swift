@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// A few threads, each owning one libpq connection, running blocking
 /// database jobs off the network thread.
@@ -10,17 +11,36 @@ import Logging
 /// exponential backoff (100 ms doubling to 5 s) before trying again; jobs that
 /// arrive meanwhile fail at once with `connectionFailed` instead of queueing
 /// behind a dead database.
+///
+/// Nothing waits on a database that hangs: every connection has statement,
+/// lock and client-side deadlines (`PostgresTimeouts.serving`), no job waits
+/// in the queue longer than `maxQueueWait` (it then fails with `timedOut`,
+/// without running), and `run(_:within:completion:)` answers `timedOut` when
+/// a job has not finished in time.
 public final class DatabaseWorkerPool: @unchecked Sendable {
     public typealias Job = @Sendable (PostgresConnection) throws -> Void
 
-    private struct Entry {
+    /// A queued job; whoever claims it first (a worker, or the timer of its
+    /// queue deadline) decides whether it runs or fails.
+    private final class Entry: Sendable {
         let work: Job
         let fail: @Sendable (PostgresError) -> Void
+        private let claimed = Atomic<Bool>(false)
+
+        init(work: @escaping Job, fail: @escaping @Sendable (PostgresError) -> Void) {
+            self.work = work
+            self.fail = fail
+        }
+
+        func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
     }
 
     private let connectionString: String
+    private let timeouts: PostgresTimeouts
     private let logger: Logger
     private let maxQueued: Int
+    /// The longest a job waits for a worker before it fails with `timedOut`.
+    public let maxQueueWait: Duration
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var queue: [Entry] = []
@@ -35,11 +55,18 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     ///   - connectionString: libpq URI or key/value string.
     ///   - size: worker threads, each with its own connection (default 2).
     ///   - maxQueued: jobs waiting beyond this fail at once with "overloaded".
+    ///   - maxQueueWait: a job not started this long after it was queued
+    ///     fails with `timedOut` instead (default 2 s).
+    ///   - timeouts: the deadlines of each worker's connection (default
+    ///     `.serving`; the connection string may override them).
     public init(connectionString: String, size: Int = 2, maxQueued: Int = 10_000,
+                maxQueueWait: Duration = .seconds(2), timeouts: PostgresTimeouts = .serving,
                 logger: Logger = Logger(label: "mindpad.db")) {
         self.connectionString = connectionString
+        self.timeouts = timeouts
         self.logger = logger
         self.maxQueued = maxQueued
+        self.maxQueueWait = maxQueueWait
         for index in 0..<max(1, size) {
             finished.enter()
             let thread = Thread { [self] in
@@ -53,34 +80,63 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
 
     /// Queues `work`. Exactly one of `work` running or `failed` being called
     /// happens, on a worker thread (or the caller's, when the pool is full or
-    /// stopped).
-    public func submit(_ work: @escaping Job, failed: @escaping @Sendable (PostgresError) -> Void) {
+    /// stopped, or a timer's, when no worker took the job within
+    /// `startWithin`, default `maxQueueWait`).
+    public func submit(_ work: @escaping Job, startWithin: Duration? = nil,
+                       failed: @escaping @Sendable (PostgresError) -> Void) {
+        let entry = Entry(work: work, fail: failed)
         condition.lock()
         if stopping || queue.count - queueHead >= maxQueued {
             condition.unlock()
             failed(PostgresError(.connectionFailed, message: stopping ? "database pool stopped" : "database queue full"))
             return
         }
-        queue.append(Entry(work: work, fail: failed))
+        queue.append(entry)
         condition.signal()
         condition.unlock()
+        let wait = min(startWithin ?? maxQueueWait, maxQueueWait)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.nanoseconds(wait)))) {
+            if entry.claim() {
+                entry.fail(PostgresError(.timedOut, message: "no database worker free within \(wait)"))
+            }
+        }
     }
 
-    /// Runs `work` and reports its value or error through `completion`.
+    /// Runs `work` and reports its value or error through `completion`,
+    /// exactly once. With `within`, a job that has not finished that long
+    /// after this call is answered `timedOut` (a job not started by then
+    /// never runs; one running goes on, bounded by its connection's
+    /// deadlines, and its outcome is dropped). Use it for reads, whose
+    /// caller only needs an answer in time; a write answered `timedOut`
+    /// may still have happened.
     public func run<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T,
+                                 within: Duration? = nil,
                                  completion: @escaping @Sendable (Result<T, PostgresError>) -> Void) {
+        let answered = Atomic<Bool>(false)
+        let answer: @Sendable (Result<T, PostgresError>) -> Void = { result in
+            if !answered.exchange(true, ordering: .acquiringAndReleasing) { completion(result) }
+        }
+        if let within {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.nanoseconds(within)))) {
+                answer(.failure(PostgresError(.timedOut, message: "no answer from the database within \(within)")))
+            }
+        }
         submit({ connection in
             do {
-                completion(.success(try work(connection)))
+                answer(.success(try work(connection)))
             } catch let error as PostgresError {
-                completion(.failure(error))
+                answer(.failure(error))
                 throw error
             } catch {
                 let wrapped = PostgresError(.unexpectedResult, message: "\(error)", underlying: error)
-                completion(.failure(wrapped))
+                answer(.failure(wrapped))
                 throw wrapped
             }
-        }, failed: { completion(.failure($0)) })
+        }, startWithin: within, failed: { answer(.failure($0)) })
+    }
+
+    static func nanoseconds(_ d: Duration) -> Int64 {
+        d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000
     }
 
     /// Jobs queued and not yet started.
@@ -117,6 +173,7 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     private func workerLoop() {
         var connection: PostgresConnection?
         while let entry = nextEntry() {
+            guard entry.claim() else { continue }   // its queue deadline passed
             if connection == nil || connection?.isHealthy == false {
                 connection = nil
                 do {
@@ -146,7 +203,7 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
         }
         condition.unlock()
         do {
-            let c = try PostgresConnection(connectionString: connectionString)
+            let c = try PostgresConnection(connectionString: connectionString, timeouts: timeouts)
             condition.lock()
             let wasDown = databaseWasDown
             databaseWasDown = false

@@ -13,45 +13,71 @@ import Darwin
 /// `DatabaseWorkerPool`). `@unchecked Sendable` only so it can be created on
 /// one thread and handed to the worker that owns it from then on.
 public final class PostgresConnection: @unchecked Sendable {
-    private let conn: OpaquePointer
+    let conn: OpaquePointer
     /// Server-side prepared statements of this session, by SQL text.
     private var prepared: [String: String] = [:]
+    /// How long one statement may go unanswered before the connection is
+    /// dropped; nil waits as long as the server takes.
+    let answerWithin: Duration?
+    /// Set when an answer did not come in time: the socket is shut down
+    /// and the connection is unusable.
+    var dropped = false
 
-    /// Connects, blocking. `connectionString` is a libpq URI
-    /// (`postgresql://user@host:port/db?…`) or key/value string (`host=… dbname=…`).
-    /// Defaults that the string may override: a 3 s connect timeout, TCP
-    /// keepalives, `application_name=mindpad`, and no NOTICE chatter.
-    public init(connectionString: String, applicationName: String = "mindpad") throws {
+    /// Connects, blocking at most `timeouts.connect` seconds per attempt.
+    /// `connectionString` is a libpq URI (`postgresql://user@host:port/db?…`)
+    /// or key/value string (`host=… dbname=…`); its keywords and `options`
+    /// override `timeouts` (see `PostgresTimeouts`). The default,
+    /// `.maintenance`, puts no deadline on statements; the database workers
+    /// use `.serving`.
+    public init(connectionString: String, applicationName: String = "mindpad",
+                timeouts: PostgresTimeouts = .maintenance) throws {
         // Defaults first: libpq lets later keywords, and the expanded
-        // connection string, override earlier ones.
-        let keys = ["connect_timeout", "keepalives", "keepalives_idle", "application_name", "options", "dbname"]
-        let values = ["3", "1", "30", applicationName, "-c client_min_messages=warning", connectionString]
+        // connection string, override earlier ones. `options` comes last,
+        // already merged with the string's own.
+        let (before, ours) = timeouts.parameters(applicationName: applicationName)
+        let options = PostgresTimeouts.mergedOptions(ours, connectionString: connectionString)
+        let keys = before.map(\.0) + ["dbname", "options"]
+        let values = before.map(\.1) + [connectionString, options]
         let c: OpaquePointer? = withCStringArray(keys) { k in
             withCStringArray(values) { v in PQconnectdbParams(k, v, 1) }
         }
         guard let c else {
             throw PostgresError(.connectionFailed, message: "libpq could not allocate a connection")
         }
-        guard PQstatus(c) == CONNECTION_OK else {
+        guard PQstatus(c) == CONNECTION_OK, PQsetnonblocking(c, 1) == 0 else {
             let message = Self.trimmed(PQerrorMessage(c))
             PQfinish(c)
             throw PostgresError(.connectionFailed, message: message)
         }
+        var bound: Duration?
+        if timeouts.statement != nil {
+            // The client's bound follows the statement_timeout in force,
+            // which the operator's options may have changed (0: no bound).
+            do {
+                bound = try Self.statementTimeout(on: c, within: .seconds(max(2, timeouts.connect)))
+                    .map { $0 + timeouts.clientGrace }
+            } catch {
+                PQfinish(c)
+                throw error
+            }
+        }
         conn = c
+        answerWithin = bound
     }
 
     deinit { PQfinish(conn) }
 
     /// Whether libpq still considers the connection usable.
-    public var isHealthy: Bool { PQstatus(conn) == CONNECTION_OK }
+    public var isHealthy: Bool { !dropped && PQstatus(conn) == CONNECTION_OK }
 
     /// Runs one parameterized statement (`$n` binds, text format).
     @discardableResult
     public func query(_ query: SQLQuery) throws -> PostgresRows {
-        let result: OpaquePointer? = withOptionalCStringArray(query.binds) { values in
-            PQexecParams(conn, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
-        }
-        return try consume(result)
+        try consume(exchange { conn in
+            withOptionalCStringArray(query.binds) { values in
+                PQsendQueryParams(conn, query.sql, Int32(query.binds.count), nil, values, nil, nil, 0)
+            }
+        })
     }
 
     /// Runs one parameterized statement through a server-side prepared
@@ -66,20 +92,21 @@ public final class PostgresConnection: @unchecked Sendable {
             name = known
         } else {
             name = "mindpad_\(self.prepared.count + 1)"
-            _ = try consume(PQprepare(conn, name, query.sql, Int32(query.binds.count), nil))
+            _ = try consume(exchange { PQsendPrepare($0, name, query.sql, Int32(query.binds.count), nil) })
             self.prepared[query.sql] = name
         }
-        let result: OpaquePointer? = withOptionalCStringArray(query.binds) { values in
-            PQexecPrepared(conn, name, Int32(query.binds.count), values, nil, nil, 0)
-        }
-        return try consume(result)
+        return try consume(exchange { conn in
+            withOptionalCStringArray(query.binds) { values in
+                PQsendQueryPrepared(conn, name, Int32(query.binds.count), values, nil, nil, 0)
+            }
+        })
     }
 
     /// Runs a script of one or more statements with no parameters, such as a
     /// migration file or `BEGIN`. Never pass text that contains user input.
     @discardableResult
     public func execute(script: String) throws -> PostgresRows {
-        try consume(PQexec(conn, script))
+        try consume(exchange { PQsendQuery($0, script) })
     }
 
     /// Runs `body` inside BEGIN/COMMIT, rolling back when it throws.
@@ -105,10 +132,7 @@ public final class PostgresConnection: @unchecked Sendable {
         return String(cString: escaped)
     }
 
-    private func consume(_ result: OpaquePointer?) throws -> PostgresRows {
-        guard let result else {
-            throw PostgresError(.noResult, message: Self.trimmed(PQerrorMessage(conn)))
-        }
+    private func consume(_ result: OpaquePointer) throws -> PostgresRows {
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
@@ -167,13 +191,13 @@ public struct PostgresRows: Sendable {
 }
 
 /// Calls `body` with a NULL-free C array of C strings that live for the call.
-private func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
     withOptionalCStringArray(strings.map { Optional($0) } + [nil], body)
 }
 
 /// Calls `body` with a C array of optional C strings (nil = SQL NULL) that
 /// live for the call.
-private func withOptionalCStringArray<R>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+func withOptionalCStringArray<R>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
     let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.flatMap { strdup($0) } }
     defer { copies.forEach { free($0) } }
     let pointers = copies.map { UnsafePointer($0) }

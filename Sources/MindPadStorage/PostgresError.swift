@@ -10,6 +10,10 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case serverError
         /// libpq returned no result (out of memory or connection lost).
         case noResult
+        /// No answer within the deadline: the job never got a worker, or the
+        /// server stopped answering mid-statement (the connection was then
+        /// dropped).
+        case timedOut
         /// The result had an unexpected shape.
         case unexpectedResult
         /// Migration files or the migration history are inconsistent.
@@ -34,7 +38,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// shutdown, or a libpq-level failure), so reconnecting may help.
     public var isConnectionLoss: Bool {
         switch code {
-        case .connectionFailed, .noResult: return true
+        case .connectionFailed, .noResult, .timedOut: return true
         case .serverError:
             guard let state = sqlState else { return true }
             return state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03"
@@ -42,10 +46,14 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         }
     }
 
-    /// A serialization failure or a deadlock: the same statement may succeed
-    /// if run again.
+    /// A serialization failure, a deadlock, or the statement or lock
+    /// timeout (SQLSTATE 57014 `query_canceled`, 55P03
+    /// `lock_not_available`): the same statement may succeed if run again.
     public var isRetryable: Bool {
-        sqlState == "40001" || sqlState == "40P01"
+        switch sqlState {
+        case "40001", "40P01", "57014", "55P03": return true
+        default: return false
+        }
     }
 
     /// Worth trying again later: the database was unreachable or went away,
@@ -58,6 +66,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case .connectionFailed: return "database unavailable"
         case .serverError: return "database error \(sqlState ?? "?????")"
         case .noResult: return "database connection lost"
+        case .timedOut: return "database did not answer in time"
         case .unexpectedResult: return "unexpected database result"
         case .migration: return "migration error: \(message)"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Group commit for finished games: results handed over while a write is
 /// under way wait for the next one, and each write stores all of them in one
@@ -14,12 +15,20 @@ import Foundation
 /// written again one result at a time, so only the bad result fails. Every
 /// completion runs exactly once, on a worker thread (or the caller's, when
 /// the pool refuses the job at once).
-public final class ResultBatchWriter: @unchecked Sendable {
+public final class ResultBatchWriter: Sendable {
     public typealias Completion = @Sendable (Result<RecordOutcome, PostgresError>) -> Void
 
-    private struct Waiting {
+    private struct Waiting: Sendable {
         let result: GameResultRecord
         let completion: Completion
+    }
+
+    private struct State {
+        var pending: [Waiting] = []
+        var inFlight = 0
+        var writing = 0
+        /// Callers inside `together`: while any, no batch starts.
+        var holding = 0
     }
 
     private let pool: DatabaseWorkerPool
@@ -27,11 +36,7 @@ public final class ResultBatchWriter: @unchecked Sendable {
     private let maxInFlight: Int
     private let maxPending: Int
     private let onBatch: @Sendable (_ count: Int, _ duration: Duration) -> Void
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var pending: [Waiting] = []
-    private var inFlight = 0
-    private var writing = 0
+    private let state = Mutex(State())
 
     /// - Parameters:
     ///   - maxBatch: most results in one statement.
@@ -50,25 +55,43 @@ public final class ResultBatchWriter: @unchecked Sendable {
 
     /// Stores `result` with the next batch and reports its outcome.
     public func write(_ result: GameResultRecord, completion: @escaping Completion) {
-        lock.lock()
-        if pending.count >= maxPending {
-            lock.unlock()
-            completion(.failure(PostgresError(.connectionFailed, message: "result queue full")))
-            return
+        let (accepted, start) = state.withLock { s -> (Bool, Bool) in
+            guard s.pending.count < maxPending else { return (false, false) }
+            s.pending.append(Waiting(result: result, completion: completion))
+            let start = s.holding == 0 && s.inFlight < maxInFlight
+            if start { s.inFlight += 1 }
+            return (true, start)
         }
-        pending.append(Waiting(result: result, completion: completion))
-        let start = inFlight < maxInFlight
-        if start { inFlight += 1 }
-        lock.unlock()
+        guard accepted else {
+            return completion(.failure(PostgresError(.connectionFailed, message: "result queue full")))
+        }
         if start { schedule() }
     }
 
-    /// Results waiting for a batch.
-    public var backlog: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return pending.count
+    /// Runs `body`; results it hands over start no batch until it returns,
+    /// so that results arriving together (a journal group) are written
+    /// together rather than the first alone.
+    public func together<R>(_ body: () throws -> R) rethrows -> R {
+        state.withLock { $0.holding += 1 }
+        defer {
+            let starts = state.withLock { s -> Int in
+                s.holding -= 1
+                var starts = 0
+                if s.holding == 0 {
+                    while s.inFlight < maxInFlight && starts < s.pending.count {
+                        s.inFlight += 1
+                        starts += 1
+                    }
+                }
+                return starts
+            }
+            for _ in 0..<starts { schedule() }
+        }
+        return try body()
     }
+
+    /// Results waiting for a batch.
+    public var backlog: Int { state.withLock { $0.pending.count } }
 
     /// Queues one batch job on the pool. The batch is taken when the job
     /// starts, so everything handed over until then goes with it.
@@ -93,27 +116,27 @@ public final class ResultBatchWriter: @unchecked Sendable {
     /// order they came. An id appears at most once per batch; a repeat waits
     /// for the next.
     private func take() -> [Waiting] {
-        lock.lock()
-        defer { lock.unlock() }
-        // Jobs in their turn but not writing will take from `pending` too;
-        // one that is writing will not be back for a while.
-        let takers = max(1, inFlight - writing)
-        let share = min(maxBatch, (pending.count + takers - 1) / takers)
-        guard share > 0 else { return [] }
-        writing += 1
-        var batch: [Waiting] = []
-        var rest: [Waiting] = []
-        var ids = Set<String>()
-        batch.reserveCapacity(share)
-        for waiting in pending {
-            if batch.count < share && ids.insert(waiting.result.resultID.lowercased()).inserted {
-                batch.append(waiting)
-            } else {
-                rest.append(waiting)
+        state.withLock { s in
+            // Jobs in their turn but not writing will take from `pending`
+            // too; one that is writing will not be back for a while.
+            let takers = max(1, s.inFlight - s.writing)
+            let share = min(maxBatch, (s.pending.count + takers - 1) / takers)
+            guard share > 0 else { return [] }
+            s.writing += 1
+            var batch: [Waiting] = []
+            var rest: [Waiting] = []
+            var ids = Set<String>()
+            batch.reserveCapacity(share)
+            for waiting in s.pending {
+                if batch.count < share && ids.insert(waiting.result.resultID.lowercased()).inserted {
+                    batch.append(waiting)
+                } else {
+                    rest.append(waiting)
+                }
             }
+            s.pending = rest
+            return batch
         }
-        pending = rest
-        return batch
     }
 
     /// Writes one batch and answers each of its results.
@@ -149,11 +172,12 @@ public final class ResultBatchWriter: @unchecked Sendable {
 
     /// Ends a job: queues the next one if more is waiting, or ends the turn.
     private func finishTurn(wrote: Bool) {
-        lock.lock()
-        if wrote { writing -= 1 }
-        let more = !pending.isEmpty
-        if !more { inFlight -= 1 }
-        lock.unlock()
+        let more = state.withLock { s -> Bool in
+            if wrote { s.writing -= 1 }
+            let more = !s.pending.isEmpty
+            if !more { s.inFlight -= 1 }
+            return more
+        }
         if more { schedule() }
     }
 }

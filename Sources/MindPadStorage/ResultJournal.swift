@@ -1,17 +1,37 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// An append-only file of results that could not reach PostgreSQL yet, one
-/// JSON object per line, each append fsynced before it is acknowledged.
+/// An append-only file of finished results not yet known to be in
+/// PostgreSQL, one JSON object per line; each append is fsynced before it
+/// returns.
 ///
-/// Entries are removed only after they were written to the database (the
-/// write is idempotent by result id, so a crash between the two is safe).
-/// A torn last line from a crash mid-append is skipped on reading.
-public final class ResultJournal: @unchecked Sendable {
+/// Every finished result is appended before the player is told the race is
+/// over (see `JournalWriter`, which groups the fsyncs). Once PostgreSQL has
+/// stored it, a line `{"done":"<result id>"}` is appended, without an fsync:
+/// a done line lost in a crash only means the result is written again, and
+/// that write is idempotent by result id. When every result in the file is
+/// done the file is emptied; a file with many done lines is compacted
+/// (pending entries written to a new file, fsynced, renamed over it).
+///
+/// A torn last line from a crash mid-append is skipped on reading, and the
+/// next append starts on a fresh line.
+public final class ResultJournal: Sendable {
     public let url: URL
-    private let lock = NSLock()
+
+    private struct State {
+        /// Result ids appended and not yet done, with the file's size in
+        /// lines; nil until the file was first read.
+        var open: Set<String>?
+        var lines = 0
+    }
+
+    private let state = Mutex(State())
+    /// Compact once the file holds this many lines and at most a quarter of
+    /// them are still pending.
+    static let compactAfterLines = 4096
 
     /// Opens (creating the folder if needed) `directory/results.journal`.
     public init(directory: URL) throws {
@@ -20,7 +40,7 @@ public final class ResultJournal: @unchecked Sendable {
     }
 
     /// Appends and fsyncs. Throws when the disk refuses; the caller must
-    /// then keep the result some other way (it has nowhere else: log loudly).
+    /// then keep the result some other way.
     public func append(_ records: [GameResultRecord]) throws {
         guard !records.isEmpty else { return }
         let encoder = JSONEncoder()
@@ -30,12 +50,91 @@ public final class ResultJournal: @unchecked Sendable {
             bytes += Array(try encoder.encode(r))
             bytes.append(UInt8(ascii: "\n"))
         }
-        lock.lock()
-        defer { lock.unlock() }
-        let existed = FileManager.default.fileExists(atPath: url.path)
+        try state.withLock { state in
+            loadIfNeeded(&state)
+            try write(bytes, sync: true)
+            for r in records { state.open?.insert(r.resultID) }
+            state.lines += records.count
+        }
+    }
+
+    public func append(_ record: GameResultRecord) throws { try append([record]) }
+
+    /// Marks results as stored in PostgreSQL (no fsync, see above). Empties
+    /// the file once nothing in it is pending, compacts it when it is mostly
+    /// done lines.
+    public func markDone(_ resultIDs: Set<String>) throws {
+        guard !resultIDs.isEmpty else { return }
+        try state.withLock { state in
+            loadIfNeeded(&state)
+            let known = resultIDs.filter { state.open?.contains($0) == true }
+            guard !known.isEmpty else { return }
+            state.open?.subtract(known)
+            if state.open?.isEmpty == true {
+                // Emptied, not deleted: the next append needs no fsync of
+                // the folder. A crash before the truncation is on disk only
+                // means those results are written again.
+                if truncate(url.path, 0) != 0 && errno != ENOENT {
+                    throw JournalError("cannot empty \(url.path): errno \(errno)")
+                }
+                state.lines = 0
+                return
+            }
+            var bytes: [UInt8] = []
+            for id in known.sorted() { bytes += Array("{\"done\":\"\(id)\"}\n".utf8) }
+            try write(bytes, sync: false)
+            state.lines += known.count
+            let pending = state.open?.count ?? 0
+            if state.lines >= Self.compactAfterLines && pending * 4 <= state.lines {
+                try compact(&state)
+            }
+        }
+    }
+
+    /// The same as `markDone`: the results are in PostgreSQL.
+    public func remove(resultIDs: Set<String>) throws { try markDone(resultIDs) }
+
+    /// Every complete entry not marked done, oldest first, one per result id.
+    public func pending() -> [GameResultRecord] {
+        state.withLock { _ in Self.read(url) }
+    }
+
+    private func loadIfNeeded(_ state: inout State) {
+        guard state.open == nil else { return }
+        let (records, lines) = Self.readWithCount(url)
+        state.open = Set(records.map(\.resultID))
+        state.lines = lines
+    }
+
+    /// Rewrites the file with only its pending entries.
+    private func compact(_ state: inout State) throws {
+        let keep = Self.read(url)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var data = Data()
+        for r in keep {
+            data += try encoder.encode(r)
+            data.append(UInt8(ascii: "\n"))
+        }
+        let temporary = url.appendingPathExtension("tmp")
+        let fd = open(temporary.path, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw JournalError("cannot open \(temporary.path): errno \(errno)") }
+        let ok = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) == $0.count } && fsync(fd) == 0
+        close(fd)
+        guard ok, rename(temporary.path, url.path) == 0 else { throw JournalError("cannot rewrite \(url.path)") }
+        syncDirectory()
+        state.open = Set(keep.map(\.resultID))
+        state.lines = keep.count
+    }
+
+    /// Appends `bytes` on a fresh line; fsyncs when `sync` (and the folder
+    /// too, when the file is new).
+    private func write(_ bytes: [UInt8], sync: Bool) throws {
+        let existed = access(url.path, F_OK) == 0
         let fd = open(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw JournalError("cannot open \(url.path): errno \(errno)") }
         defer { close(fd) }
+        var bytes = bytes
         // After a crash mid-append the file may end inside a line: start on
         // a fresh line so the torn entry cannot swallow this one.
         let size = lseek(fd, 0, SEEK_END)
@@ -47,61 +146,41 @@ public final class ResultJournal: @unchecked Sendable {
         }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             guard n > 0 else { throw JournalError("cannot write \(url.path): errno \(errno)") }
             offset += n
         }
+        guard sync else { return }
         guard fsync(fd) == 0 else { throw JournalError("cannot fsync \(url.path): errno \(errno)") }
         if !existed { syncDirectory() }
     }
 
-    public func append(_ record: GameResultRecord) throws { try append([record]) }
+    private struct Done: Decodable { let done: String }
 
-    /// Every complete entry, oldest first, one per result id.
-    public func pending() -> [GameResultRecord] {
-        lock.lock()
-        defer { lock.unlock() }
-        return readLocked()
-    }
+    static func read(_ url: URL) -> [GameResultRecord] { readWithCount(url).records }
 
-    /// Removes the entries with these ids (atomically: a new file renamed
-    /// over the old one).
-    public func remove(resultIDs: Set<String>) throws {
-        guard !resultIDs.isEmpty else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let keep = readLocked().filter { !resultIDs.contains($0.resultID) }
-        if keep.isEmpty {
-            try? FileManager.default.removeItem(at: url)
-            syncDirectory()
-            return
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var data = Data()
-        for r in keep {
-            data += try encoder.encode(r)
-            data.append(UInt8(ascii: "\n"))
-        }
-        let temporary = url.appendingPathExtension("tmp")
-        let fd = open(temporary.path, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw JournalError("cannot open \(temporary.path): errno \(errno)") }
-        let ok = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) == $0.count } && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary.path, url.path) == 0 else { throw JournalError("cannot rewrite \(url.path)") }
-        syncDirectory()
-    }
-
-    private func readLocked() -> [GameResultRecord] {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
+    /// The pending entries and the number of lines in the file.
+    static func readWithCount(_ url: URL) -> (records: [GameResultRecord], lines: Int) {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return ([], 0) }
         let decoder = JSONDecoder()
-        var seen = Set<String>()
-        var out: [GameResultRecord] = []
+        var entries: [String: GameResultRecord] = [:]
+        var order: [String] = []
+        var lines = 0
         for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let r = try? decoder.decode(GameResultRecord.self, from: Data(line)) else { continue }
-            if seen.insert(r.resultID).inserted { out.append(r) }
+            lines += 1
+            if let r = try? decoder.decode(GameResultRecord.self, from: Data(line)) {
+                // The first copy of a result counts; one written again after
+                // its done line is pending again.
+                if entries[r.resultID] == nil {
+                    entries[r.resultID] = r
+                    order.append(r.resultID)
+                }
+            } else if let done = try? decoder.decode(Done.self, from: Data(line)) {
+                entries[done.done] = nil
+            }
         }
-        return out
+        var seen = Set<String>()
+        return (order.compactMap { id in seen.insert(id).inserted ? entries[id] : nil }, lines)
     }
 
     private func syncDirectory() {

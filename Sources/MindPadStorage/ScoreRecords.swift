@@ -6,6 +6,11 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     /// Chosen when the game ends (a UUID); makes the write idempotent.
     public var resultID: String
     public var playerID: Int64
+    /// The game's identifier, e.g. `mindpad`: each game has its own boards.
+    public var game: String
+    /// Whether the game's boards put lower scores first (the path finder);
+    /// false for games where more is better.
+    public var lowerScoreWins: Bool
     /// A mode key such as `normal`, `survival`, `time_attack`.
     public var mode: String
     public var score: Int
@@ -18,11 +23,14 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     /// Milliseconds since 1970, UTC.
     public var finishedAtMs: Int64
 
-    public init(resultID: String = UUID().uuidString.lowercased(), playerID: Int64, mode: String,
+    public init(resultID: String = UUID().uuidString.lowercased(), playerID: Int64, game: String = "mindpad",
+                lowerScoreWins: Bool = false, mode: String,
                 score: Int, correct: Int, answered: Int, durationMs: Int,
                 roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64) {
         self.resultID = resultID
         self.playerID = playerID
+        self.game = game
+        self.lowerScoreWins = lowerScoreWins
         self.mode = mode
         self.score = score
         self.correct = correct
@@ -32,6 +40,32 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
         self.raceID = raceID
         self.finishedAtMs = finishedAtMs
     }
+}
+
+extension GameResultRecord {
+    private enum CodingKeys: String, CodingKey {
+        case resultID, playerID, game, lowerScoreWins, mode, score, correct, answered, durationMs, roomID, raceID, finishedAtMs
+    }
+
+    /// Journal lines written before games had names are MindPad results.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        resultID = try c.decode(String.self, forKey: .resultID)
+        playerID = try c.decode(Int64.self, forKey: .playerID)
+        game = try c.decodeIfPresent(String.self, forKey: .game) ?? "mindpad"
+        lowerScoreWins = try c.decodeIfPresent(Bool.self, forKey: .lowerScoreWins) ?? false
+        mode = try c.decode(String.self, forKey: .mode)
+        score = try c.decode(Int.self, forKey: .score)
+        correct = try c.decode(Int.self, forKey: .correct)
+        answered = try c.decode(Int.self, forKey: .answered)
+        durationMs = try c.decode(Int.self, forKey: .durationMs)
+        roomID = try c.decodeIfPresent(String.self, forKey: .roomID)
+        raceID = try c.decodeIfPresent(String.self, forKey: .raceID)
+        finishedAtMs = try c.decode(Int64.self, forKey: .finishedAtMs)
+    }
+
+    /// The key a board orders by, smaller first: -score where more is better.
+    public var rankKey: Int { lowerScoreWins ? score : -score }
 }
 
 /// What storing a result did.
@@ -115,6 +149,7 @@ public struct LeaderboardEntry: Sendable, Equatable {
 }
 
 public struct Leaderboard: Sendable, Equatable {
+    public var game: String
     public var mode: String
     public var period: LeaderboardPeriod
     public var periodStart: String
@@ -128,6 +163,7 @@ public struct Leaderboard: Sendable, Equatable {
 
 public struct PlayerProfile: Sendable, Equatable {
     public struct Best: Sendable, Equatable {
+        public var game: String
         public var mode: String
         public var score: Int
         public var durationMs: Int

@@ -54,54 +54,55 @@ public struct ScoreStore {
         let answer = try connection.query("""
             WITH input AS (
                 SELECT * FROM jsonb_to_recordset(\(String(decoding: rows, as: UTF8.self))::jsonb) AS t (
-                    i int, result_id uuid, player_id bigint, mode text, score int, correct int, answered int,
-                    duration_ms int, room_id text, race_id text, finished_ms bigint)
+                    i int, result_id uuid, player_id bigint, game text, rank_key int, mode text, score int,
+                    correct int, answered int, duration_ms int, room_id text, race_id text, finished_ms bigint)
             ), ins AS (
-                INSERT INTO game_results (result_id, player_id, mode, score, correct, answered,
+                INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered,
                                           duration_ms, room_id, race_id, finished_at)
-                SELECT result_id, player_id, mode, score, correct, answered, duration_ms, room_id, race_id,
+                SELECT result_id, player_id, game, mode, score, correct, answered, duration_ms, room_id, race_id,
                        to_timestamp(finished_ms / 1000.0)
                 FROM input ORDER BY result_id
                 ON CONFLICT (result_id) DO NOTHING
-                RETURNING result_id, player_id, mode, score, duration_ms, finished_at
+                RETURNING result_id, player_id, game, mode, score, duration_ms, finished_at
             ), periods AS (
                 -- The best new result of each player on each board: one
                 -- upsert cannot touch the same row twice.
-                SELECT DISTINCT ON (ins.player_id, ins.mode, p.period, p.period_start)
-                       ins.*, p.period, p.period_start
-                FROM ins, LATERAL (VALUES
+                SELECT DISTINCT ON (ins.player_id, ins.game, ins.mode, p.period, p.period_start)
+                       ins.*, input.rank_key, p.period, p.period_start
+                FROM ins JOIN input ON input.result_id = ins.result_id, LATERAL (VALUES
                     ('all', DATE '1970-01-01'),
                     ('day', (ins.finished_at AT TIME ZONE 'UTC')::date),
                     ('week', date_trunc('week', ins.finished_at AT TIME ZONE 'UTC')::date)
                 ) AS p (period, period_start)
-                ORDER BY ins.player_id, ins.mode, p.period, p.period_start,
-                         ins.score DESC, ins.duration_ms, ins.finished_at, ins.result_id
+                ORDER BY ins.player_id, ins.game, ins.mode, p.period, p.period_start,
+                         input.rank_key, ins.duration_ms, ins.finished_at, ins.result_id
             ), previous AS (
                 -- All-time bests as they were before this statement.
-                SELECT h.player_id, h.mode, h.score, h.duration_ms,
+                SELECT h.player_id, h.game, h.mode, h.score, h.duration_ms,
                        (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms
                 FROM highscores h
                 WHERE h.period = 'all' AND h.period_start = DATE '1970-01-01'
-                  AND (h.player_id, h.mode) IN (SELECT player_id, mode FROM input)
+                  AND (h.player_id, h.game, h.mode) IN (SELECT player_id, game, mode FROM input)
             ), improved AS (
                 -- In primary-key order, so that two batches lock shared rows
                 -- in the same order.
-                INSERT INTO highscores AS h (player_id, mode, period, period_start, score, duration_ms,
+                INSERT INTO highscores AS h (player_id, game, mode, period, period_start, score, rank_key, duration_ms,
                                              achieved_at, result_id)
-                SELECT player_id, mode, period, period_start, score, duration_ms, finished_at, result_id
-                FROM periods ORDER BY player_id, mode, period, period_start
-                ON CONFLICT (player_id, mode, period, period_start) DO UPDATE
-                   SET score = EXCLUDED.score, duration_ms = EXCLUDED.duration_ms,
+                SELECT player_id, game, mode, period, period_start, score, rank_key, duration_ms, finished_at, result_id
+                FROM periods ORDER BY player_id, game, mode, period, period_start
+                ON CONFLICT (player_id, game, mode, period, period_start) DO UPDATE
+                   SET score = EXCLUDED.score, rank_key = EXCLUDED.rank_key, duration_ms = EXCLUDED.duration_ms,
                        achieved_at = EXCLUDED.achieved_at, result_id = EXCLUDED.result_id
-                 WHERE EXCLUDED.score > h.score
-                    OR (EXCLUDED.score = h.score AND (EXCLUDED.duration_ms < h.duration_ms
+                 WHERE EXCLUDED.rank_key < h.rank_key
+                    OR (EXCLUDED.rank_key = h.rank_key AND (EXCLUDED.duration_ms < h.duration_ms
                         OR (EXCLUDED.duration_ms = h.duration_ms AND EXCLUDED.achieved_at < h.achieved_at)))
             )
             SELECT input.i, ins.result_id IS NOT NULL AS inserted,
                    previous.score AS prev_score, previous.duration_ms AS prev_ms, previous.achieved_ms AS prev_at
             FROM input
             LEFT JOIN ins ON ins.result_id = input.result_id
-            LEFT JOIN previous ON previous.player_id = input.player_id AND previous.mode = input.mode
+            LEFT JOIN previous ON previous.player_id = input.player_id AND previous.game = input.game
+                              AND previous.mode = input.mode
             """, prepared: true)
         var inserted = [Bool](repeating: false, count: batch.count)
         // Each player's all-time best per mode, as it was before the batch,
@@ -115,7 +116,8 @@ public struct ScoreStore {
             if let score = answer.value("prev_score", row: row).flatMap({ Int($0) }),
                let ms = answer.value("prev_ms", row: row).flatMap({ Int($0) }),
                let at = answer.value("prev_at", row: row).flatMap({ Int64($0) }) {
-                running[BoardKey(batch[i])] = Best(score: score, durationMs: ms, achievedAtMs: at)
+                running[BoardKey(batch[i])] = Best(rankKey: batch[i].lowerScoreWins ? score : -score, score: score,
+                                                   durationMs: ms, achievedAtMs: at)
             }
         }
         // Replay the batch in order of finishing against the bests as they
@@ -129,12 +131,13 @@ public struct ScoreStore {
             let before = running[key]
             // The same id twice in one batch is stored once, by the first.
             let isNew = inserted[i] && seen.insert(r.resultID.lowercased()).inserted
-            let mine = Best(score: r.score, durationMs: r.durationMs, achievedAtMs: r.finishedAtMs)
+            let mine = Best(rankKey: r.rankKey, score: r.score, durationMs: r.durationMs, achievedAtMs: r.finishedAtMs)
             let improves = isNew && (before.map { mine.beats($0) } ?? true)
             if improves { running[key] = mine }
-            // A first game that scored nothing is not a "best" worth a fanfare.
-            // A result stored before (a replay) has no "previous" best of its own.
-            outcomes[i] = RecordOutcome(stored: isNew, personalBest: improves && (before != nil || r.score > 0),
+            // A first game that scored nothing is not a "best" worth a fanfare
+            // (where more is better). A result stored before (a replay) has no
+            // "previous" best of its own.
+            outcomes[i] = RecordOutcome(stored: isNew, personalBest: improves && (before != nil || r.lowerScoreWins || r.score > 0),
                                         previousBest: isNew ? before?.score : nil)
         }
         return outcomes
@@ -145,13 +148,15 @@ public struct ScoreStore {
         let i: Int
         let result_id: String
         let player_id: Int64
+        let game: String
+        let rank_key: Int
         let mode: String
         let score, correct, answered, duration_ms: Int
         let room_id, race_id: String?
         let finished_ms: Int64
 
         init(index: Int, _ r: GameResultRecord) {
-            (i, result_id, player_id, mode) = (index, r.resultID, r.playerID, r.mode)
+            (i, result_id, player_id, game, rank_key, mode) = (index, r.resultID, r.playerID, r.game, r.rankKey, r.mode)
             (score, correct, answered, duration_ms) = (r.score, r.correct, r.answered, r.durationMs)
             (room_id, race_id, finished_ms) = (r.roomID, r.raceID, r.finishedAtMs)
         }
@@ -159,18 +164,21 @@ public struct ScoreStore {
 
     private struct BoardKey: Hashable {
         let playerID: Int64
+        let game: String
         let mode: String
-        init(_ r: GameResultRecord) { (playerID, mode) = (r.playerID, r.mode) }
+        init(_ r: GameResultRecord) { (playerID, game, mode) = (r.playerID, r.game, r.mode) }
     }
 
-    /// A best as the boards order it: higher score, then shorter time, then earlier.
+    /// A best as the boards order it: the better score in the game's order
+    /// (the smaller rank key), then shorter time, then earlier.
     private struct Best {
+        let rankKey: Int
         let score: Int
         let durationMs: Int
         let achievedAtMs: Int64
 
         func beats(_ other: Best) -> Bool {
-            (-score, durationMs, achievedAtMs) < (-other.score, other.durationMs, other.achievedAtMs)
+            (rankKey, durationMs, achievedAtMs) < (other.rankKey, other.durationMs, other.achievedAtMs)
         }
     }
 
@@ -179,27 +187,27 @@ public struct ScoreStore {
     /// The top `limit` of one board, and with `aroundPlayer` that player's
     /// entry and up to `neighbours` entries on each side. Ranks are
     /// competition ranks ("1, 2, 2, 4"): equal (score, time, moment) share one.
-    public func leaderboard(mode: String, period: LeaderboardPeriod, limit: Int, at now: Date,
+    public func leaderboard(game: String = "mindpad", mode: String, period: LeaderboardPeriod, limit: Int, at now: Date,
                             aroundPlayer: Int64? = nil, neighbours: Int = 5) throws -> Leaderboard {
         let start = period.start(containing: now)
         let top = try connection.query("""
             SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms
             FROM highscores h JOIN players p ON p.id = h.player_id
-            WHERE h.mode = \(mode) AND h.period = \(period.rawValue) AND h.period_start = \(start)::date
-            ORDER BY h.neg_score, h.duration_ms, h.achieved_at, h.player_id
+            WHERE h.game = \(game) AND h.mode = \(mode) AND h.period = \(period.rawValue) AND h.period_start = \(start)::date
+            ORDER BY h.rank_key, h.duration_ms, h.achieved_at, h.player_id
             LIMIT \(limit)::int
             """)
-        var board = Leaderboard(mode: mode, period: period, periodStart: start,
+        var board = Leaderboard(game: game, mode: mode, period: period, periodStart: start,
                                 nextResetMs: period.nextReset(after: now).map { Int64($0.timeIntervalSince1970 * 1000) },
                                 entries: Self.ranked(try Self.entries(top), firstPosition: 1, firstRank: 1),
                                 me: nil, around: [])
         guard let playerID = aroundPlayer else { return board }
         // The player's entry, its rank (1 + strictly better entries) and its
         // position in the total order (ties broken by player id).
-        let mine = try placing(of: playerID, mode: mode, period: period, start: start)
+        let mine = try placing(of: playerID, game: game, mode: mode, period: period, start: start)
         guard mine.count == 1, let better = mine.value("better").flatMap({ Int($0) }),
               let tiedBefore = mine.value("tied_before").flatMap({ Int($0) }),
-              let negScore = mine.value("neg_score"), let duration = mine.value("duration_ms"),
+              let rankKey = mine.value("rank_key"), let duration = mine.value("duration_ms"),
               let exact = mine.value("achieved_exact") else { return board }
         let myPosition = better + tiedBefore + 1
         // One extra entry before the window tells whether the window's first
@@ -207,19 +215,19 @@ public struct ScoreStore {
         let before = try connection.query("""
             SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms
             FROM highscores h JOIN players p ON p.id = h.player_id
-            WHERE h.mode = \(mode) AND h.period = \(period.rawValue) AND h.period_start = \(start)::date
-              AND (h.neg_score, h.duration_ms, h.achieved_at, h.player_id)
-                  < (\(negScore)::int, \(duration)::int, \(exact)::timestamptz, \(playerID)::bigint)
-            ORDER BY h.neg_score DESC, h.duration_ms DESC, h.achieved_at DESC, h.player_id DESC
+            WHERE h.game = \(game) AND h.mode = \(mode) AND h.period = \(period.rawValue) AND h.period_start = \(start)::date
+              AND (h.rank_key, h.duration_ms, h.achieved_at, h.player_id)
+                  < (\(rankKey)::int, \(duration)::int, \(exact)::timestamptz, \(playerID)::bigint)
+            ORDER BY h.rank_key DESC, h.duration_ms DESC, h.achieved_at DESC, h.player_id DESC
             LIMIT \(neighbours + 1)::int
             """)
         let after = try connection.query("""
             SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms
             FROM highscores h JOIN players p ON p.id = h.player_id
-            WHERE h.mode = \(mode) AND h.period = \(period.rawValue) AND h.period_start = \(start)::date
-              AND (h.neg_score, h.duration_ms, h.achieved_at, h.player_id)
-                  > (\(negScore)::int, \(duration)::int, \(exact)::timestamptz, \(playerID)::bigint)
-            ORDER BY h.neg_score, h.duration_ms, h.achieved_at, h.player_id
+            WHERE h.game = \(game) AND h.mode = \(mode) AND h.period = \(period.rawValue) AND h.period_start = \(start)::date
+              AND (h.rank_key, h.duration_ms, h.achieved_at, h.player_id)
+                  > (\(rankKey)::int, \(duration)::int, \(exact)::timestamptz, \(playerID)::bigint)
+            ORDER BY h.rank_key, h.duration_ms, h.achieved_at, h.player_id
             LIMIT \(neighbours)::int
             """)
         let earlier = Array(try Self.entries(before).reversed())
@@ -229,7 +237,7 @@ public struct ScoreStore {
         if earlier.count == neighbours + 1, window.count > 1, Self.sameResult(window[0], window[1]) {
             // The extra entry ties with the window's first: the tie group may
             // start further up, so count its rank exactly.
-            let outside = try placing(of: window[0].playerID, mode: mode, period: period, start: start)
+            let outside = try placing(of: window[0].playerID, game: game, mode: mode, period: period, start: start)
             firstRank = (outside.value("better").flatMap { Int($0) } ?? 0) + 1
         }
         window = Self.ranked(window, firstPosition: firstPosition, firstRank: firstRank)
@@ -247,67 +255,73 @@ public struct ScoreStore {
     /// time in an earlier whole second is summed from `highscore_tie_counts`
     /// and only the player's own second is counted on the index (a day's or
     /// a week's board counts its whole score there).
-    private func placing(of playerID: Int64, mode: String, period: LeaderboardPeriod, start: String) throws -> PostgresRows {
-        try connection.query(Self.placingQuery(of: playerID, mode: mode, period: period, start: start))
+    private func placing(of playerID: Int64, game: String, mode: String, period: LeaderboardPeriod, start: String) throws -> PostgresRows {
+        try connection.query(Self.placingQuery(of: playerID, game: game, mode: mode, period: period, start: start))
     }
 
     /// PostgreSQL's plan of a player's rank on one board, run for real
     /// (`EXPLAIN ANALYZE`), one line per row: for the benchmark's notes.
-    public func explainRank(of playerID: Int64, mode: String, period: LeaderboardPeriod, at now: Date) throws -> String {
-        let query = Self.placingQuery(of: playerID, mode: mode, period: period, start: period.start(containing: now))
+    public func explainRank(of playerID: Int64, game: String = "mindpad", mode: String, period: LeaderboardPeriod,
+                            at now: Date) throws -> String {
+        let query = Self.placingQuery(of: playerID, game: game, mode: mode, period: period, start: period.start(containing: now))
         let plan = try connection.query(SQLQuery(unsafeSQL: "EXPLAIN (ANALYZE, BUFFERS) " + query.sql, binds: query.binds))
         return (0..<plan.count).compactMap { plan.value("QUERY PLAN", row: $0) }.joined(separator: "\n")
     }
 
-    private static func placingQuery(of playerID: Int64, mode: String, period: LeaderboardPeriod, start: String) -> SQLQuery {
+    private static func placingQuery(of playerID: Int64, game: String, mode: String, period: LeaderboardPeriod,
+                                     start: String) -> SQLQuery {
         """
             SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms,
-                   h.neg_score, h.achieved_at::text AS achieved_exact,
+                   h.rank_key, h.achieved_at::text AS achieved_exact,
                    (SELECT coalesce(sum(c.players), 0) FROM highscore_counts c
-                     WHERE c.mode = h.mode AND c.period = h.period AND c.period_start = h.period_start
-                       AND c.score > h.score)
+                     WHERE c.game = h.game AND c.mode = h.mode AND c.period = h.period AND c.period_start = h.period_start
+                       AND c.rank_key < h.rank_key)
                    + (SELECT coalesce(sum(t.players), 0) FROM highscore_tie_counts t
-                     WHERE t.mode = h.mode AND t.period = h.period AND t.period_start = h.period_start
-                       AND t.score = h.score AND t.duration_s < h.duration_ms / 1000)
+                     WHERE t.game = h.game AND t.mode = h.mode AND t.period = h.period AND t.period_start = h.period_start
+                       AND t.rank_key = h.rank_key AND t.duration_s < h.duration_ms / 1000)
                    + (SELECT count(*) FROM highscores b
-                     WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
-                       AND b.neg_score = h.neg_score
+                     WHERE b.game = h.game AND b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
+                       AND b.rank_key = h.rank_key
                        AND b.duration_ms >= CASE WHEN h.period = 'all' THEN h.duration_ms / 1000 * 1000 ELSE 0 END
                        AND (b.duration_ms, b.achieved_at) < (h.duration_ms, h.achieved_at)
                    ) AS better,
                    (SELECT count(*) FROM highscores b
-                     WHERE b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
-                       AND (b.neg_score, b.duration_ms, b.achieved_at) = (h.neg_score, h.duration_ms, h.achieved_at)
+                     WHERE b.game = h.game AND b.mode = h.mode AND b.period = h.period AND b.period_start = h.period_start
+                       AND (b.rank_key, b.duration_ms, b.achieved_at) = (h.rank_key, h.duration_ms, h.achieved_at)
                        AND b.player_id < h.player_id
                    ) AS tied_before
             FROM highscores h JOIN players p ON p.id = h.player_id
-            WHERE h.player_id = \(playerID)::bigint AND h.mode = \(mode) AND h.period = \(period.rawValue)
+            WHERE h.player_id = \(playerID)::bigint AND h.game = \(game) AND h.mode = \(mode) AND h.period = \(period.rawValue)
               AND h.period_start = \(start)::date
             """
     }
 
-    /// A player's all-time bests per mode and their most recent games.
-    public func profile(of player: PlayerRecord, recentLimit: Int = 20) throws -> PlayerProfile {
+    /// A player's all-time bests per game and mode and their most recent
+    /// games, of one game or (nil) of every game.
+    public func profile(of player: PlayerRecord, game: String? = nil, recentLimit: Int = 20) throws -> PlayerProfile {
         let bests = try connection.query("""
-            SELECT mode, score, duration_ms, (extract(epoch FROM achieved_at) * 1000)::bigint AS achieved_ms
-            FROM highscores WHERE player_id = \(player.id)::bigint AND period = 'all' ORDER BY mode
+            SELECT game, mode, score, duration_ms, (extract(epoch FROM achieved_at) * 1000)::bigint AS achieved_ms
+            FROM highscores WHERE player_id = \(player.id)::bigint AND period = 'all'
+              AND (\(game)::text IS NULL OR game = \(game)::text)
+            ORDER BY game, mode
             """)
         let recent = try connection.query("""
-            SELECT result_id::text AS result_id, mode, score, correct, answered, duration_ms, room_id, race_id,
+            SELECT result_id::text AS result_id, game, mode, score, correct, answered, duration_ms, room_id, race_id,
                    (extract(epoch FROM finished_at) * 1000)::bigint AS finished_ms
             FROM game_results WHERE player_id = \(player.id)::bigint
+              AND (\(game)::text IS NULL OR game = \(game)::text)
             ORDER BY finished_at DESC LIMIT \(recentLimit)::int
             """)
         return PlayerProfile(
             player: player,
             highscores: try bests.rows.indices.map { i in
-                PlayerProfile.Best(mode: try Self.text(bests, "mode", i), score: try Self.int(bests, "score", i),
+                PlayerProfile.Best(game: try Self.text(bests, "game", i), mode: try Self.text(bests, "mode", i), score: try Self.int(bests, "score", i),
                                    durationMs: try Self.int(bests, "duration_ms", i),
                                    achievedAtMs: Int64(try Self.int(bests, "achieved_ms", i)))
             },
             recent: try recent.rows.indices.map { i in
                 GameResultRecord(resultID: try Self.text(recent, "result_id", i), playerID: player.id,
-                                 mode: try Self.text(recent, "mode", i), score: try Self.int(recent, "score", i),
+                                 game: try Self.text(recent, "game", i), mode: try Self.text(recent, "mode", i), score: try Self.int(recent, "score", i),
                                  correct: try Self.int(recent, "correct", i), answered: try Self.int(recent, "answered", i),
                                  durationMs: try Self.int(recent, "duration_ms", i),
                                  roomID: recent.value("room_id", row: i), raceID: recent.value("race_id", row: i),
@@ -317,24 +331,25 @@ public struct ScoreStore {
 
     // MARK: Resets
 
-    /// A player resets their own bests (every mode and period) to nothing.
-    /// Returns how many all-time bests went.
-    public func resetOwnHighscores(playerID: Int64) throws -> Int {
-        try deleteBests(mode: nil, playerID: playerID, audit: nil).bests
+    /// A player resets their own bests (every mode and period, of one game
+    /// or of every game) to nothing. Returns how many all-time bests went.
+    public func resetOwnHighscores(playerID: Int64, game: String? = nil) throws -> Int {
+        try deleteBests(game: game, mode: nil, playerID: playerID, audit: nil).bests
     }
 
-    /// An operator's reset, recorded in `admin_resets` in the same statement.
-    /// Returns (all-time bests removed, rows removed across every period).
-    public func adminReset(_ scope: ResetScope, requester: String) throws -> (bests: Int, rows: Int) {
+    /// An operator's reset of one game's boards or (nil) every game's,
+    /// recorded in `admin_resets` in the same statement. Returns (all-time
+    /// bests removed, rows removed across every period).
+    public func adminReset(_ scope: ResetScope, game: String? = nil, requester: String) throws -> (bests: Int, rows: Int) {
         switch scope {
         case .all:
-            return try deleteBests(mode: nil, playerID: nil, audit: (scope.label, nil, requester))
+            return try deleteBests(game: game, mode: nil, playerID: nil, audit: (scope.label, nil, requester))
         case .mode(let m):
-            return try deleteBests(mode: m, playerID: nil, audit: (scope.label, nil, requester))
+            return try deleteBests(game: game, mode: m, playerID: nil, audit: (scope.label, nil, requester))
         case .player(let id, let name):
-            return try deleteBests(mode: nil, playerID: id, audit: (scope.label, name, requester))
+            return try deleteBests(game: game, mode: nil, playerID: id, audit: (scope.label, name, requester))
         case .playerMode(let id, let name, let m):
-            return try deleteBests(mode: m, playerID: id, audit: (scope.label, name, requester))
+            return try deleteBests(game: game, mode: m, playerID: id, audit: (scope.label, name, requester))
         }
     }
 
@@ -343,23 +358,25 @@ public struct ScoreStore {
     /// locked in primary-key order, the order result batches lock them in,
     /// so a reset and a batch cannot deadlock. Returns (all-time bests
     /// removed, rows removed across every period).
-    private func deleteBests(mode: String?, playerID: Int64?,
+    private func deleteBests(game: String?, mode: String?, playerID: Int64?,
                              audit: (scope: String, playerName: String?, requester: String)?) throws -> (bests: Int, rows: Int) {
         let rows = try connection.query("""
             WITH locked AS (
-                SELECT player_id, mode, period, period_start FROM highscores
-                WHERE (\(mode)::text IS NULL OR mode = \(mode)::text)
+                SELECT player_id, game, mode, period, period_start FROM highscores
+                WHERE (\(game)::text IS NULL OR game = \(game)::text)
+                  AND (\(mode)::text IS NULL OR mode = \(mode)::text)
                   AND (\(playerID)::bigint IS NULL OR player_id = \(playerID)::bigint)
-                ORDER BY player_id, mode, period, period_start FOR UPDATE
+                ORDER BY player_id, game, mode, period, period_start FOR UPDATE
             ), gone AS (
                 DELETE FROM highscores h USING locked l
-                WHERE (h.player_id, h.mode, h.period, h.period_start) = (l.player_id, l.mode, l.period, l.period_start)
+                WHERE (h.player_id, h.game, h.mode, h.period, h.period_start)
+                    = (l.player_id, l.game, l.mode, l.period, l.period_start)
                 RETURNING h.period
             ), counted AS (
                 SELECT count(*) FILTER (WHERE period = 'all') AS bests, count(*) AS total FROM gone
             ), audit AS (
-                INSERT INTO admin_resets (scope, mode, player_name, requester, rows_changed)
-                SELECT \(audit?.scope)::text, \(mode)::text, \(audit?.playerName)::text, \(audit?.requester)::text, total
+                INSERT INTO admin_resets (scope, game, mode, player_name, requester, rows_changed)
+                SELECT \(audit?.scope)::text, \(game)::text, \(mode)::text, \(audit?.playerName)::text, \(audit?.requester)::text, total
                 FROM counted WHERE \(audit?.scope)::text IS NOT NULL
             )
             SELECT bests, total FROM counted

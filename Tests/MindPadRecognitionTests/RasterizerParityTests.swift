@@ -1,3 +1,4 @@
+import MindPadJSON
 import Testing
 @testable import MindPadRecognition
 
@@ -5,14 +6,14 @@ import Testing
 /// pixels as the server's rasterizer. The fixture holds drawings and Python's pixels.
 @Suite struct RasterizerParityTests {
     @Test func swiftMatchesThePythonRasterizer() throws {
-        guard case .array(let cases) = try JSONValue.parse(RasterParityFixture.json) else {
+        guard case .array(let cases) = try JSON.parse(RasterParityFixture.json) else {
             Issue.record("fixture is not an array"); return
         }
         #expect(cases.count >= 15)
         for (k, c) in cases.enumerated() {
-            let strokeValues: [JSONValue] = c["strokes"]?.array ?? []
-            let strokes: [[StrokePoint]] = strokeValues.map { (stroke: JSONValue) -> [StrokePoint] in
-                (stroke.array ?? []).map { (p: JSONValue) -> StrokePoint in
+            let strokeValues: [JSON] = c["strokes"]?.array ?? []
+            let strokes: [[StrokePoint]] = strokeValues.map { (stroke: JSON) -> [StrokePoint] in
+                (stroke.array ?? []).map { (p: JSON) -> StrokePoint in
                     let v: [Double] = (p.array ?? []).map { $0.number ?? .nan }
                     return StrokePoint(x: v[0], y: v[1], t: v[2])
                 }

@@ -1,3 +1,4 @@
+import MindPadJSON
 import Testing
 @testable import MindPadRecognition
 
@@ -10,7 +11,7 @@ private func run(_ lines: [String]) throws -> [String] {
 
 private func errorCode(_ line: String) throws -> String? {
     let out = try run([line])
-    guard let message = try JSONValue.parse(out[0])["error"]?.string else { return nil }
+    guard let message = try JSON.parse(out[0])["error"]?.string else { return nil }
     return String(message.prefix { $0 != ":" })
 }
 
@@ -18,7 +19,7 @@ private func errorCode(_ line: String) throws -> String? {
     /// Three drawings per digit by writers training never saw, through the whole
     /// server path (JSON → drawing → rasterizer → network → JSON).
     @Test func recognizesStrokeDrawingsEndToEnd() throws {
-        guard case .array(let cases) = try JSONValue.parse(StrokeLinesFixture.json) else {
+        guard case .array(let cases) = try JSON.parse(StrokeLinesFixture.json) else {
             Issue.record("bad fixture"); return
         }
         #expect(cases.count == 30)
@@ -27,7 +28,7 @@ private func errorCode(_ line: String) throws -> String? {
         #expect(out.count == lines.count)
         var correct = 0
         for (c, line) in zip(cases, out) {
-            let reply = try JSONValue.parse(line)
+            let reply = try JSON.parse(line)
             let digit = try #require(reply["digit"]?.number)
             let confidence = try #require(reply["confidence"]?.number)
             let probabilities: [Double] = (reply["probabilities"]?.array ?? []).compactMap { $0.number }
@@ -56,9 +57,9 @@ private func errorCode(_ line: String) throws -> String? {
         ]
         let out = try run(lines)
         #expect(out.count == 5)
-        #expect(try JSONValue.parse(out[0])["digit"]?.number == 1)
-        #expect(try JSONValue.parse(out[4])["digit"]?.number == 1)
-        for i in 1...3 { #expect(try JSONValue.parse(out[i])["error"]?.string != nil, "line \(i): \(out[i])") }
+        #expect(try JSON.parse(out[0])["digit"]?.number == 1)
+        #expect(try JSON.parse(out[4])["digit"]?.number == 1)
+        for i in 1...3 { #expect(try JSON.parse(out[i])["error"]?.string != nil, "line \(i): \(out[i])") }
     }
 
     @Test func errorCodes() throws {
@@ -95,14 +96,14 @@ private func errorCode(_ line: String) throws -> String? {
 
     @Test func extraFieldsAndMissingTimesAreAccepted() throws {
         let line = #"{"id": "abc", "width": 10, "height": 10, "pen": {"w": 3}, "strokes": [[[5, 1], [5, 9]]]}"#
-        let reply = try JSONValue.parse(try run([line])[0])
+        let reply = try JSON.parse(try run([line])[0])
         #expect(reply["digit"]?.number == 1)
     }
 
     @Test func errorOutputIsValidJSON() throws {
         for code in RecognitionError.Code.allCases {
             let line = RecognizeLines.encode(RecognitionError(code))
-            let message = try #require(try JSONValue.parse(line)["error"]?.string)
+            let message = try #require(try JSON.parse(line)["error"]?.string)
             #expect(message.hasPrefix(code.rawValue + ": "))
         }
     }

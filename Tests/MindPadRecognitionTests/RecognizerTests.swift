@@ -1,3 +1,4 @@
+import MindPadJSON
 import Foundation
 import Testing
 @testable import MindPadRecognition
@@ -28,7 +29,7 @@ import Testing
     @Test func goldenLogits() throws {
         let r = try Recognizer.bundled()
         let ws = r.makeWorkspace()
-        guard case .array(let cases) = try JSONValue.parse(GoldenLogitsFixture.json) else {
+        guard case .array(let cases) = try JSON.parse(GoldenLogitsFixture.json) else {
             Issue.record("bad fixture"); return
         }
         #expect(cases.count >= 5)

@@ -11,7 +11,9 @@ struct AddOneDigits: GameKind {
     }
 
     var identifier: String { "add-one" }
+    var names: LocalizedName { LocalizedName(en: "Add One", zh: "加一") }
     var normalQuestionCount: Int { 5 }
+    var answerInput: AnswerInput { .drawnNumber }
 
     func question(seed: UInt64, index: Int, mode: GameMode) -> Question {
         var generator = SeededGenerator(seed: seed, stream: UInt64(index))
@@ -48,6 +50,18 @@ struct AddOneDigits: GameKind {
         #expect(standings.entries[0].result.kind == "add-one")
         #expect(standings.entries[0].result.score == 3 * 28 + 2 * 38)
         #expect(standings.entries[1].result.wrong == 5)
+    }
+
+    @Test func theCatalogEntryDefaultsToEveryModeAndHigherFirst() {
+        let info = AddOneDigits().info
+        #expect(info.modes == [.normal, .survival, .timeAttack])
+        #expect(info.boardOrder == .higherFirst)
+        #expect(info.answerInput.isHandwriting)
+        // The default reads no handwriting; MindPad reads exactly one digit.
+        #expect(AddOneDigits().answer(handwritten: HandwrittenAnswer(digits: [1, 2])) == nil)
+        #expect(MindPadArithmetic().answer(handwritten: HandwrittenAnswer(digits: [7])) == Digit(7))
+        #expect(MindPadArithmetic().answer(handwritten: HandwrittenAnswer(digits: [1, 7])) == nil)
+        #expect(MindPadArithmetic().answer(handwritten: HandwrittenAnswer(digits: [])) == nil)
     }
 
     @Test func addOneExample() {

@@ -10,6 +10,7 @@ import Testing
         let ids: [PlayerID] = ["a", "b", "c", "d", "e"]
         var finishedRaces = 0
         var gradedAnswers = 0
+        var refusalsAgreed = 0
         for seed in 0..<300 as Range<UInt64> {
             var random = SeededGenerator(seed: seed)
             var race = RaceHarness(
@@ -39,7 +40,23 @@ import Testing
                     event = .answer(id, question: question, Digit(random.int(in: 0...9))!)
                 }
                 if case .disposed = race.machine.phase { break }
+                // The pure query agrees with what handling the answer does,
+                // deadlines due by now included, and changes nothing.
+                var predicted: RaceError?? = nil
+                if case .answer(let player, let question, _, _) = event {
+                    let before = race.machine.snapshot
+                    predicted = .some(race.machine.refusal(ofAnswerBy: player, to: question, at: race.now))
+                    #expect(race.machine.snapshot == before)
+                }
                 let effects = race.send(event)
+                if case .some(let refusal) = predicted, case .answer(let player, _, _, _) = event {
+                    let rejected = effects.compactMap { e -> RaceError? in
+                        if case .rejected(player, let error) = e { return error }
+                        return nil
+                    }
+                    #expect(rejected == (refusal.map { [$0] } ?? []))
+                    if refusal == nil { refusalsAgreed += 1 }
+                }
                 finishedRaces += effects.standings.count
                 gradedAnswers += effects.outcomes.count
                 for result in effects.results { storedPerRound[result.round, default: []].append(result.player) }
@@ -51,6 +68,7 @@ import Testing
         // The storm really reaches races, answers and finishes.
         #expect(finishedRaces > 100)
         #expect(gradedAnswers > 300)
+        #expect(refusalsAgreed == gradedAnswers)
     }
 
     static func checkInvariants(_ machine: RaceStateMachine<MindPadArithmetic>) {

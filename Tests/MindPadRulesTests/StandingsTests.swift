@@ -72,4 +72,18 @@ import Testing
     @Test func emptyStandingsHaveNoWinner() {
         #expect(Standings(round: 1, mode: .normal, results: []).winner == nil)
     }
+
+    @Test func lowerFirstKindsRankTheLowestCompletedScoreFirst() {
+        let results = [
+            Self.result("a", seat: 0, mode: .normal, score: 40, correct: 3),
+            Self.result("b", seat: 1, mode: .normal, score: 25, correct: 3),
+            Self.result("c", seat: 2, mode: .normal, score: 5, correct: 1, completed: false),
+            Self.result("d", seat: 3, mode: .normal, score: 25, correct: 4),
+        ]
+        let standings = Standings(round: 1, mode: .normal, results: results, order: .lowerFirst)
+        // Completed before abandoned, then lower score, then the mode's keys (more correct).
+        #expect(standings.entries.map(\.result.player) == ["d", "b", "a", "c"])
+        // The same results where more is better.
+        #expect(Standings(round: 1, mode: .normal, results: results).entries.map(\.result.player) == ["a", "d", "b", "c"])
+    }
 }

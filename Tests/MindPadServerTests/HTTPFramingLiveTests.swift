@@ -85,7 +85,7 @@ func expectNextRequestAnswered(_ c: RawHTTPConnection, sourceLocation: SourceLoc
         let resources: [(String, Set<String>)] = [
             ("/api/leaderboard", ["GET", "HEAD"]), ("/api/players", ["POST"]), ("/api/players/Ann", ["GET", "HEAD"]),
             ("/api/players/Ann/highscores/reset", ["POST"]), ("/api/admin/reset", ["POST"]),
-            ("/healthz", ["GET", "HEAD"]), ("/metrics", ["GET", "HEAD"]), ("/", ["GET", "HEAD"]), ("/js/app.js", ["GET", "HEAD"]),
+            ("/healthz", ["GET", "HEAD"]), ("/metrics", ["GET", "HEAD"]), ("/", ["GET", "HEAD"]), ("/js/main.js", ["GET", "HEAD"]),
         ]
         for (path, allowed) in resources {
             for method in ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND", "FOO"]

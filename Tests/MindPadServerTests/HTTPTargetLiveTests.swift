@@ -83,7 +83,7 @@ import Testing
         _ = try live.register("Heady")
         let c = try live.connect()
         for target in ["/healthz", "/metrics", "/api/leaderboard?mode=survival", "/api/players/Heady",
-                       "/api/players/Nobody", "/", "/index.html", "/js/app.js", "/css/style.css", "/missing.png", "/ws"] {
+                       "/api/players/Nobody", "/", "/index.html", "/js/main.js", "/css/style.css", "/missing.png", "/ws"] {
             try c.request("GET", target)
             let get = try c.readResponse()
             try c.request("HEAD", target)

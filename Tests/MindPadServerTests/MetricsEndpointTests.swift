@@ -68,7 +68,8 @@ import Testing
         let after = String(decoding: try TestHTTP.request(port: port, path: "/metrics").body, as: UTF8.self)
         #expect(Self.sample(after, "mindpad_rooms") == 0)
         #expect(Self.sample(after, "mindpad_races_running") == 0)
-        // Leaving stored the run: one result, written in one batch, both timed.
+        // Leaving stored the run: one result, journaled in one fsync and
+        // written in one batch, all timed.
         // The write finishes on a database worker after the room closed, so
         // scrape until it shows (5 s at most).
         var stored = after
@@ -79,6 +80,8 @@ import Testing
         }
         #expect(Self.sample(stored, "mindpad_db_query_seconds_count", [#"operation="record_result""#]) == 1)
         #expect(Self.sample(stored, "mindpad_db_query_seconds_count", [#"operation="record_results_batch""#]) == 1)
+        // Journal first: one group commit, before the batch.
+        #expect(Self.sample(stored, "mindpad_db_query_seconds_count", [#"operation="journal_commit""#]) == 1)
         #expect(Self.sample(stored, "mindpad_result_batch_size_count") == 1)
         #expect(Self.sample(stored, "mindpad_result_batch_size_sum") == 1)
         #expect(try TestHTTP.request(port: port, method: "POST", path: "/metrics").status == 405)

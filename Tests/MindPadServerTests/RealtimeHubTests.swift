@@ -1,4 +1,5 @@
 import Foundation
+import MindPadJSON
 import MindPadRecognition
 import MindPadRules
 import MindPadStorage
@@ -6,175 +7,172 @@ import Synchronization
 import Testing
 @testable import MindPadServer
 
-/// A directory in memory; `down` makes it answer `unavailable`.
-final class FakePlayerDirectory: PlayerDirectory {
-    let players = Mutex<[String: (IdentifiedPlayer, String)]>([:])
-    let down = Atomic<Bool>(false)
-
-    func register(name: String, nameKey: String,
-                  completion: @escaping @Sendable (Result<(IdentifiedPlayer, token: String), IdentityError>) -> Void) {
-        if down.load(ordering: .relaxed) { return completion(.failure(.unavailable)) }
-        let result = players.withLock { p -> Result<(IdentifiedPlayer, token: String), IdentityError> in
-            if p[nameKey] != nil { return .failure(.nameTaken) }
-            let player = IdentifiedPlayer(id: Int64(p.count + 1), name: name)
-            let token = UUID().uuidString
-            p[nameKey] = (player, token)
-            return .success((player, token))
-        }
-        DispatchQueue.global().async { completion(result) }
-    }
-
-    func authenticate(nameKey: String, token: String,
-                      completion: @escaping @Sendable (Result<IdentifiedPlayer, IdentityError>) -> Void) {
-        if down.load(ordering: .relaxed) { return completion(.failure(.unavailable)) }
-        let found = players.withLock { $0[nameKey] }
-        DispatchQueue.global().async {
-            if let found, found.1 == token { completion(.success(found.0)) } else { completion(.failure(.wrongToken)) }
-        }
-    }
-}
-
-/// Keeps results in memory, or pretends the database is away (`journal`).
-final class FakeResultSink: ResultSink {
-    let records = Mutex<[GameResultRecord]>([])
-    let journal: Bool
-    init(journal: Bool) { self.journal = journal }
-
-    func record(_ result: GameResultRecord, completion: @escaping @Sendable (ResultDelivery) -> Void) {
-        records.withLock { $0.append(result) }
-        let journal = journal
-        DispatchQueue.global().async {
-            completion(journal ? .journaled : .stored(RecordOutcome(stored: true, personalBest: true, previousBest: nil)))
-        }
-    }
-}
-
-/// The transport's delegate in these tests: WebSocket traffic to the hub.
-final class HubDelegate: WebServerDelegate {
-    let hub: RealtimeHub
-    init(hub: RealtimeHub) { self.hub = hub }
-    func webServer(_ server: WebServer, didOpen connection: ConnectionID, peer: String) { hub.opened(connection, on: server) }
-    func webServer(_ server: WebServer, didReceive text: String, from connection: ConnectionID) { hub.received(text, from: connection, on: server) }
-    func webServer(_ server: WebServer, didClose connection: ConnectionID) { hub.closed(connection, on: server) }
-    func webServer(_ server: WebServer, handle request: HTTPRequest, responder: HTTPResponder) {
-        responder.respond(.error(404, code: "not_found", message: "no"))
-    }
-}
-
-/// The hub in-process with fakes for the directory and storage.
-@Suite(.serialized) struct RealtimeHubTests {
-    let directory = FakePlayerDirectory()
-    let sink = FakeResultSink(journal: true)
-    let server: WebServer
-    let delegate: HubDelegate
-
-    init() throws {
-        var options = RealtimeOptions()
-        options.countdown = .zero
-        options.timeAttackLength = .seconds(60)
-        let hub = RealtimeHub(options: options, players: directory, results: sink,
-                              recognition: try RecognitionPool.bundled(threads: 1))
-        delegate = HubDelegate(hub: hub)
-        server = WebServer(options: WebServerOptions(host: "127.0.0.1", port: 0, webRoot: nil))
-        server.delegate = delegate
-        try server.start()
-    }
-
-    private func shutDown() {
-        server.stop()
-        server.waitUntilStopped()
-    }
-
+/// The realtime hub in-process (`HubHarness`): a manual clock and an
+/// in-memory transport, so timings are exact and nothing sleeps.
+@Suite struct RealtimeHubTests {
     @Test func anUnavailableDirectoryIsReportedAndRetried() throws {
-        defer { shutDown() }
-        let ann = try RealtimeClient(port: server.port, label: "ann")
-        directory.down.store(true, ordering: .relaxed)
-        try ann.send(["type": "identify", "name": "Ann"])
-        try ann.error("unavailable")
-        directory.down.store(false, ordering: .relaxed)
-        #expect(try ann.identify("Ann")["new"] as? Bool == true)
+        let h = try HubHarness()
+        let ann = h.connect("ann")
+        h.directory.down.store(true, ordering: .relaxed)
+        ann.send([("type", .string("identify")), ("name", .string("Ann"))])
+        #expect(ann.errorCode() == "unavailable")
+        h.directory.down.store(false, ordering: .relaxed)
+        #expect(ann.identify("Ann")?["new"] == .bool(true))
     }
 
-    @Test func aJournaledResultIsReportedWithoutABest() throws {
-        defer { shutDown() }
-        let ann = try RealtimeClient(port: server.port, label: "ann")
-        try ann.identify("Ann")
-        _ = try ann.createRoom(mode: "survival")
-        try ann.send(["type": "start"])
-        let q = try ann.next("question")
-        _ = try ann.answer((expectedDigit(q) + 3) % 10, question: "r1q0")
-        let saved = try ann.next("result_saved")
-        #expect(saved["stored"] as? String == "journal")
-        #expect(saved["personal_best"] == nil)
-        let record = try #require(sink.records.withLock { $0.first })
-        #expect(record.mode == "survival" && record.answered == 1 && record.correct == 0 && record.playerID == 1)
+    @Test func aJournaledResultIsReportedWithoutABestAndCarriesItsAccount() throws {
+        let h = try HubHarness(journal: true)
+        _ = h.connect("someone").identify("Zed")
+        let ann = h.connect("ann")
+        ann.identify("Ann")
+        _ = ann.createRoom(mode: "survival")
+        ann.send([("type", .string("start"))])
+        let q = ann.next("question")
+        ann.draw((hiddenDigit(q) + 3) % 10, question: "r1q0")
+        ann.submit("r1q0")
+        #expect(ann.next("graded")?["correct"] == .bool(false))
+        let saved = ann.next("result_saved")
+        #expect(saved?["stored"] == .string("journal"))
+        #expect(saved?["game"] == .string("mindpad"))
+        #expect(saved?["personal_best"] == nil)
+        let record = try #require(h.sink.records.withLock { $0.first })
+        #expect(record.mode == "survival" && record.answered == 1 && record.correct == 0)
+        // Ann is the directory's second player: her account id, not one parsed from "p2".
+        #expect(record.playerID == 2 && record.game == "mindpad" && !record.lowerScoreWins)
     }
 
     @Test func aSecondConnectionTakesOverAndResumes() throws {
-        defer { shutDown() }
-        let first = try RealtimeClient(port: server.port, label: "first")
-        let token = try first.identify("Ann")["token"] as! String
-        let code = try first.createRoom(mode: "time_attack")
-        try first.send(["type": "start"])
-        _ = try first.next("question")
+        let h = try HubHarness()
+        let first = h.connect("first")
+        let token = try #require(first.identify("Ann")?["token"]?.string)
+        let code = first.createRoom(mode: "time_attack")
+        first.send([("type", .string("start"))])
+        #expect(first.next("question") != nil)
 
-        let second = try RealtimeClient(port: server.port, label: "second")
-        try second.identify("ann", token: token)
-        #expect(try second.next("room")["code"] as? String == code)
-        #expect(try second.next("question")["question"] as? String == "r1q0")
-        #expect(try first.waitForClose() == 4001)
-        #expect(first.inbox.contains { $0["code"] as? String == "replaced" })
+        let second = h.connect("second")
+        second.identify("ann", token: token)
+        #expect(second.next("room")?["code"]?.string == code)
+        #expect(second.next("question")?["question"] == .string("r1q0"))
+        #expect(first.closeCode == 4001)
+        #expect(first.errorCode() == "replaced")
+        // The old connection closing later does not disconnect the player.
+        h.hub.closed(first.connection)
+        h.transport.settle()
+        #expect(second.all("room_updated").allSatisfy { $0["room"]?["members"]?.array?.first?["connected"] == .bool(true) })
     }
 
-    @Test func lateBatchesAreIgnoredAndGuessesAreThrottled() throws {
-        defer { shutDown() }
-        let ann = try RealtimeClient(port: server.port, label: "ann")
-        try ann.identify("Ann")
-        _ = try ann.createRoom(mode: "time_attack")
-        try ann.send(["type": "start"])
-        let q0 = try ann.next("question")
-        _ = try ann.answer(expectedDigit(q0), question: "r1q0")
-        let q1 = try ann.next("question")
-        // A batch for the answered question is dropped without a word…
-        try ann.send(["type": "points", "question": "r1q0", "stroke": 0, "points": [[1, 1], [2, 2]]])
-        // …and does not leak into the next drawing: the guess covers only r1q1's points.
-        let strokes = DigitTemplates.strokes(for: expectedDigit(q1))
-        let flat = strokes.enumerated().flatMap { s, stroke in stroke.map { (s, $0) } }
-        let started = ContinuousClock.now
-        for chunk in stride(from: 0, to: flat.count, by: 2) {
-            let part = flat[chunk..<min(flat.count, chunk + 2)]
-            for (s, group) in Dictionary(grouping: part, by: \.0).sorted(by: { $0.key < $1.key }) {
-                try ann.send(["type": "points", "question": "r1q1", "stroke": s, "points": group.map { [$0.1.x, $0.1.y] }])
-            }
+    @Test func liveGuessesArePacedAndTheLastBatchIsAlwaysRead() throws {
+        let h = try HubHarness()
+        let ann = h.connect("ann")
+        ann.identify("Ann")
+        _ = ann.createRoom(mode: "time_attack")
+        ann.send([("type", .string("start"))])
+        let q0 = ann.next("question")
+        // A batch every 20 ms for a digit of many batches.
+        ann.draw(hiddenDigit(q0), question: "r1q0", perBatch: 2, every: .milliseconds(20))
+        h.advance(by: .milliseconds(200))
+        let guesses = ann.log.filter { $0.message["type"] == .string("guess") }
+        let points = DigitTemplates.strokes(for: hiddenDigit(q0)).reduce(0) { $0 + $1.count }
+        #expect(guesses.count >= 3)
+        // At most one reading per 100 ms, exactly on the interval while batches keep coming…
+        for (a, b) in zip(guesses, guesses.dropFirst()) {
+            #expect(b.at - a.at >= .milliseconds(100), "guesses at \(a.at) and \(b.at)")
         }
-        try ann.next("guess", timeout: .seconds(5)) { $0["points"] as? Int == flat.count }
-        let elapsed = ContinuousClock.now - started
-        let guesses = ann.log.filter { $0.message["type"] as? String == "guess" && $0.message["question"] as? String == "r1q1" }
-        #expect(!ann.log.contains { $0.message["type"] as? String == "error" })
-        // ≤ 10 per second, one at a time.
-        #expect(Double(guesses.count) <= elapsed / .milliseconds(100) + 2)
-        for (a, b) in zip(guesses, guesses.dropFirst()) { #expect(b.at - a.at >= .milliseconds(80)) }
+        // …and the last one covers every point drawn.
+        #expect(guesses.last?.message["points"]?.integer == points)
+        #expect(guesses.last?.message["digit"]?.integer == hiddenDigit(q0))
+        #expect(h.recognizer.readings == guesses.count)
     }
 
-    @Test func recognitionRunsOnTheWorkerThreads() throws {
-        defer { shutDown() }
-        let pool = try RecognitionPool.bundled(threads: 2)
-        let names = Mutex<[String]>([])
-        let done = DispatchSemaphore(value: 0)
-        for digit in 0..<4 {
-            pool.recognize(Drawing(strokes: DigitTemplates.strokes(for: digit))) { result in
-                // The kernel's name of the calling thread (what `Thread.name` set).
-                let name = ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
-                names.withLock { $0.append(name + ":" + String((try? result.get().digit) ?? -1)) }
-                done.signal()
-            }
+    @Test func lateBatchesForAnAnsweredQuestionAreIgnored() throws {
+        let h = try HubHarness()
+        let ann = h.connect("ann")
+        ann.identify("Ann")
+        _ = ann.createRoom(mode: "time_attack")
+        ann.send([("type", .string("start"))])
+        let q0 = ann.next("question")
+        ann.draw(hiddenDigit(q0), question: "r1q0")
+        ann.submit("r1q0")
+        #expect(ann.next("graded")?["correct"] == .bool(true))
+        let q1 = ann.next("question")
+        _ = ann.all("guess")
+        ann.send([("type", .string("points")), ("question", .string("r1q0")), ("stroke", .int(0)),
+                  ("points", .array([.array([.int(1), .int(1)])]))])
+        #expect(ann.types.contains("error") == false)
+        ann.draw(hiddenDigit(q1), question: "r1q1")
+        h.advance(by: .milliseconds(200))
+        let points = DigitTemplates.strokes(for: hiddenDigit(q1)).reduce(0) { $0 + $1.count }
+        #expect(ann.all("guess").last?["points"]?.integer == points)
+    }
+
+    @Test func aRefusedSubmitIsAnsweredByTheRulesWithoutReadingTheDrawing() throws {
+        let h = try HubHarness()
+        let ann = h.connect("ann")
+        ann.identify("Ann")
+        _ = ann.createRoom(mode: "normal")
+        ann.submit("r1q0")
+        #expect(ann.errorCode() == "race_not_running")
+        ann.send([("type", .string("start"))])
+        let q0 = ann.next("question")
+        ann.draw(hiddenDigit(q0), question: "r1q0")
+        h.advance(by: .milliseconds(200))
+        let readings = h.recognizer.readings
+        ann.submit("r1q3")
+        #expect(ann.errorCode() == "unsent_question")
+        ann.submit("r0q0")
+        #expect(ann.errorCode() == "bad_message")
+        #expect(h.recognizer.readings == readings)
+        ann.submit("r1q0")
+        #expect(ann.next("graded")?["confidence"]?.number.map { $0 > 0.5 } == true)
+        #expect(h.recognizer.readings == readings + 1)
+        ann.submit("r1q0")
+        #expect(ann.errorCode() == "stale_question")
+    }
+
+    @Test func timeAttackEndsAtItsInstantForEveryoneAndProgressIsCoalesced() throws {
+        let h = try HubHarness()
+        let ann = h.connect("ann"), bo = h.connect("bo")
+        ann.identify("Ann")
+        bo.identify("Bo")
+        let code = try #require(ann.createRoom(mode: "time_attack"))
+        bo.send([("type", .string("join_room")), ("code", .string(code))])
+        bo.send([("type", .string("ready")), ("ready", .bool(true))])
+        ann.send([("type", .string("start"))])
+        let q0 = ann.next("question")
+        // Ten quick answers from Ann, 30 ms apart: progress goes out at most every 200 ms.
+        var question = q0
+        for i in 0..<10 {
+            ann.draw(hiddenDigit(question), question: "r1q\(i)", perBatch: 100, every: .milliseconds(10))
+            ann.submit("r1q\(i)")
+            question = ann.next("question")
         }
-        for _ in 0..<4 { done.wait() }
-        pool.shutdown()
-        let seen = names.withLock { $0 }
-        #expect(seen.count == 4)
-        #expect(seen.allSatisfy { $0.hasPrefix("mindpad-recog-") }, "\(seen)")
-        #expect(Set(seen.map { $0.split(separator: ":").last! }) == ["0", "1", "2", "3"])
+        h.advance(by: .seconds(1))
+        let progress = bo.log.filter { $0.message["type"] == .string("progress") }
+        for (a, b) in zip(progress, progress.dropFirst()) { #expect(b.at - a.at >= .milliseconds(200)) }
+        #expect(progress.last?.message["racers"]?.array?.first?["correct"]?.integer == 10)
+        // The race ends 60 s after it started, to the millisecond, for both.
+        let started = try #require(ann.log.first { $0.message["type"] == .string("race_started") }?.at)
+        h.advance(by: .seconds(60))
+        for client in [ann, bo] {
+            let standings = try #require(client.log.first { $0.message["type"] == .string("standings") })
+            #expect(standings.at == started + .seconds(60))
+        }
+        #expect(h.sink.records.withLock { $0.count } == 2)
+    }
+
+    @Test func theMessageRateIsLimitedOnTheServerClock() throws {
+        var options = HubHarness.quickOptions
+        options.messagesPerSecond = 10
+        options.messageBurst = 5
+        let h = try HubHarness(options: options)
+        let ann = h.connect("ann")
+        for _ in 0..<5 { ann.send([("type", .string("start"))]) }
+        #expect(ann.all("error").count == 5)  // not_identified, but allowed
+        h.advance(by: .milliseconds(100))
+        ann.send([("type", .string("start"))])
+        #expect(ann.closeCode == nil)
+        ann.send([("type", .string("start"))])
+        #expect(ann.all("error").map { $0["code"]?.string } == ["not_identified", "rate_limited"])
+        #expect(ann.closeCode == 1008)
     }
 }

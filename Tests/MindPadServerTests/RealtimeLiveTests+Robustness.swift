@@ -107,7 +107,7 @@ extension RealtimeLiveTests {
         #expect(gus.inbox.contains { $0["code"] as? String == "rate_limited" })
 
         // Origins: a foreign page is refused, the listed one and our own host are not.
-        #expect(try RealtimeClient(port: port, origin: "https://evil.example", expectWelcome: false).handshakeStatus != 101)
+        #expect(try RealtimeClient(port: port, origin: "https://evil.example", expectWelcome: false).handshakeStatus == 403)
         #expect(try RealtimeClient(port: port, origin: "https://app.example").handshakeStatus == 101)
         #expect(try RealtimeClient(port: port, origin: "http://127.0.0.1:\(port)").handshakeStatus == 101)
 
@@ -133,6 +133,7 @@ extension RealtimeLiveTests {
         let identity = try bo.identify("Bo")
         let token = identity["token"] as! String
         try bo.join(code)
+        try bo.ready(seenBy: ann)
         try ann.send(["type": "start"])
 
         let first = try bo.next("question")
@@ -181,6 +182,7 @@ extension RealtimeLiveTests {
         let bo = try RealtimeClient(port: port, label: "bo")
         try bo.identify("Bo")
         try bo.join(code)
+        try bo.ready(seenBy: ann)
         try ann.send(["type": "start"])
         let q0 = try bo.next("question")
         let boScore = try bo.answer(expectedDigit(q0), question: "r1q0")["score"] as! Int

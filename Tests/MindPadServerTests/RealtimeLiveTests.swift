@@ -92,6 +92,10 @@ import Testing
         // Only the host starts.
         try bo.send(["type": "start"])
         try bo.error("not_host")
+        // The host waits until every other racer is ready.
+        try ann.send(["type": "start"])
+        #expect(try ann.error("players_not_ready")["message"] as? String == "Waiting for: Bo.")
+        try bo.ready(seenBy: ann)
         try ann.send(["type": "start"])
         for client in [ann, bo] {
             let countdown = try client.next("countdown")

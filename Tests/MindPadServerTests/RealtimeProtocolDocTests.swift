@@ -68,6 +68,16 @@ import Testing
                     continue
                 }
                 try client.send(message)
+                if type == "ready" {
+                    // The host's next move (start) must come after the server
+                    // took this: wait until every other client has seen it.
+                    for (name, other) in clients where name != line.client {
+                        try other.next("room_updated") { m in
+                            let members = (m["room"] as? [String: Any])?["members"] as? [[String: Any]] ?? []
+                            return members.contains { ($0["name"] as? String)?.lowercased() == line.client && $0["ready"] as? Bool == true }
+                        }
+                    }
+                }
                 continue
             }
             if Self.timingDependent.contains(type) { continue }

@@ -22,10 +22,15 @@ final class RealtimeClient: @unchecked Sendable {
     private(set) var transcript: [(at: ContinuousClock.Instant, line: String)] = []
     private(set) var handshakeStatus = 0
 
+    /// `receiveBuffer`: a small kernel receive buffer (SO_RCVBUF, set before
+    /// connecting), for a client that reads slowly.
     init(port: Int, label: String = "client", origin: String? = nil, subprotocol: String = "mindpad.v1",
-         expectWelcome: Bool = true) throws {
+         expectWelcome: Bool = true, receiveBuffer: Int? = nil) throws {
         self.label = label
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -235,6 +240,17 @@ final class RealtimeClient: @unchecked Sendable {
         if let maxSpectators { fields["max_spectators"] = maxSpectators }
         try send(fields)
         return try next("room")["code"] as! String
+    }
+
+    /// Says ready, and waits until `host` has seen it (the host may start
+    /// once every other racer is ready).
+    func ready(seenBy host: RealtimeClient) throws {
+        try send(["type": "ready", "ready": true])
+        let me = label
+        try host.next("room_updated") { message in
+            let members = (message["room"] as? [String: Any])?["members"] as? [[String: Any]] ?? []
+            return members.contains { ($0["name"] as? String)?.lowercased() == me.lowercased() && $0["ready"] as? Bool == true }
+        }
     }
 
     @discardableResult

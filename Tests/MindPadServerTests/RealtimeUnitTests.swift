@@ -1,6 +1,7 @@
 import Foundation
 import MindPadRecognition
 import MindPadRules
+import MindPadTestSupport
 import Testing
 @testable import MindPadServer
 
@@ -28,7 +29,7 @@ import Testing
             Issue.record("ready did not decode"); return
         }
         func code(_ text: String) -> String? {
-            if case .failure(let e) = ClientMessage.decode(text) { return e.code }
+            if case .failure(let e) = ClientMessage.decode(text) { return e.code.rawValue }
             return nil
         }
         #expect(code("{nope") == "bad_json")
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func tokenBucketAllowsBurstThenRate() {
-        let start = ContinuousClock.now
+        let start = RaceInstant(milliseconds: 5_000)
         var bucket = TokenBucket(rate: 10, burst: 5, now: start)
         var taken = 0
         for _ in 0..<6 where bucket.take(now: start) { taken += 1 }
@@ -70,14 +71,14 @@ import Testing
     @Test func drawingBufferEnforcesTheLimits() {
         var buffer = DrawingBuffer()
         buffer.reset(to: QuestionID(round: 1, index: 0))
-        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 1)?.code == "bad_stroke")
+        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 1)?.code.rawValue == "bad_stroke")
         #expect(buffer.append(Array(repeating: StrokePoint(x: 1, y: 1), count: 10_000), stroke: 0) == nil)
-        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 0)?.code == "too_many_points")
+        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 0)?.code.rawValue == "too_many_points")
         #expect(buffer.pointCount == 10_000)
         buffer.reset(to: QuestionID(round: 1, index: 1))
         for s in 0..<64 { #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: s) == nil) }
-        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 64)?.code == "too_many_strokes")
-        #expect(buffer.append([StrokePoint(x: 2e6, y: 1)], stroke: 63)?.code == "coordinate_out_of_range")
+        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 64)?.code.rawValue == "too_many_strokes")
+        #expect(buffer.append([StrokePoint(x: 2e6, y: 1)], stroke: 63)?.code.rawValue == "coordinate_out_of_range")
     }
 
     @Test func originsAreCheckedAgainstTheHostAndTheList() {
@@ -100,8 +101,37 @@ import Testing
         #expect(throws: ConfigurationError.self) { try RealtimeOptions(environment: ["MINDPAD_TIME_ATTACK_SECONDS": "soon"]) }
     }
 
-    @Test func wireJSONEscapes() {
-        let text = WireJSON.object("x", [("s", .string("a\"b\\c\n\u{1}")), ("n", nil), ("d", .double(0.5))]).text
-        #expect(text == #"{"type":"x","s":"a\"b\\c\n\u0001","d":0.5}"#)
+    @Test func outgoingMessagesPutTheTypeFirstAndLeaveOutNils() {
+        let m = OutgoingMessage("x", [("s", .string("a\"b\\c\n\u{1}\u{202E}")), ("n", nil), ("d", .double(0.5))])
+        #expect(m.text == #"{"type":"x","s":"a\"b\\c\n\u0001\u202e","d":0.5}"#)
+        #expect(m.type == "x" && m.errorCode == nil)
+        let e = ServerMessage.error(ProtocolError(.badJSON, "no"))
+        #expect(e.errorCode == .badJSON && e.type == "error")
+    }
+
+    @Test func unknownTypesAreNamedInRequestWithoutInvisibleCharacters() {
+        guard case .failure(let e) = ClientMessage.decode(#"{"type":"da\u202ence\u0000\n\"x"}"#) else {
+            Issue.record("decoded"); return
+        }
+        #expect(e.code == .unknownType)
+        #expect(e.request == "dancex")
+        #expect(!e.message.unicodeScalars.contains { $0.value == 0x202E || $0.value < 0x20 })
+    }
+
+    @Test func anInfiniteCoordinateIsOutOfRangeNotBadJSON() {
+        guard case .success(.points(_, _, let points)) = ClientMessage.decode(
+            #"{"type":"points","question":"r1q0","stroke":0,"points":[[1e999,2]]}"#) else {
+            Issue.record("did not decode"); return
+        }
+        var buffer = DrawingBuffer()
+        buffer.reset(to: QuestionID(round: 1, index: 0))
+        #expect(buffer.append(points, stroke: 0)?.code == .coordinateOutOfRange)
+    }
+
+    @Test func everyErrorCodeIsDocumented() throws {
+        let doc = try String(contentsOf: ServerProcess.projectRoot.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        for code in ProtocolErrorCode.allCases {
+            #expect(doc.contains("`\(code.rawValue)`"), "docs/protocol.md does not list \(code.rawValue)")
+        }
     }
 }

@@ -31,7 +31,7 @@ import Testing
         let dir = dataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let pool = DatabaseWorkerPool(connectionString: cluster.url, size: 2)
-        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics())
 
         let total = 150
         let sent = (0..<total).map { result(player: player.id, $0) }
@@ -56,6 +56,49 @@ import Testing
             .query("SELECT result_id::text AS id FROM game_results ORDER BY result_id")
         #expect(rows.count == total)
         #expect(Set(rows.rows.compactMap { $0[0] }) == Set(sent.map(\.resultID)))
+        #expect(recorder.backlog == 0)
+        pool.shutdown()
+        recorder.shutdown()
+    }
+
+    /// Journal first: each result is on disk before `durable`, which comes
+    /// before the delivery; with the tables locked by another session the
+    /// delivery says "journal" within the bound, and every result lands
+    /// once when the lock goes.
+    @Test func lockedTablesGetResultsJournaledFirstAndStoredOnceFree() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        try migrate(db.url)
+        let player = try #require(try ScoreStore(db.connect())
+            .createPlayer(name: "Lock", nameKey: "lock", tokenHash: PlayerToken.hash("t")))
+        let dir = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let holder = try db.connect()
+        try holder.execute(script: "BEGIN; LOCK TABLE game_results, highscores IN ACCESS EXCLUSIVE MODE")
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics(), acknowledgeWithin: .milliseconds(500))
+
+        let sent = (0..<20).map { result(player: player.id, $0) }
+        let told = Mutex<[String: [String]]>([:])
+        let delivered = DispatchSemaphore(value: 0)
+        let started = ContinuousClock.now
+        for r in sent {
+            recorder.record(r, durable: {
+                let onDisk = recorder.journal.pending().contains(r)
+                told.withLock { $0[r.resultID, default: []].append(onDisk ? "durable" : "durable, not on disk") }
+            }, completion: { d in
+                told.withLock { $0[r.resultID, default: []].append(d == .journaled ? "journaled" : "\(d)") }
+                delivered.signal()
+            })
+        }
+        for _ in sent { #expect(delivered.wait(timeout: .now() + 10) == .success) }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(told.withLock { $0 } == Dictionary(uniqueKeysWithValues: sent.map { ($0.resultID, ["durable", "journaled"]) }))
+
+        try holder.execute(script: "ROLLBACK")
+        #expect(recorder.waitUntilSettled(timeout: .seconds(60)))
+        let rows = try db.connect().query("SELECT count(*) AS n, count(DISTINCT result_id) AS ids FROM game_results")
+        #expect(rows.value("n") == "20" && rows.value("ids") == "20")
         #expect(recorder.backlog == 0)
         pool.shutdown()
         recorder.shutdown()
@@ -100,7 +143,7 @@ import Testing
         left[222].playerID = 987_654   // nobody: a foreign-key violation
         try ResultJournal(directory: dir).append(left)
         let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
-        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics())
         #expect(recorder.waitUntilSettled(timeout: .seconds(60)))
         #expect(try db.connect().query("SELECT count(*) AS n FROM game_results").value("n") == "449")
         #expect(recorder.backlog == 0)
@@ -122,7 +165,7 @@ import Testing
         let dir = dataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
-        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics())
         let deliveries = Mutex<[ResultDelivery]>([])
         for i in 0..<300 {
             recorder.record(result(player: player.id, i)) { d in deliveries.withLock { $0.append(d) } }
@@ -142,7 +185,7 @@ import Testing
         let dir = dataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let pool = DatabaseWorkerPool(connectionString: "postgresql://postgres@127.0.0.1:\(port)/x", size: 1)
-        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics())
         let done = DispatchSemaphore(value: 0)
         let r = result(player: 1, 1)
         recorder.record(r) { d in

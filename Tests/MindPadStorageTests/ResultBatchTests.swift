@@ -5,19 +5,22 @@ import Synchronization
 import Testing
 
 /// The count tables against a GROUP BY of the boards: the number of
-/// (board, score) and (all-time board, score, second) rows where they differ.
+/// (game, board, rank key) and (game, all-time board, rank key, second) rows
+/// where they differ.
 func countMismatches(_ connection: PostgresConnection) throws -> String? {
     try connection.query("""
         SELECT (SELECT count(*) FROM (
-                    SELECT mode, period, period_start, score, count(*)::int AS players FROM highscores GROUP BY 1, 2, 3, 4
+                    SELECT game, mode, period, period_start, rank_key, count(*)::int AS players
+                    FROM highscores GROUP BY 1, 2, 3, 4, 5
                 ) g FULL JOIN (SELECT * FROM highscore_counts WHERE players > 0) c
-                  USING (mode, period, period_start, score)
+                  USING (game, mode, period, period_start, rank_key)
                 WHERE g.players IS DISTINCT FROM c.players)
              + (SELECT count(*) FROM (
-                    SELECT mode, period, period_start, score, duration_ms / 1000 AS duration_s, count(*)::int AS players
-                    FROM highscores WHERE period = 'all' GROUP BY 1, 2, 3, 4, 5
+                    SELECT game, mode, period, period_start, rank_key, duration_ms / 1000 AS duration_s,
+                           count(*)::int AS players
+                    FROM highscores WHERE period = 'all' GROUP BY 1, 2, 3, 4, 5, 6
                 ) g FULL JOIN (SELECT * FROM highscore_tie_counts WHERE players > 0) c
-                  USING (mode, period, period_start, score, duration_s)
+                  USING (game, mode, period, period_start, rank_key, duration_s)
                 WHERE g.players IS DISTINCT FROM c.players) AS n
         """).value("n")
 }
@@ -25,7 +28,7 @@ func countMismatches(_ connection: PostgresConnection) throws -> String? {
 /// Every board row, in one text, for comparing two databases.
 func boardsDump(_ connection: PostgresConnection) throws -> [String] {
     let rows = try connection.query("""
-        SELECT p.name || ' ' || h.mode || ' ' || h.period || ' ' || h.period_start || ' ' || h.score || ' '
+        SELECT p.name || ' ' || h.game || ' ' || h.mode || ' ' || h.period || ' ' || h.period_start || ' ' || h.score || ' '
                || h.duration_ms || ' ' || (extract(epoch FROM h.achieved_at) * 1000)::bigint AS line
         FROM highscores h JOIN players p ON p.id = h.player_id ORDER BY line
         """)
@@ -90,12 +93,16 @@ func boardsDump(_ connection: PostgresConnection) throws -> [String] {
         #expect(a.map(\.id) == b.map(\.id))
         var generator = SplitMix(seed: UInt64(seed))
         let modes = ["normal", "survival", "time_attack"]
+        // MindPad, and a game whose boards put the lowest score first.
+        let games = [("mindpad", false), ("path", true)]
         var results: [GameResultRecord] = []
         for i in 0..<400 {
             // Distinct moments (no exact ties), spread over 10 days, out of order.
             let at = wednesdayNoonMs + Int64(generator.next(upTo: 10)) * dayMs + Int64(i) * 1000
+            let (game, lower) = games[generator.next(upTo: 2)]
             results.append(result(a[generator.next(upTo: a.count)], modes[generator.next(upTo: 3)],
-                                  score: generator.next(upTo: 12), ms: 1000 * (1 + generator.next(upTo: 4)), at: at))
+                                  score: generator.next(upTo: 12), ms: 1000 * (1 + generator.next(upTo: 4)), at: at,
+                                  game: game, lowerScoreWins: lower))
         }
         // A few replays of earlier results.
         for i in stride(from: 7, to: 400, by: 53) { results.append(results[i]) }
@@ -229,6 +236,39 @@ func boardsDump(_ connection: PostgresConnection) throws -> [String] {
         #expect(writer.backlog == 0)
     }
 
+    /// Results handed over `together` (a journal group) start no batch
+    /// before the last is in, so the first is never written alone.
+    @Test func resultsHandedOverTogetherShareTheirBatches() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let setup = ScoreStore(try db.connect())
+        let players = try (0..<30).map { try setup.player("T\($0)") }
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 1)
+        defer { pool.shutdown() }
+        let batches = Mutex<[Int]>([])
+        let writer = ResultBatchWriter(pool: pool, maxInFlight: 1, onBatch: { n, _ in batches.withLock { $0.append(n) } })
+        let outcomes = Outcomes()
+        let group = (0..<150).map { result(players[$0 % 30], score: $0, at: wednesdayNoonMs + Int64($0)) }
+        let writtenBeforeProbe = Mutex<[Int]?>(nil)
+        writer.together {
+            outcomes.write([group[0]], to: writer)
+            // One worker runs jobs in order: a batch started by the first
+            // result would be written before this probe runs.
+            let probed = DispatchSemaphore(value: 0)
+            pool.submit({ _ in
+                writtenBeforeProbe.withLock { $0 = batches.withLock { $0 } }
+                probed.signal()
+            }, failed: { _ in probed.signal() })
+            #expect(probed.wait(timeout: .now() + 10) == .success)
+            outcomes.write(Array(group.dropFirst()), to: writer)
+        }
+        #expect(outcomes.wait().values.allSatisfy { (try? $0.get()) != nil })
+        #expect(writtenBeforeProbe.withLock { $0 } == [])
+        let sizes = batches.withLock { $0 }
+        #expect(sizes == [100, 50])
+        #expect(try setup.connection.query("SELECT count(*) AS n FROM game_results").value("n") == "150")
+    }
+
     /// A result the database refuses for good fails alone; the rest of its
     /// batch is stored.
     @Test func aRefusedResultFailsAlone() throws {
@@ -344,26 +384,28 @@ func boardsDump(_ connection: PostgresConnection) throws -> [String] {
 struct BoardsModel {
     struct Entry: Equatable {
         var score: Int
+        var lowerWins: Bool
         var ms: Int
         var at: Int64
-        func beats(_ o: Entry) -> Bool { (-score, ms, at) < (-o.score, o.ms, o.at) }
+        var key: Int { lowerWins ? score : -score }
+        func beats(_ o: Entry) -> Bool { (key, ms, at) < (o.key, o.ms, o.at) }
     }
 
-    var boards: [String: Entry] = [:]   // "player mode period start"
+    var boards: [String: Entry] = [:]   // "player game mode period start"
     var seen = Set<String>()
 
     mutating func record(_ r: GameResultRecord) -> RecordOutcome {
         guard seen.insert(r.resultID).inserted else {
             return RecordOutcome(stored: false, personalBest: false, previousBest: nil)
         }
-        let entry = Entry(score: r.score, ms: r.durationMs, at: r.finishedAtMs)
+        let entry = Entry(score: r.score, lowerWins: r.lowerScoreWins, ms: r.durationMs, at: r.finishedAtMs)
         let moment = Date(timeIntervalSince1970: Double(r.finishedAtMs) / 1000)
-        let before = boards["\(r.playerID) \(r.mode) all 1970-01-01"]
+        let before = boards["\(r.playerID) \(r.game) \(r.mode) all 1970-01-01"]
         for period in LeaderboardPeriod.allCases {
-            let key = "\(r.playerID) \(r.mode) \(period.rawValue) \(period.start(containing: moment))"
+            let key = "\(r.playerID) \(r.game) \(r.mode) \(period.rawValue) \(period.start(containing: moment))"
             if boards[key].map({ entry.beats($0) }) ?? true { boards[key] = entry }
         }
-        let best = (before.map { entry.beats($0) } ?? true) && (before != nil || r.score > 0)
+        let best = (before.map { entry.beats($0) } ?? true) && (before != nil || r.lowerScoreWins || r.score > 0)
         return RecordOutcome(stored: true, personalBest: best, previousBest: before?.score)
     }
 
@@ -371,7 +413,7 @@ struct BoardsModel {
     func dump(names: [Int64: String]) -> [String] {
         boards.map { key, e in
             let parts = key.split(separator: " ")
-            return "\(names[Int64(parts[0])!]!) \(parts[1]) \(parts[2]) \(parts[3]) \(e.score) \(e.ms) \(e.at)"
+            return "\(names[Int64(parts[0])!]!) \(parts[1]) \(parts[2]) \(parts[3]) \(parts[4]) \(e.score) \(e.ms) \(e.at)"
         }.sorted()
     }
 }

@@ -24,9 +24,10 @@ let hourMs: Int64 = 3_600_000
 let dayMs: Int64 = 86_400_000
 
 func result(_ p: PlayerRecord, _ mode: String = "normal", score: Int, ms: Int = 60_000,
-            at: Int64 = wednesdayNoonMs, id: String = UUID().uuidString.lowercased()) -> GameResultRecord {
-    GameResultRecord(resultID: id, playerID: p.id, mode: mode, score: score, correct: score / 10, answered: max(10, score / 10),
-                     durationMs: ms, finishedAtMs: at)
+            at: Int64 = wednesdayNoonMs, id: String = UUID().uuidString.lowercased(),
+            game: String = "mindpad", lowerScoreWins: Bool = false) -> GameResultRecord {
+    GameResultRecord(resultID: id, playerID: p.id, game: game, lowerScoreWins: lowerScoreWins, mode: mode, score: score,
+                     correct: score / 10, answered: max(10, score / 10), durationMs: ms, finishedAtMs: at)
 }
 
 @Suite struct ScoreStoreTests {
@@ -287,21 +288,31 @@ func result(_ p: PlayerRecord, _ mode: String = "normal", score: Int, ms: Int = 
     }
 
     /// Ranks from the counts equal ranks computed by brute force, with many
-    /// ties in score and time.
-    @Test func ranksMatchABruteForceCount() throws {
+    /// ties in score and time, for a game where more is better and for one
+    /// where less is better; each game's board holds its own results only.
+    @Test(arguments: [false, true])
+    func ranksMatchABruteForceCount(lowerWins: Bool) throws {
         let db = try migratedDatabase()
         defer { db.drop() }
         let store = ScoreStore(try db.connect())
+        let game = lowerWins ? "path" : "mindpad"
         var entries: [(id: Int64, score: Int, ms: Int, at: Int64)] = []
         var random = SplitMix(seed: 80)
         for i in 0..<80 {
             let p = try store.player("K\(i)")
+            // The other game's results must not change this game's ranks.
+            _ = try store.record(result(p, score: 3, ms: 500, at: wednesdayNoonMs - 9_000, game: lowerWins ? "mindpad" : "path",
+                                        lowerScoreWins: !lowerWins))
             // Times on and inside whole seconds, so a rank sums earlier
             // seconds and counts inside the player's own.
             let (score, ms) = (random.next(upTo: 7), (1 + random.next(upTo: 3)) * 1000 + [0, 250, 999][random.next(upTo: 3)])
             let at = wednesdayNoonMs - Int64(random.next(upTo: 3)) * 1000
-            _ = try store.record(result(p, score: score, ms: ms, at: at))
+            _ = try store.record(result(p, score: score, ms: ms, at: at, game: game, lowerScoreWins: lowerWins))
             entries.append((p.id, score, ms, at))
+        }
+        func beats(_ o: (id: Int64, score: Int, ms: Int, at: Int64), _ e: (id: Int64, score: Int, ms: Int, at: Int64)) -> Bool {
+            let (ok, ek) = lowerWins ? (o.score, e.score) : (-o.score, -e.score)
+            return ok < ek || (ok == ek && (o.ms < e.ms || (o.ms == e.ms && o.at < e.at)))
         }
         let now = Date(timeIntervalSince1970: Double(wednesdayNoonMs) / 1000)
         // All on one day: the day's board holds the same entries, ranked
@@ -310,18 +321,20 @@ func result(_ p: PlayerRecord, _ mode: String = "normal", score: Int, ms: Int = 
         let periods: [LeaderboardPeriod] = [.all, .all, .day, .week]
         for (n, e) in entries.enumerated() where n % 2 == 0 {
             let period = periods[n / 2 % periods.count]
-            let better = entries.filter { o in
-                o.score > e.score || (o.score == e.score && (o.ms < e.ms || (o.ms == e.ms && o.at < e.at)))
-            }.count
-            let board = try store.leaderboard(mode: "normal", period: period, limit: 1, at: now, aroundPlayer: e.id, neighbours: 3)
+            let better = entries.filter { beats($0, e) }.count
+            let board = try store.leaderboard(game: game, mode: "normal", period: period, limit: 1, at: now,
+                                              aroundPlayer: e.id, neighbours: 3)
             #expect(board.me?.rank == better + 1)
+            #expect(board.me?.score == e.score)
             for neighbour in board.around {
                 let n = entries.first { $0.id == neighbour.playerID }!
-                let nBetter = entries.filter { o in
-                    o.score > n.score || (o.score == n.score && (o.ms < n.ms || (o.ms == n.ms && o.at < n.at)))
-                }.count
-                #expect(neighbour.rank == nBetter + 1)
+                #expect(neighbour.rank == entries.filter { beats($0, n) }.count + 1)
             }
         }
+        // The top of the board is the best in the game's order.
+        let top = try store.leaderboard(game: game, mode: "normal", period: .all, limit: 5, at: now)
+        let expectedTop = entries.sorted { beats($0, $1) }.prefix(5).map(\.score)
+        #expect(top.entries.map(\.score) == Array(expectedTop))
+        #expect(try countMismatches(store.connection) == "0")
     }
 }

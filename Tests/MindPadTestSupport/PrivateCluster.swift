@@ -1,25 +1,109 @@
 import Foundation
+import MindPadStorage
+import Synchronization
 
 /// A PostgreSQL cluster of the test's own, started with the project's
-/// `scripts/pg.sh` on a free port, so that a test may stop and restart it
-/// without disturbing anything else.
+/// `scripts/pg.sh` on a free port, so that a test may stop, freeze and
+/// restart it without disturbing anything else.
+///
+/// The port is one the kernel finds free, or, when
+/// `MINDPAD_TEST_CLUSTER_PORTS` names a range (`54347-54350`), the first
+/// port of that range that is free and not handed to another cluster of
+/// this test run.
 public final class PrivateCluster: Sendable {
     public let directory: URL
     public let port: Int
     public let url: String
+    /// The processes `freeze()` stopped.
+    private let frozen = Mutex<[pid_t]>([])
+    private static let portsInUse = Mutex<Set<Int>>([])
 
     public init() throws {
         directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("mpc-\(UInt32.random(in: 0...UInt32.max))")
-        port = try closedLocalPort()
-        url = try Self.script("start", directory: directory, port: port)
+        let chosen = try Self.choosePort()
+        port = chosen
+        do {
+            url = try Self.script("start", directory: directory, port: chosen)
+        } catch {
+            Self.portsInUse.withLock { _ = $0.remove(chosen) }
+            throw error
+        }
     }
 
     public func stop() throws { _ = try Self.script("stop", directory: directory, port: port) }
     public func start() throws { _ = try Self.script("start", directory: directory, port: port) }
 
     public func destroy() {
+        thaw()
         _ = try? Self.script("stop", directory: directory, port: port)
         try? FileManager.default.removeItem(at: directory)
+        Self.portsInUse.withLock { _ = $0.remove(port) }
+    }
+
+    /// Stops (SIGSTOP) this cluster's postmaster and every process it
+    /// started, and nothing else: connections stay open and the kernel
+    /// still accepts bytes, but nothing answers, as with a hung machine.
+    public func freeze() throws {
+        let admin = try PostgresConnection(connectionString: url)
+        guard let dataDirectory = try admin.query("SELECT current_setting('data_directory') AS d").value("d") else {
+            throw TestEnvironmentError(description: "the cluster did not say where its data is")
+        }
+        let pidFile = try String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8)
+        guard let postmaster = pid_t(pidFile.split(separator: "\n").first ?? "") else {
+            throw TestEnvironmentError(description: "no pid in \(dataDirectory)/postmaster.pid")
+        }
+        // The postmaster first, so it starts no new process meanwhile.
+        var stopped: [pid_t] = []
+        for pid in [postmaster] + Self.children(of: postmaster) where kill(pid, SIGSTOP) == 0 {
+            stopped.append(pid)
+        }
+        frozen.withLock { $0 += stopped }
+    }
+
+    /// Lets the frozen processes run again (SIGCONT).
+    public func thaw() {
+        for pid in frozen.withLock({ f in defer { f = [] }; return f }).reversed() { kill(pid, SIGCONT) }
+    }
+
+    /// Processes whose parent is `parent`, from /proc.
+    static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { pid_t($0) }.filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            // After "(comm)": state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == parent
+        }
+    }
+
+    static func choosePort() throws -> Int {
+        guard let range = ProcessInfo.processInfo.environment["MINDPAD_TEST_CLUSTER_PORTS"],
+              case let bounds = range.split(separator: "-").compactMap({ Int($0) }), bounds.count == 2 else {
+            return try closedLocalPort()
+        }
+        return try portsInUse.withLock { used in
+            for candidate in bounds[0]...bounds[1] where !used.contains(candidate) && isFree(candidate) {
+                used.insert(candidate)
+                return candidate
+            }
+            throw TestEnvironmentError(description: "no free port in MINDPAD_TEST_CLUSTER_PORTS=\(range)")
+        }
+    }
+
+    /// Whether nothing listens on `port` of 127.0.0.1 (bind succeeds).
+    static func isFree(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
     }
 
     @discardableResult

@@ -31,7 +31,7 @@ serve() {
         --migrations "$root/Migrations" --data-dir "$(mktemp -d)" >"$logs/$name.log" 2>&1 &
     servers+=($!)
     for _ in $(seq 1 100); do
-        grep -q "listening" "$logs/$name.log" && return 0
+        grep -qs "listening" "$logs/$name.log" && return 0
         kill -0 "${servers[-1]}" 2>/dev/null || { cat "$logs/$name.log"; exit 1; }
         sleep 0.1
     done

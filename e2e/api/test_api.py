@@ -48,12 +48,15 @@ def register(prefix="P"):
     return name, r.json()["token"]
 
 
-def give_best(name, mode, score, time_ms):
+def give_best(name, mode, score, time_ms, game="mindpad"):
+    """An all-time best on a board where more is better (rank_key = -score)."""
     psql(
-        """INSERT INTO highscores (player_id, mode, period, period_start, score, duration_ms, achieved_at, result_id)
-           SELECT id, :'p1', 'all', DATE '1970-01-01', :'p2'::int, :'p3'::int, now(), gen_random_uuid()
+        """INSERT INTO highscores (player_id, game, mode, period, period_start, score, rank_key, duration_ms,
+                                   achieved_at, result_id)
+           SELECT id, :'p4', :'p1', 'all', DATE '1970-01-01', :'p2'::int, -(:'p2'::int), :'p3'::int, now(),
+                  gen_random_uuid()
            FROM players WHERE name_key = lower(:'p0')""",
-        name, mode, score, time_ms,
+        name, mode, score, time_ms, game,
     )
 
 
@@ -80,6 +83,34 @@ def test_sql_looking_names_are_stored_and_shown_verbatim():
     assert profile.status_code == 200
     assert profile.json()["name"] == name
     assert psql("SELECT count(*) FROM players WHERE name = :'p0'", name) == "1"
+
+
+def test_the_catalog_lists_every_game_with_what_a_menu_needs():
+    r = call("GET", "/api/games")
+    assert r.status_code == 200
+    games = r.json()["games"]
+    mindpad = next(g for g in games if g["id"] == "mindpad")
+    assert mindpad["modes"] == ["normal", "survival", "time_attack"]
+    assert mindpad["normal_length"] == 10
+    assert mindpad["answer_input"] == "drawn_digit"
+    assert mindpad["names"]["en"] and mindpad["names"]["zh"]
+    # Not a documented operation, so not validated against the spec.
+    assert requests.post(BASE + "/api/games", timeout=10).status_code == 405
+
+
+def test_each_game_has_its_own_boards():
+    """A best of another game (stored by an older or newer server) never shows on MindPad's boards."""
+    name, _ = register("G")
+    give_best(name, "survival", 77, 10_000, game="other_game")
+    board = call("GET", "/api/leaderboard?mode=survival&around=" + requests.utils.quote(name))
+    assert board.status_code == 200 and board.json()["game"] == "mindpad"
+    assert board.json().get("me") is None
+    assert all(e["name"] != name for e in board.json()["entries"])
+    # The server hosts no such game, so it is refused by name.
+    r = call("GET", "/api/leaderboard?game=other_game&mode=survival")
+    assert r.status_code == 400 and r.json()["error"] == "unknown_game"
+    profile = call("GET", "/api/players/" + requests.utils.quote(name) + "?game=mindpad").json()
+    assert profile["game"] == "mindpad" and profile["highscores"]["survival"]["score"] == 0
 
 
 def test_profile_and_unknown_player():
@@ -120,6 +151,8 @@ def test_leaderboards_and_around_me():
 
 @pytest.mark.parametrize("query,code", [
     ("mode=chess", "unknown_mode"),
+    ("game=chess", "unknown_game"),
+    ("game=MindPad", "unknown_game"),
     ("period=year", "unknown_period"),
     ("limit=0", "bad_limit"),
     ("limit=many", "bad_limit"),
@@ -153,12 +186,18 @@ def test_admin_reset_scopes_and_audit():
     by_player = call("POST", "/api/admin/reset", headers=auth, json={"player": name})
     assert by_player.json()["highscores_reset"] == 1
     assert call("POST", "/api/admin/reset", headers=auth, json={"mode": "chess"}).status_code == 400
+    assert call("POST", "/api/admin/reset", headers=auth, json={"game": "chess"}).status_code == 400
+    give_best(name, "survival", 11, 30_000)
+    one_game = call("POST", "/api/admin/reset", headers=auth, json={"game": "mindpad", "player": name})
+    assert one_game.status_code == 200 and one_game.json()["game"] == "mindpad"
+    assert one_game.json()["highscores_reset"] == 1
     assert call("POST", "/api/admin/reset", headers=auth, json={"player": "ghost" + uuid.uuid4().hex[:6]}).status_code == 404
     assert call("POST", "/api/admin/reset", headers=auth, data="[oops").status_code == 400
     everything = call("POST", "/api/admin/reset", headers=auth)
     assert everything.status_code == 200 and everything.json()["scope"] == "all"
     audit = psql("SELECT scope || ',' || requester FROM admin_resets ORDER BY id DESC LIMIT 3").splitlines()
-    assert audit == ["all,127.0.0.1", "player,127.0.0.1", "player_mode,127.0.0.1"]
+    assert audit == ["all,127.0.0.1", "player,127.0.0.1", "player,127.0.0.1"]
+    assert psql("SELECT coalesce(game, '-') FROM admin_resets ORDER BY id DESC LIMIT 2").splitlines() == ["-", "mindpad"]
 
 
 def test_zz_admin_guessing_is_refused_then_limited():

@@ -1,9 +1,13 @@
-"""A scripted stand-in for the MindPad server, for one purpose: to feed the
-client other players' names that the real server would refuse (it only
-allows letters, digits, spaces, _ and -), and check that every scene shows
-them as text. Serves web/ with the real server's CSP, a tiny JSON API, and a
-WebSocket (RFC 6455, text frames only) that answers the client's messages
-from a script."""
+"""A scripted stand-in for the MindPad server, for what the real one cannot
+be made to send: other players' names it would refuse (it only allows
+letters, digits, spaces, _ and -), and a catalog of several games (only
+MindPad is registered in production). Serves web/ under a strict CSP, a tiny
+JSON API (recording every request), and a WebSocket (RFC 6455, text frames
+only) that answers the client's messages from a script and records them.
+
+The scripted `quick_pick` game follows the toy kind the server's own tests
+register: prompt {"options": [int, int, int], "instruction": "Tap the
+largest"}, answer {"option_index": n}."""
 import base64
 import hashlib
 import json
@@ -53,9 +57,19 @@ def recv_frame(sock):
     return b0 & 0x0F, data
 
 
+MINDPAD = {"id": "mindpad", "names": {"en": "MindPad", "zh": "心算板"}, "modes": ["normal", "survival", "time_attack"],
+           "normal_length": 10, "answer_input": "drawn_digit", "board_order": "higher_first"}
+QUICK_PICK = {"id": "quick_pick", "names": {"en": "Quick Pick", "zh": "快选"}, "modes": ["normal", "time_attack"],
+              "normal_length": 5, "answer_input": "choice", "board_order": "higher_first"}
+QUICK_PICK_PROMPT = {"options": [3, 11, 7], "instruction": "Tap the largest"}
+
+
 class FakeServer:
-    def __init__(self, hostile):
+    def __init__(self, hostile="Other", games=(MINDPAD,)):
         self.hostile = hostile
+        self.games = None if games is None else list(games)   # None: /api/games answers 503
+        self.requests = []    # HTTP paths asked for, with their queries
+        self.received = []    # WebSocket messages from the client
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -64,13 +78,19 @@ class FakeServer:
 
             def do_GET(self):
                 path = self.path.split("?", 1)[0]
+                fake.requests.append(self.path)
+                if path == "/api/games":
+                    if fake.games is None:
+                        return self.json({"error": "unavailable", "message": "down"}, 503)
+                    return self.json({"games": fake.games})
                 if path == "/ws":
                     return fake.websocket(self)
                 if path.startswith("/api/leaderboard"):
                     return self.json(fake.leaderboard())
                 if path.startswith("/api/players/"):
-                    return self.json({"name": "Me", "created_at": "2026-01-01T00:00:00Z", "recent": [],
-                                      "highscores": {m: {"score": 0} for m in ("normal", "survival", "time_attack")}})
+                    game = fake.game(self.path)
+                    return self.json({"name": "Me", "created_at": "2026-01-01T00:00:00Z", "game": game["id"], "recent": [],
+                                      "highscores": {m: {"score": 0} for m in game["modes"]}})
                 file = (WEB / (path.lstrip("/") or "index.html")).resolve()
                 if WEB not in file.parents or not file.is_file():
                     self.send_error(404)
@@ -83,9 +103,9 @@ class FakeServer:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def json(self, obj):
+            def json(self, obj, status=200):
                 body = json.dumps(obj).encode()
-                self.send_response(200)
+                self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
@@ -100,18 +120,25 @@ class FakeServer:
         self.httpd.shutdown()
         self.httpd.server_close()
 
+    def game(self, path):
+        """The catalog entry a request names with ?game= (MindPad without one)."""
+        query = path.split("?", 1)[1] if "?" in path else ""
+        wanted = dict(p.split("=", 1) for p in query.split("&") if "=" in p).get("game", "mindpad")
+        return next((g for g in self.games if g["id"] == wanted), MINDPAD)
+
     def leaderboard(self):
         entry = lambda rank, name, score: {"rank": rank, "name": name, "score": score, "time_ms": 61000,
                                            "achieved_at": "2026-01-01T00:00:00Z"}
         return {"mode": "normal", "period": "all", "period_start": "1970-01-01",
                 "entries": [entry(1, self.hostile, 99), entry(2, "Me", 50)], "me": entry(2, "Me", 50)}
 
-    def room(self, phase, members_ready=True):
-        members = [
-            {"player_id": "p1", "name": "Me", "role": "racer", "ready": False, "connected": True, "host": True},
-            {"player_id": "p2", "name": self.hostile, "role": "racer", "ready": members_ready, "connected": True, "host": False},
-        ]
-        return {"round": 1, "mode": "normal", "phase": phase, "host": "p1", "max_players": 8, "members": members}
+    def room(self, phase, members_ready=True, game="mindpad", mode="normal", solo=False):
+        members = [{"player_id": "p1", "name": "Me", "role": "racer", "ready": False, "connected": True, "host": True}]
+        if not solo:
+            members.append({"player_id": "p2", "name": self.hostile, "role": "racer", "ready": members_ready,
+                            "connected": True, "host": False})
+        return {"game": game, "round": 1, "mode": mode, "phase": phase, "host": "p1", "max_players": 1 if solo else 8,
+                "members": members}
 
     def websocket(self, handler):
         key = handler.headers["Sec-WebSocket-Key"]
@@ -131,6 +158,7 @@ class FakeServer:
             {"player_id": "p2", "name": self.hostile, "question_index": 1, "score": 3, "correct": 1, "wrong": 0, "status": "playing"},
         ]
         send({"type": "welcome", "protocol": "mindpad.v1", "limits": {}})
+        room = {}
         try:
             while True:
                 op, data = recv_frame(sock)
@@ -139,12 +167,16 @@ class FakeServer:
                 if op != 1:
                     continue
                 msg = json.loads(data)
+                self.received.append(msg)
                 kind = msg.get("type")
+                if room.get("game") == "quick_pick" and kind in ("start", "submit"):
+                    self.quick_pick(send, msg, room)
+                    continue
                 if kind == "identify":
                     send({"type": "identified", "player_id": "p1", "name": msg["name"], "token": "f" * 64, "new": True})
                 elif kind == "create_room":
-                    room = self.room("lobby")
-                    send({"type": "room_updated", "code": "KBRW", "room": room})
+                    room = self.room("lobby", game=msg.get("game", "mindpad"), mode=msg["mode"],
+                                     solo=msg.get("max_players") == 1)
                     send({"type": "room", "code": "KBRW", "you": "p1", "room": room})
                 elif kind == "start":
                     send({"type": "countdown", "round": 1, "starts_in_ms": 0})
@@ -164,8 +196,28 @@ class FakeServer:
                     other = dict(result, player_id="p2", name=self.hostile, score=9, duration_ms=9000)
                     send({"type": "standings", "round": 1, "mode": "normal",
                           "entries": [dict(other, rank=1), dict(result, rank=2)]})
-                    send({"type": "room_updated", "code": "KBRW", "room": self.room("finished")})
+                    send({"type": "room_updated", "code": "KBRW", "room": dict(room, phase="finished")})
                 elif kind == "leave_room":
                     send({"type": "left_room", "code": "KBRW"})
         except (ConnectionError, OSError):
             return
+
+    def quick_pick(self, send, msg, room):
+        """A solo quick_pick run of one question: option 1 (11) is the largest."""
+        if msg["type"] == "start":
+            send({"type": "countdown", "round": 1, "starts_in_ms": 0})
+            send({"type": "race_started", "round": 1, "mode": room["mode"]})
+            send({"type": "question", "question": "r1q0", "prompt": QUICK_PICK_PROMPT})
+            return
+        answer = msg.get("answer", {})
+        correct = answer == {"option_index": 1}
+        send({"type": "graded", "question": "r1q0", "answer": answer, "correct": correct,
+              "expected": {"option_index": 1}, "points": 1 if correct else 0, "score": 1 if correct else 0,
+              "run_over": True})
+        result = {"player_id": "p1", "name": "Me", "score": 1 if correct else 0, "correct": 1 if correct else 0,
+                  "wrong": 0 if correct else 1, "answered": 1, "duration_ms": 2500, "score_reached_ms": 2500,
+                  "completed": True}
+        send({"type": "finished", "result": result})
+        send({"type": "standings", "round": 1, "mode": room["mode"], "entries": [dict(result, rank=1)]})
+        send({"type": "result_saved", "round": 1, "mode": room["mode"], "game": "quick_pick", "stored": "database",
+              "personal_best": True})

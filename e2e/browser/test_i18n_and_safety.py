@@ -37,15 +37,15 @@ def test_switch_language_is_remembered(browser):
     el(drv, "#btn-leaderboards").click()
     wait_scene(drv, "leaderboards")
     wait(drv, lambda d: el(d, "#lb-reset").text != "", 10, "reset line")
-    assert el(drv, "#lb-periods [data-period=day]").text == "今日"
+    assert el(drv, "#lb-periods [data-value=day]").text == "今日"
     snap(drv, "16-leaderboards-zh")
     # Keyboard: arrow keys move between the tabs and load them.
     el(drv, "#lb-modes [aria-selected=true]").send_keys(Keys.ARROW_RIGHT)
-    wait(drv, lambda d: el(d, "#lb-modes [aria-selected=true]").get_attribute("data-mode") == "survival", 5, "tab")
+    wait(drv, lambda d: el(d, "#lb-modes [aria-selected=true]").get_attribute("data-value") == "survival", 5, "tab")
     el(drv, "#lb-modes [aria-selected=true]").send_keys(Keys.ARROW_RIGHT)
     # Back to English.
     el(drv, "#lang-switch").click()
-    wait(drv, lambda d: el(d, "#lb-periods [data-period=day]").text == "Today", 5, "English tabs")
+    wait(drv, lambda d: el(d, "#lb-periods [data-value=day]").text == "Today", 5, "English tabs")
     leftover = re.findall(r"[\u4e00-\u9fff]+", visible_text(drv).replace("中文", ""))
     assert not leftover, leftover
 
@@ -109,7 +109,9 @@ def test_hostile_name_is_plain_text(browser):
 
 def test_names_are_never_inserted_as_html():
     """Every scene inserts other players' names with textContent / createTextNode."""
-    for js in WEB.glob("js/*.js"):
+    scripts = sorted(WEB.glob("js/**/*.js"))
+    assert len(scripts) >= 20, scripts   # the scenes, kinds and inputs are checked too
+    for js in scripts:
         src = js.read_text()
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
             assert sink not in src, f"{js.name} uses {sink}"

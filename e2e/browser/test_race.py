@@ -92,8 +92,8 @@ def test_two_browser_time_attack_race(browser):
     # The leaderboard (Time Attack, today) shows both; Ann's row is highlighted.
     el(ann, "#btn-leaderboards").click()
     wait_scene(ann, "leaderboards")
-    ann.find_element(By.CSS_SELECTOR, "#lb-modes [data-mode=time_attack]").click()
-    ann.find_element(By.CSS_SELECTOR, "#lb-periods [data-period=day]").click()
+    ann.find_element(By.CSS_SELECTOR, "#lb-modes [data-value=time_attack]").click()
+    ann.find_element(By.CSS_SELECTOR, "#lb-periods [data-value=day]").click()
 
     def board(d):
         return [e.text for e in d.find_elements(By.CSS_SELECTOR, "#lb-body tr td.name")]

@@ -54,7 +54,7 @@ if quick:
 w("")
 w("| | |")
 w("|---|---|")
-for k in ["date", "cpu", "cores", "memory", "os", "kernel", "swift", "lws", "postgres", "load_before", "load_after"]:
+for k in ["date", "cpu", "cores", "memory", "os", "kernel", "swift", "lws", "postgres", "journal_fs", "load_before", "load_after"]:
     if k in machine:
         w(f"| {k.replace('_', ' ')} | {machine[k]} |")
 w("")
@@ -215,6 +215,27 @@ if top:
         w("```")
         w("")
 
+# ---------------------------------------------------------------- wire
+wire = load("wire.json")
+w("### Decoding client messages (issue 13)")
+w("")
+if wire:
+    w(f"`wirebench {wire['rounds']}` (release build): each decoder reads each message {wire['iterations_per_round']:,} times")
+    w(f"per round, decoders interleaved within a round, {wire['rounds']} rounds; median ns per message, and the")
+    w("ratio to the server's decoder (`ClientMessage.decode` on MindPadJSON) measured in the same round.")
+    w("`JSONSerialization` with the field checks is what the server ran before; `JSONDecoder` into Codable")
+    w("structs is the obvious alternative.")
+    w("")
+    w("| message | bytes | MindPadJSON (server) | JSONSerialization (before) | JSONDecoder |")
+    w("|---|---:|---:|---:|---:|")
+    for m in wire["messages"]:
+        w(f"| `{m['message']}` | {m['bytes']} | {m['mindpad_json_ns'] / 1000:.2f} µs | "
+          f"{m['json_serialization_ns'] / 1000:.2f} µs (×{m['json_serialization_ratio']}) | "
+          f"{m['json_decoder_ns'] / 1000:.2f} µs (×{m['json_decoder_ratio']}) |")
+else:
+    w("Not run.")
+w("")
+
 # ---------------------------------------------------------------- storage
 st = load("storage.json")
 w("## Storage (issue 6)")
@@ -232,33 +253,49 @@ if st:
     w(f"| top-100 | {t['count']:,} | {ms(t['p50_ms'])} | {ms(t['p99_ms'])} | {ms(t['max_ms'])} | {mark(t['p99_ms'] <= 10)} |")
     w(f"| around-me (top 10 + rank + ±5) | {a['count']:,} | {ms(a['p50_ms'])} | {ms(a['p99_ms'])} | {ms(a['max_ms'])} | {mark(a['p99_ms'] <= 10)} |")
     w("")
-    w(f"Result writes: {st['concurrent']} finishes handed at once to the worker pool, {st['rounds']} times, two ways side")
-    w("by side in the same run: one statement per result, and batched (`ResultBatchWriter`, what the server")
-    w("does: every result waiting when a worker is free goes in one statement, one batch in flight per")
-    w("worker). Each result is timed from hand-over to its outcome (what a player waits for `result_saved`);")
+    w(f"Result writes: {st['concurrent']} finishes handed at once to the worker pool, {st['rounds']} times, side")
+    w("by side in the same run: one statement per result; batched (`ResultBatchWriter`: every result waiting")
+    w("when a worker is free goes in one statement, one batch in flight per worker); and journal first, as")
+    w("the server does since issue 14: each result appended to the results journal and fsynced by")
+    w("`JournalWriter` (results handed over during one fsync share the next), then batched, then marked")
+    w("done. Each result is timed from hand-over to its outcome (what a player waits for `result_saved`);")
     w("a statement is one result's or one batch's:")
     w("")
     w("| pool | way | writes | p50 ms | p99 ms | statements | statement p50 / p99 ms | writes/s | failures | target p99 ≤ 20 ms |")
     w("|---:|---|---:|---:|---:|---|---|---:|---:|---|")
+    names = {"single": "one per result", "batched": "batched", "journaled": "journal, then batched"}
+    def way_of(x):
+        return x.get("way") or ("batched" if x.get("batched") else "single")
     for x in st["writes"]:
         s = x.get("statement", {})
         if x.get("batched"):
-            way = "batched"
             stmts = f"{x.get('batches', 0):,} (median {x.get('batch_size_median')}, max {x.get('batch_size_max')} results)"
         else:
-            way = "one per result"
             stmts = f"{s.get('count', 0):,}"
-        w(f"| {x['pool']} | {way} | {x['count']:,} | {ms(x['p50_ms'])} | {ms(x['p99_ms'])} | {stmts} | "
+        w(f"| {x['pool']} | {names.get(way_of(x), way_of(x))} | {x['count']:,} | {ms(x['p50_ms'])} | {ms(x['p99_ms'])} | {stmts} | "
           f"{ms(s.get('p50_ms'))} / {ms(s.get('p99_ms'))} | {x['writes_per_second']:,} | {x['failures']} | {mark(x['p99_ms'] <= 20)} |")
     pairs = {}
     for x in st["writes"]:
-        pairs.setdefault(x["pool"], {})["b" if x.get("batched") else "s"] = x
+        pairs.setdefault(x["pool"], {})[way_of(x)] = x
     for pool, pair in sorted(pairs.items()):
-        if "b" in pair and "s" in pair and pair["b"]["p99_ms"] and pair["b"]["p50_ms"]:
+        s_, b, j = pair.get("single"), pair.get("batched"), pair.get("journaled")
+        if b and s_ and b["p99_ms"] and b["p50_ms"]:
             w("")
-            w(f"Pool of {pool}: batched is {pair['s']['p50_ms'] / pair['b']['p50_ms']:.1f}× faster at p50, "
-              f"{pair['s']['p99_ms'] / pair['b']['p99_ms']:.1f}× at p99, and writes "
-              f"{pair['b']['writes_per_second'] / pair['s']['writes_per_second']:.1f}× as many results per second.")
+            w(f"Pool of {pool}: batched is {s_['p50_ms'] / b['p50_ms']:.1f}× faster at p50, "
+              f"{s_['p99_ms'] / b['p99_ms']:.1f}× at p99, and writes "
+              f"{b['writes_per_second'] / s_['writes_per_second']:.1f}× as many results per second.")
+        if j and j.get("durable"):
+            d, f = j["durable"], j.get("fsync", {})
+            w("")
+            w(f"Pool of {pool}, journal first: a result is durable (in the fsynced journal: when `finished` may be")
+            w(f"sent) {ms(d['p50_ms'])} ms after hand-over at p50, {ms(d['p99_ms'])} ms at p99; {j['count']:,} results took "
+              f"{j.get('fsyncs', 0):,} fsyncs (median group {j.get('group_size_median')}, max {j.get('group_size_max')}), "
+              f"each write + fsync {ms(f.get('p50_ms'))} / {ms(f.get('p99_ms'))} ms at p50 / p99.")
+            if b:
+                w(f"Stored in PostgreSQL {ms(j['p50_ms'])} / {ms(j['p99_ms'])} ms after hand-over against "
+                  f"{ms(b['p50_ms'])} / {ms(b['p99_ms'])} ms batched without the journal (p50 / p99), "
+                  f"{j['writes_per_second']:,} against {b['writes_per_second']:,} results per second; "
+                  f"{j.get('journal_left', 0)} left in the journal.")
     w("")
     w("The plan of the hardest rank (`ScoreStore.explainRank`: the slowest player in the largest group")
     w("of equal scores on the normal all-time board):")

@@ -1,5 +1,11 @@
 /// What a racer is sent for a MindPad question: everything but the answer.
+/// It goes onto the wire through `Codable` as is, in this order and with
+/// snake_case keys (`docs/protocol.md`, "question").
 public struct ArithmeticPrompt: Sendable, Hashable, Codable {
+    /// Display text with the real signs, e.g. `81 − 7 = 7?`.
+    public let text: String
+    /// Display text in ASCII only, e.g. `81 - 7 = 7?`.
+    public let asciiText: String
     public let lhs: Int
     /// The ASCII sign: `+`, `-`, `*` or `/`.
     public let operation: ArithmeticOperation
@@ -10,19 +16,15 @@ public struct ArithmeticPrompt: Sendable, Hashable, Codable {
     public let hiddenPosition: Int
     /// The number of digits of the result.
     public let difficulty: Int
-    /// Display text with the real signs, e.g. `81 − 7 = 7?`.
-    public let text: String
-    /// Display text in ASCII only, e.g. `81 - 7 = 7?`.
-    public let asciiText: String
 
     public init(_ question: ArithmeticQuestion) {
+        text = question.text
+        asciiText = question.asciiText
         lhs = question.lhs
         operation = question.operation
         rhs = question.rhs
         maskedResult = question.maskedResult
         hiddenPosition = question.hiddenPosition
         difficulty = question.difficulty
-        text = question.text
-        asciiText = question.asciiText
     }
 }

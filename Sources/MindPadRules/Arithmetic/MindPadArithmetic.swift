@@ -13,7 +13,17 @@ public struct MindPadArithmetic: GameKind {
 
     public var identifier: String { "mindpad" }
 
+    public var names: LocalizedName { LocalizedName(en: "MindPad", zh: "心算板") }
+
     public var normalQuestionCount: Int { DifficultySchedule.normal.count }
+
+    /// The missing digit, written on the pad.
+    public var answerInput: AnswerInput { .drawnDigit }
+
+    public func answer(handwritten: HandwrittenAnswer) -> Digit? {
+        guard handwritten.digits.count == 1 else { return nil }
+        return Digit(handwritten.digits[0])
+    }
 
     public func question(seed: UInt64, index: Int, mode: GameMode) -> ArithmeticQuestion {
         var generator = SeededGenerator(seed: seed, stream: UInt64(index))

@@ -18,11 +18,29 @@ public protocol GameKind: Sendable {
     /// What the racer submits. `Codable` so the owner can decode it as is.
     associatedtype Answer: Sendable, Hashable, Codable
 
-    /// A stable identifier stored with every result, e.g. `"mindpad"`.
+    /// A stable identifier stored with every result, e.g. `"mindpad"`:
+    /// lower-case letters, digits and `_`, starting with a letter, ≤ 32.
     var identifier: String { get }
+
+    /// The game's name in the client's languages.
+    var names: LocalizedName { get }
+
+    /// The modes the game offers (default: all three), in menu order.
+    var modes: [GameMode] { get }
 
     /// How many questions a Normal race has.
     var normalQuestionCount: Int { get }
+
+    /// How the racer answers: handwriting (read on the server), a tap or a move.
+    var answerInput: AnswerInput { get }
+
+    /// Which end of the game's leaderboards is the top (default: higher first).
+    var boardOrder: BoardOrder { get }
+
+    /// The answer a handwritten reading stands for, or nil when it cannot
+    /// be one (a kind of drawn digits given two digits). Only asked of kinds
+    /// whose `answerInput` is handwriting; the default reads nothing.
+    func answer(handwritten: HandwrittenAnswer) -> Answer?
 
     /// The `index`-th question (0-based) of a race played with `seed` in `mode`.
     func question(seed: UInt64, index: Int, mode: GameMode) -> Question
@@ -44,6 +62,12 @@ public protocol GameKind: Sendable {
 }
 
 extension GameKind {
+    public var modes: [GameMode] { GameMode.allCases }
+
+    public var boardOrder: BoardOrder { .higherFirst }
+
+    public func answer(handwritten: HandwrittenAnswer) -> Answer? { nil }
+
     public func isCorrect(_ answer: Answer, to question: Question) -> Bool {
         answer == correctAnswer(to: question)
     }

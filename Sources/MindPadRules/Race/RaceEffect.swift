@@ -49,6 +49,8 @@ public struct AnswerOutcome<Kind: GameKind>: Sendable, Equatable {
     public let player: PlayerID
     public let question: QuestionID
     public let answer: Kind.Answer
+    /// How sure the reading of a handwritten answer was; nil for taps and moves.
+    public let confidence: Double?
     public let isCorrect: Bool
     public let correctAnswer: Kind.Answer
     /// Whole seconds spent on the question (rounded down).

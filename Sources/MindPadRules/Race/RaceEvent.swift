@@ -18,7 +18,9 @@ public enum RaceEvent<Kind: GameKind>: Sendable {
     /// Lobby only, host only: start the countdown.
     case start(by: PlayerID)
     /// A racer's answer to the question they were sent as `question`.
-    case answer(PlayerID, question: QuestionID, Kind.Answer)
+    /// `confidence` is how sure the reading of a handwritten answer was
+    /// (0…1); it is only passed on to the outcome.
+    case answer(PlayerID, question: QuestionID, Kind.Answer, confidence: Double? = nil)
     /// Finished races only, host only: back to the lobby for another round
     /// in the same room with a new seed (the owner draws it).
     case rematch(by: PlayerID, seed: UInt64)

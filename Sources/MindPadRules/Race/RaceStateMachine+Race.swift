@@ -56,43 +56,53 @@ extension RaceStateMachine {
         effects.append(.roomUpdated(snapshot))
     }
 
-    mutating func submit(
-        _ answer: Kind.Answer, to id: QuestionID, by player: PlayerID,
-        at now: RaceInstant, into effects: inout [RaceEffect<Kind>]
-    ) {
-        guard members.contains(where: { $0.id == player }) else {
-            effects.append(.rejected(player, rejectionForNonMember))
-            return
-        }
-        var running: Running
+    /// Whether an answer by `player` to `question` would be refused at
+    /// `now`, and why; nil when it would be graded. A pure query (the
+    /// machine is not changed): the owner asks before it spends time reading
+    /// a drawing, and `submit` asks the same question, so the two never
+    /// disagree. Deadlines due by `now` count as passed (an answer at the
+    /// end of Time Attack is `raceOver` even if the tick has not come).
+    public func refusal(ofAnswerBy player: PlayerID, to question: QuestionID, at now: RaceInstant) -> RaceError? {
+        var future = self
+        var ignored: [RaceEffect<Kind>] = []
+        future.advance(to: max(now, clock), into: &ignored)
+        return future.answerRefusal(by: player, to: question)
+    }
+
+    /// The refusal for the machine as it is (deadlines already advanced).
+    func answerRefusal(by player: PlayerID, to id: QuestionID) -> RaceError? {
+        guard members.contains(where: { $0.id == player }) else { return rejectionForNonMember }
+        let running: Running
         switch state {
-        case .running(let current):
-            running = current
-        case .lobby, .countdown:
-            effects.append(.rejected(player, .raceNotRunning))
-            return
-        case .finished:
-            effects.append(.rejected(player, .raceOver))
-            return
-        case .disposed:
-            effects.append(.rejected(player, .roomClosed))
-            return
+        case .running(let current): running = current
+        case .lobby, .countdown: return .raceNotRunning
+        case .finished: return .raceOver
+        case .disposed: return .roomClosed
         }
-        guard let r = running.racers.firstIndex(where: { $0.id == player }) else {
-            effects.append(.rejected(player, .notRacing))
-            return
-        }
-        var racer = running.racers[r]
-        guard racer.isPlaying else {
-            effects.append(.rejected(player, .alreadyFinished))
-            return
-        }
+        // A spectator never answers, even one who raced earlier in this
+        // round (left, or back after the grace, and joined again to watch).
+        guard members.first(where: { $0.id == player })?.role == .racer,
+              let racer = running.racers.first(where: { $0.id == player }) else { return .notRacing }
+        guard racer.isPlaying else { return .alreadyFinished }
         let current = QuestionID(round: round, index: racer.questionIndex)
         guard id == current else {
             let stale = id.round < round || (id.round == round && id.index < racer.questionIndex)
-            effects.append(.rejected(player, stale ? .staleQuestion(id, current: current) : .unsentQuestion(id, current: current)))
+            return stale ? .staleQuestion(id, current: current) : .unsentQuestion(id, current: current)
+        }
+        return nil
+    }
+
+    mutating func submit(
+        _ answer: Kind.Answer, confidence: Double?, to id: QuestionID, by player: PlayerID,
+        at now: RaceInstant, into effects: inout [RaceEffect<Kind>]
+    ) {
+        if let refusal = answerRefusal(by: player, to: id) {
+            effects.append(.rejected(player, refusal))
             return
         }
+        guard case .running(var running) = state,
+              let r = running.racers.firstIndex(where: { $0.id == player }) else { return }
+        var racer = running.racers[r]
 
         let question = kind.question(seed: seed, index: racer.questionIndex, mode: configuration.mode)
         let isCorrect = kind.isCorrect(answer, to: question)
@@ -114,7 +124,7 @@ extension RaceStateMachine {
         case .timeAttack: runEnds = false
         }
         effects.append(.answerGraded(AnswerOutcome(
-            player: player, question: id, answer: answer, isCorrect: isCorrect,
+            player: player, question: id, answer: answer, confidence: confidence, isCorrect: isCorrect,
             correctAnswer: kind.correctAnswer(to: question), secondsSpent: seconds,
             points: points, score: racer.score, finishedRun: runEnds
         )))
@@ -150,7 +160,7 @@ extension RaceStateMachine {
         guard case .running(let running) = state, !running.racers.contains(where: \.isPlaying) else { return }
         let standings = Standings(
             round: round, mode: configuration.mode,
-            results: running.racers.map { result(for: $0, in: running) }
+            results: running.racers.map { result(for: $0, in: running) }, order: kind.boardOrder
         )
         state = .finished(standings)
         effects.append(.raceFinished(standings))

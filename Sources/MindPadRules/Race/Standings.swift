@@ -7,6 +7,9 @@
 ///   abandoned; shorter duration; earlier seat.
 /// - Time Attack: more correct answers; reached that score earlier;
 ///   completed before abandoned; earlier seat.
+/// For a kind whose boards put lower scores first (`BoardOrder.lowerFirst`),
+/// a completed run ranks before an abandoned one, then the lower score wins,
+/// then the mode's other keys.
 /// Ranks are 1, 2, 3… with no shared places, because the last key (seat)
 /// is unique.
 public struct Standings: Sendable, Hashable, Codable {
@@ -19,10 +22,10 @@ public struct Standings: Sendable, Hashable, Codable {
         public let result: PlayerResult
     }
 
-    public init(round: Int, mode: GameMode, results: [PlayerResult]) {
+    public init(round: Int, mode: GameMode, results: [PlayerResult], order: BoardOrder = .higherFirst) {
         self.round = round
         self.mode = mode
-        let sorted = results.sorted { Self.ranksBefore($0, $1, mode: mode) }
+        let sorted = results.sorted { Self.ranksBefore($0, $1, mode: mode, order: order) }
         entries = sorted.enumerated().map { Entry(rank: $0.offset + 1, result: $0.element) }
     }
 
@@ -30,14 +33,26 @@ public struct Standings: Sendable, Hashable, Codable {
     public var winner: PlayerResult? { entries.first?.result }
 
     /// Whether `a` places above `b` in `mode`.
-    public static func ranksBefore(_ a: PlayerResult, _ b: PlayerResult, mode: GameMode) -> Bool {
-        for key in keys(a, b, mode: mode) where key != .same {
+    public static func ranksBefore(_ a: PlayerResult, _ b: PlayerResult, mode: GameMode,
+                                   order: BoardOrder = .higherFirst) -> Bool {
+        for key in keys(a, b, mode: mode, order: order) where key != .same {
             return key == .first
         }
         return false
     }
 
     private enum Preference { case first, second, same }
+
+    private static func keys(_ a: PlayerResult, _ b: PlayerResult, mode: GameMode, order: BoardOrder) -> [Preference] {
+        switch order {
+        case .higherFirst:
+            return keys(a, b, mode: mode)
+        case .lowerFirst:
+            var rest = keys(a, b, mode: mode)
+            rest[0] = lower(a.score, b.score)
+            return [completedFirst(a, b)] + rest
+        }
+    }
 
     private static func keys(_ a: PlayerResult, _ b: PlayerResult, mode: GameMode) -> [Preference] {
         switch mode {

@@ -8,7 +8,7 @@
 ///
 /// Deliberately not a `RandomNumberGenerator`, so that nobody can pass it to
 /// a stdlib API whose use of it might change.
-public struct SeededGenerator: Sendable, Hashable {
+public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64

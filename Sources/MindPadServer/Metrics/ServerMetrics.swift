@@ -3,8 +3,8 @@ import Prometheus
 import Synchronization
 
 /// The server's Prometheus series, served at `GET /metrics` in the text
-/// format. One registry per process (`ServerMetrics.shared`); every method
-/// may be called from any thread.
+/// format. The application makes one and hands it to every part that
+/// reports (no global); every method may be called from any thread.
 ///
 /// | series | kind | labels |
 /// |---|---|---|
@@ -15,14 +15,12 @@ import Synchronization
 /// | `mindpad_messages_out_total` | counter | `type` (server message type) |
 /// | `mindpad_recognition_seconds` | histogram | — rasterize + infer, one drawing |
 /// | `mindpad_recognition_backlog` | gauge | — drawings waiting for a worker |
-/// | `mindpad_db_query_seconds` | histogram | `operation` (`record_result`: hand-over to outcome; `record_results_batch`: one batch statement; `scores_api`) |
+/// | `mindpad_db_query_seconds` | histogram | `operation` (`record_result`: hand-over to outcome; `record_results_batch`: one batch statement; `journal_commit`: one group's journal write + fsync; `scores_api`) |
 /// | `mindpad_result_batch_size` | histogram | — results written per batch statement |
 /// | `mindpad_journal_backlog` | gauge | — results waiting in the journal |
 /// | `mindpad_errors_total` | counter | `code`, `transport` (`ws`, `http`) |
 /// | `mindpad_connections_refused_total` | counter | `reason` |
 public final class ServerMetrics: Sendable {
-    public static let shared = ServerMetrics()
-
     public let registry = PrometheusCollectorRegistry()
     public let connections: Gauge
     public let rooms: Gauge
@@ -45,7 +43,7 @@ public final class ServerMetrics: Sendable {
         .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
     ]
 
-    init() {
+    public init() {
         connections = registry.makeGauge(descriptor: Self.name("mindpad_connections", "WebSocket sessions open"))
         rooms = registry.makeGauge(descriptor: Self.name("mindpad_rooms", "Rooms open"))
         racesRunning = registry.makeGauge(descriptor: Self.name("mindpad_races_running", "Rooms whose race is counting down or running"))
@@ -105,15 +103,5 @@ public final class ServerMetrics: Sendable {
         buffer.reserveCapacity(8192)
         registry.emit(into: &buffer)
         return buffer
-    }
-
-    /// The `type` of a server message as WireJSON writes it (`{"type":"…"`),
-    /// without parsing the rest.
-    static func messageType(of text: String) -> String {
-        let prefix = #"{"type":""#
-        guard text.hasPrefix(prefix) else { return "other" }
-        let rest = text.utf8.dropFirst(prefix.utf8.count)
-        guard let end = rest.firstIndex(of: UInt8(ascii: "\"")) else { return "other" }
-        return String(decoding: rest[..<end], as: UTF8.self)
     }
 }

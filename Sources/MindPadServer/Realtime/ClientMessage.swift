@@ -1,4 +1,4 @@
-import Foundation
+import MindPadJSON
 import MindPadRecognition
 import MindPadRules
 
@@ -6,7 +6,8 @@ import MindPadRules
 /// room there, is it your question) are the hub's and the rules' business.
 enum ClientMessage: Sendable {
     case identify(name: String, token: String?)
-    case createRoom(mode: GameMode, maxPlayers: Int?, maxSpectators: Int?)
+    /// `game` is a kind's identifier (`mindpad` when absent).
+    case createRoom(game: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?)
     case joinRoom(code: String)
     case leaveRoom
     case ready(Bool)
@@ -16,147 +17,156 @@ enum ClientMessage: Sendable {
     /// for `question`; `stroke` equal to the stroke count starts a new one.
     case points(question: QuestionID, stroke: Int, points: [StrokePoint])
     case clear(question: QuestionID)
-    case submit(question: QuestionID)
+    /// A handwriting kind's answer is the drawing (`answer` absent); a tap
+    /// or move kind's is `answer`, in the kind's `Answer` form.
+    case submit(question: QuestionID, answer: JSON?)
 
-    static let types = ["identify", "create_room", "join_room", "leave_room", "ready", "start", "rematch",
-                        "points", "clear", "submit"]
+    /// The client message types, as the protocol names them.
+    enum Kind: String, Sendable, CaseIterable {
+        case identify, createRoom = "create_room", joinRoom = "join_room", leaveRoom = "leave_room"
+        case ready, start, rematch, points, clear, submit
+    }
+
+    var kind: Kind {
+        switch self {
+        case .identify: .identify
+        case .createRoom: .createRoom
+        case .joinRoom: .joinRoom
+        case .leaveRoom: .leaveRoom
+        case .ready: .ready
+        case .start: .start
+        case .rematch: .rematch
+        case .points: .points
+        case .clear: .clear
+        case .submit: .submit
+        }
+    }
+
+    var type: String { kind.rawValue }
+
+    /// The game a room is created for when `create_room` names none.
+    static let defaultGame = "mindpad"
 
     /// Parses one text message.
     static func decode(_ text: String) -> Result<ClientMessage, ProtocolError> {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else {
-            return .failure(ProtocolError("bad_json", "The message is not valid JSON."))
-        }
-        guard let fields = object as? [String: Any] else {
-            return .failure(ProtocolError("bad_message", "A message must be a JSON object with a \"type\"."))
-        }
-        guard let type = fields["type"] as? String else {
-            return .failure(ProtocolError("bad_message", "A message must be a JSON object with a \"type\"."))
-        }
-        let reader = FieldReader(fields: fields, type: type)
+        let json: JSON
         do {
-            return .success(try reader.message())
+            json = try JSON.parse(text)
+        } catch {
+            return .failure(ProtocolError(.badJSON, "The message is not valid JSON (\(error.reason) at byte \(error.offset))."))
+        }
+        guard case .object = json, let type = json["type"]?.string else {
+            return .failure(ProtocolError(.badMessage, "A message must be a JSON object with a \"type\"."))
+        }
+        guard let kind = Kind(rawValue: type) else {
+            return .failure(ProtocolError(.unknownType, "Unknown message type \"\(printable(type))\".", request: printable(type)))
+        }
+        do {
+            return .success(try FieldReader(json: json, kind: kind).message())
         } catch {
             return .failure(error)
         }
     }
-}
 
-/// A refusal sent to the client as `{"type":"error","code":…,"message":…}`.
-struct ProtocolError: Error, Sendable, Equatable {
-    let code: String
-    let message: String
-    /// The `type` of the message that caused it, when known.
-    var request: String?
-
-    init(_ code: String, _ message: String, request: String? = nil) {
-        self.code = code
-        self.message = message
-        self.request = request
+    /// Text a client sent, made safe to echo: at most 40 characters, no
+    /// control, format or bidirectional characters, no quotes or backslashes.
+    static func printable(_ s: String) -> String {
+        let kept = s.unicodeScalars.filter { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+                return false
+            default:
+                return scalar != "\"" && scalar != "\\"
+            }
+        }
+        return String(String.UnicodeScalarView(kept.prefix(40)))
     }
 }
 
+/// Reads the fields of one message of a known type.
 private struct FieldReader {
-    let fields: [String: Any]
-    let type: String
+    let json: JSON
+    let kind: ClientMessage.Kind
 
     func message() throws(ProtocolError) -> ClientMessage {
-        switch type {
-        case "identify":
+        switch kind {
+        case .identify:
             return .identify(name: try string("name"), token: try optionalString("token"))
-        case "create_room":
+        case .createRoom:
             let modeText = try string("mode")
             guard let mode = GameMode(rawValue: modeText) else {
                 throw bad("\"mode\" must be \"normal\", \"survival\" or \"time_attack\".")
             }
+            let game = try optionalString("game") ?? ClientMessage.defaultGame
             let maxPlayers = try optionalInt("max_players")
             if let maxPlayers, !(1...8).contains(maxPlayers) { throw bad("\"max_players\" must be 1…8.") }
             let maxSpectators = try optionalInt("max_spectators")
             if let maxSpectators, !(0...16).contains(maxSpectators) { throw bad("\"max_spectators\" must be 0…16.") }
-            return .createRoom(mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators)
-        case "join_room":
+            return .createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators)
+        case .joinRoom:
             return .joinRoom(code: try string("code"))
-        case "leave_room":
+        case .leaveRoom:
             return .leaveRoom
-        case "ready":
-            guard let value = fields["ready"], Self.isBool(value), let flag = value as? Bool else {
-                throw bad("\"ready\" must be true or false.")
-            }
+        case .ready:
+            guard let flag = json["ready"]?.bool else { throw bad("\"ready\" must be true or false.") }
             return .ready(flag)
-        case "start":
+        case .start:
             return .start
-        case "rematch":
+        case .rematch:
             return .rematch
-        case "points":
+        case .points:
             let question = try questionID()
             guard let stroke = try optionalInt("stroke"), stroke >= 0 else {
                 throw bad("\"stroke\" must be a stroke number, 0 or more.")
             }
-            guard let raw = fields["points"] as? [Any] else { throw bad("\"points\" must be an array of [x, y, t].") }
+            guard let raw = json["points"]?.array else { throw bad("\"points\" must be an array of [x, y, t].") }
             var points: [StrokePoint] = []
             points.reserveCapacity(raw.count)
             for item in raw {
-                guard let triple = item as? [Any], (2...3).contains(triple.count),
-                      let x = Self.number(triple[0]), let y = Self.number(triple[1]) else {
+                // Numbers only; an infinite one (1e999) is read and refused
+                // later as out of range, with that reason.
+                guard let triple = item.array, (2...3).contains(triple.count),
+                      let x = triple[0].number, let y = triple[1].number,
+                      let t = triple.count == 3 ? triple[2].number : 0 else {
                     throw bad("Each point must be [x, y] or [x, y, t] with numbers.")
                 }
-                let t = triple.count == 3 ? Self.number(triple[2]) : 0
-                guard let t else { throw bad("Each point must be [x, y] or [x, y, t] with numbers.") }
                 points.append(StrokePoint(x: x, y: y, t: t))
             }
             return .points(question: question, stroke: stroke, points: points)
-        case "clear":
+        case .clear:
             return .clear(question: try questionID())
-        case "submit":
-            return .submit(question: try questionID())
-        default:
-            throw ProtocolError("unknown_type", "Unknown message type \"\(Self.printable(type))\".", request: nil)
+        case .submit:
+            let answer = json["answer"]
+            return .submit(question: try questionID(), answer: answer?.isNull == true ? nil : answer)
         }
     }
 
     private func bad(_ message: String) -> ProtocolError {
-        ProtocolError("bad_message", message, request: type)
+        ProtocolError(.badMessage, message, request: kind.rawValue)
     }
 
     private func string(_ key: String) throws(ProtocolError) -> String {
-        guard let s = fields[key] as? String else { throw bad("\"\(key)\" must be a string.") }
+        guard let s = json[key]?.string else { throw bad("\"\(key)\" must be a string.") }
         return s
     }
 
     private func optionalString(_ key: String) throws(ProtocolError) -> String? {
-        guard let value = fields[key], !(value is NSNull) else { return nil }
-        guard let s = value as? String else { throw bad("\"\(key)\" must be a string.") }
+        guard let value = json[key], !value.isNull else { return nil }
+        guard let s = value.string else { throw bad("\"\(key)\" must be a string.") }
         return s
     }
 
     private func optionalInt(_ key: String) throws(ProtocolError) -> Int? {
-        guard let value = fields[key], !(value is NSNull) else { return nil }
-        guard let d = Self.number(value), d == d.rounded(), abs(d) < 1e9 else { throw bad("\"\(key)\" must be an integer.") }
-        return Int(d)
+        guard let value = json[key], !value.isNull else { return nil }
+        guard let i = value.integer, abs(i) < 1_000_000_000 else { throw bad("\"\(key)\" must be an integer.") }
+        return i
     }
 
     private func questionID() throws(ProtocolError) -> QuestionID {
-        guard let text = fields["question"] as? String, let id = QuestionID(wire: text) else {
+        guard let text = json["question"]?.string, let id = QuestionID(wire: text) else {
             throw bad("\"question\" must be a question id such as \"r1q0\", as sent in \"question\".")
         }
         return id
-    }
-
-    static func number(_ value: Any) -> Double? {
-        guard let n = value as? NSNumber, !isBool(value) else { return nil }
-        return n.doubleValue
-    }
-
-    /// JSONSerialization hands out booleans as NSNumber, and on Linux `1 is
-    /// Bool` holds; a JSON `true`/`false` is the one with objCType "c".
-    static func isBool(_ value: Any) -> Bool {
-        if value is String { return false }
-        guard let n = value as? NSNumber else { return false }
-        return String(cString: n.objCType) == "c"
-    }
-
-    /// The type as the client sent it, cut short and without controls.
-    static func printable(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.filter { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }.prefix(40)))
     }
 }
 
@@ -170,5 +180,20 @@ extension QuestionID {
               let round = Int(parts[0].dropFirst()), let index = Int(parts[1]),
               round >= 1, index >= 0, round < 1_000_000, index < 1_000_000 else { return nil }
         self.init(round: round, index: index)
+    }
+}
+
+/// The client-message decoder as a public entry point, for tools outside
+/// the server (the `wirebench` benchmark, fuzzers).
+public enum ClientMessageDecoder {
+    /// Decodes one text message exactly as the hub does; returns the
+    /// message's type, or the error code it would be refused with, and for
+    /// `points` how many points it carried.
+    public static func decode(_ text: String) -> (type: String, points: Int) {
+        switch ClientMessage.decode(text) {
+        case .success(.points(_, _, let points)): ("points", points.count)
+        case .success(let message): (message.type, 0)
+        case .failure(let error): (error.code.rawValue, 0)
+        }
     }
 }

@@ -1,126 +1,114 @@
+import MindPadJSON
 import MindPadRecognition
 import MindPadRules
 
 /// Strokes, live guesses and submissions. Recognition never runs here: the
-/// drawing is copied to the worker pool and the result comes back through
-/// `WebServer.post`.
+/// drawing is copied to the recognizer and the result comes back through
+/// `transport.post`.
 extension RealtimeHub {
-    func addPoints(_ points: [StrokePoint], stroke: Int, question: QuestionID, session: Session) {
-        // A batch for any other question (an old one, late on the wire) is
-        // ignored without a reply.
-        guard session.drawing.question == question, session.submitting == nil else { return }
-        if let error = session.drawing.append(points, stroke: stroke) {
-            reply(session, error)
-            return
-        }
-        session.liveWanted = true
-        pumpLiveGuess(session)
-    }
-
-    func clear(question: QuestionID, session: Session) {
-        guard session.drawing.question == question else { return }
-        session.drawing.reset(to: question)
-        session.liveWanted = false
-    }
-
-    /// Starts a live recognition if one is wanted, none is running and the
-    /// last started at least one guess interval ago; otherwise it runs when
-    /// that interval is over or the running one comes back. So a player gets
-    /// at most ~10 guesses a second, and always one after their last batch.
-    func pumpLiveGuess(_ session: Session) {
-        guard session.liveWanted, !session.liveInFlight, session.liveTimer == nil, !session.closing else { return }
-        guard let question = session.drawing.question, session.drawing.pointCount > 0 else {
-            session.liveWanted = false
-            return
-        }
-        let now = ContinuousClock.now
-        if let last = session.lastLiveAt, now - last < options.liveGuessInterval {
-            let connection = session.connection
-            session.liveTimer = timers.schedule(after: options.liveGuessInterval - (now - last)) { [weak self] in
-                guard let self, let session = self.sessions[connection] else { return }
-                session.liveTimer = nil
-                self.pumpLiveGuess(session)
+    func addPoints(_ points: [StrokePoint], stroke: Int, question: QuestionID, player: Session.Player, session: Session) {
+        guard session.drawing.question == question else {
+            // A game answered by tap or move has no canvas: say so. Any other
+            // mismatch is a batch for another question (an old one, late on
+            // the wire), ignored without a reply.
+            if let code = memberships[player.id], let room = rooms[code], !room.game.answerInput.isHandwriting {
+                reply(session, ProtocolError(.answerNotDrawn, "\(room.game.names.en) is not answered by drawing; send \"submit\" with an \"answer\".", request: "points"))
             }
             return
         }
-        session.liveWanted = false
-        session.liveInFlight = true
-        session.lastLiveAt = now
-        let connection = session.connection
-        let pointCount = session.drawing.pointCount
-        recognition.recognize(session.drawing.drawing) { [weak self] result in
-            guard let self, let server = self.server else { return }
-            server.post { self.liveGuessDone(connection, question: question, points: pointCount, result: result) }
+        guard !session.drawing.isBeingRead else { return }
+        if let error = session.drawing.append(points, stroke: stroke) {
+            return reply(session, error)
+        }
+        carryOut(session.pacer.strokesAdded(at: transport.now), for: session)
+    }
+
+    func clear(question: QuestionID, session: Session) {
+        guard session.drawing.question == question, !session.drawing.isBeingRead else { return }
+        session.drawing.reset(to: question)
+        session.pacer.cancel()
+    }
+
+    /// Does what the pacer asked: read the drawing now, or wake it later.
+    private func carryOut(_ action: LiveGuessPacer.Action, for session: Session) {
+        switch action {
+        case .none:
+            break
+        case .wake(let at):
+            let connection = session.connection
+            session.pacerTimer = transport.schedule(at: at) { [weak self] in
+                guard let self, let session = self.sessions[connection] else { return }
+                session.pacerTimer = nil
+                self.carryOut(session.pacer.timerFired(at: self.transport.now), for: session)
+            }
+        case .read:
+            guard let question = session.drawing.question, session.drawing.pointCount > 0, !session.isClosing else {
+                return carryOut(session.pacer.readingFinished(at: transport.now), for: session)
+            }
+            let connection = session.connection
+            let pointCount = session.drawing.pointCount
+            recognition.recognize(session.drawing.drawing) { [weak self] result in
+                guard let self else { return }
+                self.transport.post { self.liveGuessDone(connection, question: question, points: pointCount, result: result) }
+            }
         }
     }
 
     private func liveGuessDone(_ connection: ConnectionID, question: QuestionID, points: Int,
                                result: Result<Recognition, RecognitionError>) {
         guard let session = sessions[connection] else { return }
-        session.liveInFlight = false
         if case .success(let recognition) = result, session.drawing.question == question,
-           session.drawing.pointCount > 0, session.submitting == nil {
+           session.drawing.pointCount > 0, !session.drawing.isBeingRead {
             reply(session, ServerMessage.guess(question: question, recognition: recognition, points: points))
         }
-        pumpLiveGuess(session)
+        carryOut(session.pacer.readingFinished(at: transport.now), for: session)
     }
 
-    func submit(question: QuestionID, player: Session.Player, session: Session) {
-        guard let code = memberships[player.id], let room = rooms[code] else {
-            reply(session, ProtocolError("not_in_room", "You are not in a room; create or join one first.", request: "submit"))
-            return
+    func submit(question: QuestionID, answer: JSON?, player: Session.Player, session: Session) {
+        let request = ClientMessage.Kind.submit.rawValue
+        guard let room = room(of: player, session: session, request: request) else { return }
+        // The rules say first whether this answer would count at all
+        // (stale_question, unsent_question, race_over, race_not_running,
+        // not_racing, already_finished), before anything is read.
+        if let refusal = room.refusal(ofAnswerBy: player.id, to: question) {
+            return reply(session, ProtocolError(refusal, request: request))
         }
-        guard session.submitting == nil else {
-            reply(session, ProtocolError("submit_pending", "Your previous answer is still being read.", request: "submit"))
-            return
+        // The answer counts at the moment it arrived, not when it was read.
+        let receivedAt = transport.now
+        guard room.game.answerInput.isHandwriting else {
+            guard let answer else {
+                return reply(session, ProtocolError(.answerMissing, "Send your answer as \"answer\" with \"submit\".", request: request))
+            }
+            return room.submit(.wire(answer), by: player.id, to: question, receivedAt: receivedAt)
         }
-        let isRunning: Bool
-        if case .running = room.race.phase { isRunning = true } else { isRunning = false }
-        guard isRunning, session.drawing.question == question else {
-            // Not the question this player is on, or no race running: the
-            // rules refuse it with the precise reason (stale_question,
-            // unsent_question, race_over, race_not_running, not_racing,
-            // already_finished) without grading anything.
-            room.handle(.answer(player.id, question: question, Digit(0)!), request: "submit")
-            return
+        guard !session.drawing.isBeingRead else {
+            return reply(session, ProtocolError(.submitPending, "Your previous answer is still being read.", request: request))
         }
-        guard session.drawing.pointCount > 0 else {
-            reply(session, ProtocolError("empty_drawing", "Draw the digit before submitting.", request: "submit"))
-            return
+        guard session.drawing.question == question, session.drawing.pointCount > 0 else {
+            return reply(session, ProtocolError(.emptyDrawing, "Write your answer before submitting.", request: request))
         }
-        // The answer counts at the moment it arrived, not when the worker
-        // finished reading it.
-        let receivedAt = clock.now
-        session.submitting = question
-        session.liveWanted = false
+        session.drawing.isBeingRead = true
+        session.pacer.cancel()
         let connection = session.connection
         recognition.recognize(session.drawing.drawing) { [weak self] result in
-            guard let self, let server = self.server else { return }
-            server.post { self.submissionRead(connection, player: player.id, question: question, receivedAt: receivedAt, result: result) }
+            guard let self else { return }
+            self.transport.post {
+                self.submissionRead(connection, player: player.id, question: question, receivedAt: receivedAt, result: result)
+            }
         }
     }
 
     private func submissionRead(_ connection: ConnectionID, player: PlayerID, question: QuestionID, receivedAt: RaceInstant,
                                 result: Result<Recognition, RecognitionError>) {
-        sessions[connection]?.submitting = nil
+        let session = sessions[connection]
+        if let session, session.drawing.question == question { session.drawing.isBeingRead = false }
         switch result {
         case .failure(let error):
-            if let session = sessions[connection] {
-                reply(session, ProtocolError(Self.snakeCase(error.code.rawValue), error.description, request: "submit"))
-            }
+            if let session { reply(session, ProtocolError(ProtocolErrorCode(error), error.description, request: "submit")) }
         case .success(let recognition):
-            guard let code = memberships[player], let room = rooms[code], let digit = Digit(recognition.digit) else { return }
-            room.submittedConfidence[player] = recognition.confidence
-            room.handle(.answer(player, question: question, digit), at: receivedAt, request: "submit")
-            room.submittedConfidence[player] = nil
+            guard let code = memberships[player], let room = rooms[code] else { return }
+            room.submit(.handwriting(HandwrittenAnswer(digits: [recognition.digit]), confidence: Double(recognition.confidence)),
+                        by: player, to: question, receivedAt: receivedAt)
         }
-    }
-
-    static func snakeCase(_ camel: String) -> String {
-        var out = ""
-        for c in camel {
-            if c.isUppercase { out += "_" + c.lowercased() } else { out.append(c) }
-        }
-        return out
     }
 }

@@ -23,9 +23,13 @@ public struct RealtimeOptions: Sendable {
     /// …and in one burst; beyond that it gets `rate_limited` and a 1008 close.
     public var messageBurst: Double = 80
     /// Live guesses per player: at most one per this interval (≤ 10/s).
-    public var liveGuessInterval: Duration = .milliseconds(100)
+    public var liveGuessInterval: RaceDuration = .milliseconds(100)
     /// Progress broadcasts per room: at most one per this interval (5 Hz).
-    public var progressInterval: Duration = .milliseconds(200)
+    public var progressInterval: RaceDuration = .milliseconds(200)
+    /// Whether the host may start only once every other racer is ready and
+    /// connected (`players_not_ready` otherwise). A host alone (solo play)
+    /// never waits. Default true.
+    public var requireReady: Bool = true
     /// Seats in a new room when the creator does not say; at most 8.
     public var defaultMaxPlayers: Int = 8
     /// Rooms open at once; creating one more is refused with `server_full`.
@@ -79,7 +83,8 @@ public struct RealtimeOptions: Sendable {
     /// The rules' configuration for a new room.
     func raceConfiguration(mode: GameMode, maxPlayers: Int?, maxSpectators: Int?) -> RaceConfiguration {
         RaceConfiguration(
-            mode: mode, maxPlayers: maxPlayers ?? defaultMaxPlayers, maxSpectators: maxSpectators ?? 16, countdown: countdown,
+            mode: mode, maxPlayers: maxPlayers ?? defaultMaxPlayers, maxSpectators: maxSpectators ?? 16,
+            requireReady: requireReady, countdown: countdown,
             timeAttackLength: timeAttackLength, reconnectGrace: reconnectGrace)
     }
 }

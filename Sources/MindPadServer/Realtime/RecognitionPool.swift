@@ -6,7 +6,7 @@ import Synchronization
 /// `Recognizer.Workspace` (so a call allocates nothing), fed from one FIFO.
 /// Completions run on the worker thread; callers hop back to the service
 /// thread with `WebServer.post`.
-public final class RecognitionPool: Sendable {
+public final class RecognitionPool: DrawingRecognizer {
     public typealias Completion = @Sendable (Result<Recognition, RecognitionError>) -> Void
 
     private struct Job: Sendable {
@@ -22,14 +22,17 @@ public final class RecognitionPool: Sendable {
 
     public let recognizer: Recognizer
     public let threadCount: Int
+    private let metrics: ServerMetrics?
     private let queue = Mutex(Queue())
     private let available = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts `threads` workers named `mindpad-recog-N`.
-    public init(recognizer: Recognizer, threads: Int) {
+    /// Starts `threads` workers named `mindpad-recog-N`; each reading's time
+    /// goes to `metrics`.
+    public init(recognizer: Recognizer, threads: Int, metrics: ServerMetrics? = nil) {
         precondition(threads >= 1, "a pool needs a thread")
         self.recognizer = recognizer
+        self.metrics = metrics
         self.threadCount = threads
         for n in 0..<threads {
             let thread = Thread { [self] in
@@ -43,8 +46,8 @@ public final class RecognitionPool: Sendable {
     }
 
     /// The bundled model on `threads` workers.
-    public static func bundled(threads: Int) throws -> RecognitionPool {
-        RecognitionPool(recognizer: try Recognizer.bundled(), threads: threads)
+    public static func bundled(threads: Int, metrics: ServerMetrics? = nil) throws -> RecognitionPool {
+        RecognitionPool(recognizer: try Recognizer.bundled(), threads: threads, metrics: metrics)
     }
 
     /// Queues a drawing; `completion` runs on a worker thread.
@@ -91,7 +94,7 @@ public final class RecognitionPool: Sendable {
             }
             let started = ContinuousClock.now
             let result = Result { () throws(RecognitionError) in try recognizer.recognize(job.drawing, in: workspace) }
-            ServerMetrics.shared.recognition.record(ContinuousClock.now - started)
+            metrics?.recognition.record(ContinuousClock.now - started)
             job.completion(result)
         }
         finished.signal()

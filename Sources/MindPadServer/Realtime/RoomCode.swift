@@ -1,4 +1,5 @@
 import Foundation
+import MindPadRules
 
 /// Short room codes people read aloud and type: 4 letters (5 or 6 when the
 /// 4-letter space gets crowded) from an alphabet without look-alikes — no
@@ -28,13 +29,14 @@ enum RoomCode {
 }
 
 /// A token bucket: `rate` messages per second on average, `burst` at once.
+/// Driven by the caller's clock, like everything in the realtime layer.
 struct TokenBucket {
     let rate: Double
     let burst: Double
     private var tokens: Double
-    private var last: ContinuousClock.Instant
+    private var last: RaceInstant
 
-    init(rate: Double, burst: Double, now: ContinuousClock.Instant = .now) {
+    init(rate: Double, burst: Double, now: RaceInstant) {
         self.rate = rate
         self.burst = burst
         self.tokens = burst
@@ -42,10 +44,9 @@ struct TokenBucket {
     }
 
     /// Takes one token; false when the bucket is empty.
-    mutating func take(now: ContinuousClock.Instant = .now) -> Bool {
-        let elapsed = now - last
-        last = now
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    mutating func take(now: RaceInstant) -> Bool {
+        let seconds = Double(max(0, (now - last).milliseconds)) / 1000
+        last = max(last, now)
         tokens = min(burst, tokens + seconds * rate)
         guard tokens >= 1 else { return false }
         tokens -= 1

@@ -1,82 +1,198 @@
-import Foundation
-import MindPadRecognition
+import MindPadJSON
 import MindPadRules
-import MindPadStorage
 
-/// The thin owner of one room: feeds events into its `MindPadRace` with the
-/// server's time and carries out the effects — sends, broadcasts, results to
-/// storage, the room's one timer, and progress coalesced to ~5 Hz. Service
-/// thread only.
-final class RoomOwner {
+/// The thin owner of one room of one game kind: feeds events into its
+/// `RaceStateMachine<Kind>` with the server's time and carries out the
+/// effects (sends, broadcasts, results to storage, the room's one timer,
+/// progress coalesced to ~5 Hz). It is the only place that touches the
+/// kind's types: prompts and answers cross the wire through their
+/// `Codable` forms. Service thread only.
+final class RoomOwner<Kind: GameKind>: GameRoom {
     let code: String
-    private(set) var race: MindPadRace
+    let game: GameInfo
+    private(set) var race: RaceStateMachine<Kind>
     private unowned let hub: RealtimeHub
     /// Members after the last event, to notice who left or timed out.
-    private(set) var members: Set<PlayerID> = []
+    private var members: Set<PlayerID> = []
+    /// Each member's `players` row, for storing their results.
+    private var accounts: [PlayerID: Int64] = [:]
     private var tick: TimerToken?
     private var pendingProgress: RaceProgress?
-    private var lastProgressAt: ContinuousClock.Instant?
+    private var lastProgressAt: RaceInstant?
     private var progressTimer: TimerToken?
-    /// Confidence of the recognized digit, per player, for `graded`.
-    var submittedConfidence: [PlayerID: Float] = [:]
+    /// This round's `finished` and `result_saved` of each racer, sent again
+    /// when they come back within the grace (they may have missed them).
+    private var ended: [PlayerID: (round: Int, finished: OutgoingMessage, saved: OutgoingMessage?)] = [:]
+    /// Members getting the whole picture (`room`) in the current batch of
+    /// effects: they do not need its `room_updated` too.
+    private var resyncing: Set<PlayerID> = []
+    /// What the room says while a finished result is not yet durable.
+    private var held = HeldMessages()
 
-    init(code: String, race: MindPadRace, hub: RealtimeHub) {
+    init(code: String, race: RaceStateMachine<Kind>, hub: RealtimeHub) {
         self.code = code
+        self.game = race.kind.info
         self.race = race
         self.hub = hub
     }
 
-    /// Handles one event at `now` (default: the server clock). `request` is
-    /// the client message type that caused it, echoed in refusals.
-    func handle(_ event: RaceEvent<MindPadArithmetic>, at now: RaceInstant? = nil, request: String? = nil) {
-        let now = now ?? hub.clock.now
+    var snapshot: RoomSnapshot { race.snapshot }
+
+    var isRacing: Bool {
+        switch race.phase {
+        case .countdown, .running: true
+        case .lobby, .finished, .disposed: false
+        }
+    }
+
+    func handle(_ event: RoomEvent, request: String?) {
+        let raceEvent: RaceEvent<Kind>
+        switch event {
+        case .join(let player):
+            accounts[player.id] = player.accountID
+            raceEvent = .join(player.id, name: player.name)
+        case .leave(let id): raceEvent = .leave(id)
+        case .disconnect(let id): raceEvent = .disconnect(id)
+        case .reconnect(let id): raceEvent = .reconnect(id)
+        case .setReady(let id, let ready): raceEvent = .setReady(id, ready)
+        case .start(let id): raceEvent = .start(by: id)
+        case .rematch(let id, let seed): raceEvent = .rematch(by: id, seed: seed)
+        case .tick: raceEvent = .tick
+        }
+        feed(raceEvent, at: hub.transport.now, request: request)
+    }
+
+    func refusal(ofAnswerBy player: PlayerID, to question: QuestionID) -> RaceError? {
+        race.refusal(ofAnswerBy: player, to: question, at: hub.transport.now)
+    }
+
+    func submit(_ submitted: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant) {
+        let request = ClientMessage.Kind.submit.rawValue
+        switch submitted {
+        case .handwriting(let reading, let confidence):
+            guard let answer = race.kind.answer(handwritten: reading) else {
+                let read = reading.digits.map(String.init).joined()
+                say(ServerMessage.error(ProtocolError(.unreadableAnswer, read.isEmpty
+                    ? "Nothing could be read in that drawing; write the answer again."
+                    : "That reads as \(read), which cannot be an answer here; write it again.", request: request)), to: player)
+                return
+            }
+            feed(.answer(player, question: question, answer, confidence: confidence), at: receivedAt, request: request)
+        case .wire(let json):
+            let answer: Kind.Answer
+            do {
+                answer = try JSONValueDecoder().decode(Kind.Answer.self, from: json)
+            } catch {
+                say(ServerMessage.error(ProtocolError(.badAnswer, "\"answer\" is not an answer to this game: \(Self.reason(error))", request: request)), to: player)
+                return
+            }
+            feed(.answer(player, question: question, answer), at: receivedAt, request: request)
+        }
+    }
+
+    private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?) {
         let effects = race.handle(event, at: now)
-        let clockNow = hub.clock.now
+        let clockNow = hub.transport.now
+        resyncing = Set(effects.compactMap { effect in
+            if case .resync(let id, _, _, _) = effect { return id }
+            return nil
+        })
         for effect in effects { carryOut(effect, now: clockNow, request: request) }
+        resyncing = []
         syncMembers()
     }
 
-    private func carryOut(_ effect: RaceEffect<MindPadArithmetic>, now: RaceInstant, request: String?) {
+    private func carryOut(_ effect: RaceEffect<Kind>, now: RaceInstant, request: String?) {
         switch effect {
         case .roomUpdated(let snapshot):
-            broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now))
+            // A member who joins or comes back gets `room` instead, first.
+            broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now), except: resyncing)
         case .resync(let id, let room, let progress, let standings):
-            hub.send(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings, now: now), to: id)
+            say(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings, now: now), to: id)
+            if let ended = ended[id], ended.round == race.round {
+                say(ended.finished, to: id)
+                if let saved = ended.saved { say(saved, to: id) }
+            }
         case .countdownStarted(let round, let startsAt):
             broadcast(ServerMessage.countdown(round: round, startsAt: startsAt, now: now))
         case .raceStarted(let round, let mode, _, let endsAt):
             broadcast(ServerMessage.raceStarted(round: round, mode: mode, endsAt: endsAt, now: now))
         case .sendQuestion(let delivery):
-            hub.questionSent(delivery.id, to: delivery.player)
-            hub.send(ServerMessage.question(delivery), to: delivery.player)
-        case .answerGraded(let outcome):
-            let confidence = submittedConfidence.removeValue(forKey: outcome.player)
-            hub.send(ServerMessage.graded(outcome, confidence: confidence), to: outcome.player)
+            hub.questionSent(delivery.id, to: delivery.player, takesHandwriting: game.answerInput.isHandwriting)
+            say(ServerMessage.question(delivery.id, prompt: encode(delivery.prompt)), to: delivery.player)
+        case .answerGraded(let o):
+            say(ServerMessage.graded(question: o.question, answer: encode(o.answer), expected: encode(o.correctAnswer),
+                                          confidence: o.confidence, correct: o.isCorrect, points: o.points,
+                                          score: o.score, runOver: o.finishedRun), to: o.player)
         case .progress(let progress):
             pendingProgress = progress
             flushProgress(force: false)
         case .playerFinished(let result):
-            hub.questionSent(nil, to: result.player)
-            hub.send(ServerMessage.finished(result), to: result.player)
-            hub.store(result, room: code)
+            hub.questionSent(nil, to: result.player, takesHandwriting: false)
+            let finished = ServerMessage.finished(result)
+            ended[result.player] = (result.round, finished, nil)
+            guard let account = accounts[result.player] else {
+                say(finished, to: result.player)
+                break
+            }
+            // From here the room's messages wait until the result is in the
+            // fsynced journal (HeldMessages): nobody hears the race is over
+            // before their result would survive a crash.
+            held.hold()
+            say(finished, to: result.player)
+            let player = result.player, round = result.round
+            // The room lives until its results are durable and saved, even
+            // if its last member left meanwhile (shutdown): what it holds
+            // must still go out.
+            hub.store(result, account: account, game: game, room: code, durable: { [self] in
+                for (message, players) in held.release() {
+                    for player in players { hub.send(message, to: player) }
+                }
+            }, saved: { [self] saved in
+                if let e = ended[player], e.round == round { ended[player] = (round, e.finished, saved) }
+                say(saved, to: player)
+            })
         case .raceFinished(let standings):
             flushProgress(force: true)
             broadcast(ServerMessage.standings(standings))
         case .rejected(let id, let error):
-            hub.send(ServerMessage.error(ProtocolError(error.code, error.description, request: request)), to: id)
+            say(ServerMessage.error(ProtocolError(error, request: request)), to: id)
         case .scheduleTick(let at):
-            hub.timers.cancel(tick)
-            let delay = Duration.milliseconds((at - hub.clock.now).milliseconds)
-            tick = hub.timers.schedule(after: delay) { [weak self] in self?.handle(.tick) }
+            hub.transport.cancel(tick)
+            tick = hub.transport.schedule(at: at) { [weak self] in self?.handle(.tick, request: nil) }
         case .cancelTick:
-            hub.timers.cancel(tick)
+            hub.transport.cancel(tick)
             tick = nil
         case .roomDisposed:
-            hub.timers.cancel(tick)
-            hub.timers.cancel(progressTimer)
+            hub.transport.cancel(tick)
+            hub.transport.cancel(progressTimer)
             tick = nil
             progressTimer = nil
             hub.roomDisposed(code)
+        }
+    }
+
+    /// A kind's prompt or answer on the wire. Kinds are plain `Codable`
+    /// values, so this cannot fail for a kind that passed its tests; if it
+    /// ever does, the client gets `null` and the log says why.
+    private func encode<T: Encodable>(_ value: T) -> JSON {
+        do {
+            return try JSONValueEncoder().encode(value)
+        } catch {
+            hub.logger.error("could not encode a game value", metadata: ["game": "\(game.identifier)", "error": "\(error)"])
+            return .null
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            let path = c.codingPath.map { $0.intValue.map(String.init) ?? JSONValueEncoder.snakeCase($0.stringValue) }
+                .joined(separator: ".")
+            return path.isEmpty ? c.debugDescription : "\(path): \(c.debugDescription)"
+        @unknown default:
+            return "\(error)"
         }
     }
 
@@ -84,32 +200,41 @@ final class RoomOwner {
     /// interval ago (or `force`), else once that interval is over.
     private func flushProgress(force: Bool) {
         guard let progress = pendingProgress else { return }
-        let now = ContinuousClock.now
+        let now = hub.transport.now
         let interval = hub.options.progressInterval
         if force || lastProgressAt.map({ now - $0 >= interval }) ?? true {
-            hub.timers.cancel(progressTimer)
+            hub.transport.cancel(progressTimer)
             progressTimer = nil
             pendingProgress = nil
             lastProgressAt = now
             broadcast(ServerMessage.progress(progress))
-        } else if progressTimer == nil {
-            progressTimer = hub.timers.schedule(after: interval - (now - lastProgressAt!)) { [weak self] in
+        } else if progressTimer == nil, let last = lastProgressAt {
+            progressTimer = hub.transport.schedule(at: last + interval) { [weak self] in
                 self?.progressTimer = nil
                 self?.flushProgress(force: false)
             }
         }
     }
 
-    private func broadcast(_ message: WireJSON) {
-        let text = message.text
-        for member in race.snapshot.members where member.isConnected {
-            hub.send(text: text, to: member.id)
-        }
+    private func broadcast(_ message: OutgoingMessage, except skipped: Set<PlayerID> = []) {
+        say(message, to: race.snapshot.members.filter { $0.isConnected && !skipped.contains($0.id) }.map(\.id))
+    }
+
+    private func say(_ message: OutgoingMessage, to player: PlayerID) { say(message, to: [player]) }
+
+    /// Sends now, or after the results finished before are durable.
+    private func say(_ message: OutgoingMessage, to players: [PlayerID]) {
+        guard !held.isHolding else { return held.keep(message, to: players) }
+        for player in players { hub.send(message, to: player) }
     }
 
     private func syncMembers() {
         let now = Set(race.snapshot.members.map(\.id))
-        for gone in members.subtracting(now) { hub.memberLeft(gone, room: code) }
+        for gone in members.subtracting(now) {
+            accounts[gone] = nil
+            ended[gone] = nil
+            hub.memberLeft(gone, room: code)
+        }
         for joined in now.subtracting(members) { hub.memberJoined(joined, room: code) }
         members = now
     }

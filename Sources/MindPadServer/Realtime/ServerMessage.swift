@@ -1,109 +1,107 @@
+import MindPadJSON
 import MindPadRecognition
 import MindPadRules
 
-/// Everything the server sends, as wire JSON. Times are relative
-/// (`…_in_ms`, `…_ms`): the client's clock is never trusted and the server's
-/// monotonic origin means nothing to it. Nothing here carries a seed or an
-/// answer before it is graded.
+/// Everything the server sends. Times are relative (`…_in_ms`, `…_ms`): the
+/// client's clock is never trusted and the server's monotonic origin means
+/// nothing to it. Nothing here carries a seed or an answer before it is
+/// graded. A kind's prompts and answers arrive already encoded (`JSON`),
+/// so nothing here knows any game.
 enum ServerMessage {
-    static func welcome(limits: [(String, WireJSON?)]) -> WireJSON {
-        .object("welcome", [("protocol", .string("mindpad.v1")), ("limits", .object(limits.compactMap { k, v in v.map { (k, $0) } }))])
+    static func welcome(limits: [(String, JSON?)]) -> OutgoingMessage {
+        OutgoingMessage("welcome", [("protocol", .string("mindpad.v1")), ("limits", .object(omittingNils: limits))])
     }
 
-    static func identified(player: PlayerID, name: PlayerName, token: String?) -> WireJSON {
-        .object("identified", [
+    static func identified(player: PlayerID, name: PlayerName, token: String?) -> OutgoingMessage {
+        OutgoingMessage("identified", [
             ("player_id", .string(player.rawValue)), ("name", .string(name.display)),
-            ("token", token.map(WireJSON.string)), ("new", .bool(token != nil)),
+            ("token", token.map(JSON.string)), ("new", .bool(token != nil)),
         ])
     }
 
-    static func error(_ e: ProtocolError) -> WireJSON {
-        ServerMetrics.shared.error(e.code, transport: "ws")
-        return .object("error", [("code", .string(e.code)), ("message", .string(e.message)), ("request", e.request.map(WireJSON.string))])
+    static func error(_ e: ProtocolError) -> OutgoingMessage {
+        OutgoingMessage("error", [("code", .string(e.code.rawValue)), ("message", .string(e.message)),
+                                  ("request", e.request.map(JSON.string))], errorCode: e.code)
     }
 
     static func room(code: String, you: PlayerID, snapshot: RoomSnapshot, progress: RaceProgress?,
-                     standings: Standings?, now: RaceInstant) -> WireJSON {
-        .object("room", [
+                     standings: Standings?, now: RaceInstant) -> OutgoingMessage {
+        OutgoingMessage("room", [
             ("code", .string(code)), ("you", .string(you.rawValue)), ("room", room(snapshot, now: now)),
             ("progress", progress.map(Self.progressBody)), ("standings", standings.map(Self.standingsBody)),
         ])
     }
 
-    static func roomUpdated(code: String, snapshot: RoomSnapshot, now: RaceInstant) -> WireJSON {
-        .object("room_updated", [("code", .string(code)), ("room", room(snapshot, now: now))])
+    static func roomUpdated(code: String, snapshot: RoomSnapshot, now: RaceInstant) -> OutgoingMessage {
+        OutgoingMessage("room_updated", [("code", .string(code)), ("room", room(snapshot, now: now))])
     }
 
-    static func leftRoom(code: String) -> WireJSON {
-        .object("left_room", [("code", .string(code))])
+    static func leftRoom(code: String) -> OutgoingMessage {
+        OutgoingMessage("left_room", [("code", .string(code))])
     }
 
-    static func countdown(round: Int, startsAt: RaceInstant, now: RaceInstant) -> WireJSON {
-        .object("countdown", [("round", .int(round)), ("starts_in_ms", .int(Int(max(0, (startsAt - now).milliseconds))))])
+    static func countdown(round: Int, startsAt: RaceInstant, now: RaceInstant) -> OutgoingMessage {
+        OutgoingMessage("countdown", [("round", .int(round)), ("starts_in_ms", .int(Int(max(0, (startsAt - now).milliseconds))))])
     }
 
-    static func raceStarted(round: Int, mode: GameMode, endsAt: RaceInstant?, now: RaceInstant) -> WireJSON {
-        .object("race_started", [
+    static func raceStarted(round: Int, mode: GameMode, endsAt: RaceInstant?, now: RaceInstant) -> OutgoingMessage {
+        OutgoingMessage("race_started", [
             ("round", .int(round)), ("mode", .string(mode.rawValue)),
             ("ends_in_ms", endsAt.map { .int(Int(max(0, ($0 - now).milliseconds))) }),
         ])
     }
 
-    static func question(_ delivery: QuestionDelivery<MindPadArithmetic>) -> WireJSON {
-        let p = delivery.prompt
-        return .object("question", [
-            ("question", .string(delivery.id.wire)),
-            ("prompt", .object([
-                ("text", .string(p.text)), ("ascii_text", .string(p.asciiText)),
-                ("lhs", .int(p.lhs)), ("operation", .string(p.operation.rawValue)), ("rhs", .int(p.rhs)),
-                ("masked_result", .string(p.maskedResult)), ("hidden_position", .int(p.hiddenPosition)),
-                ("difficulty", .int(p.difficulty)),
-            ])),
-        ])
+    /// `prompt`: the kind's `Prompt`, encoded.
+    static func question(_ id: QuestionID, prompt: JSON) -> OutgoingMessage {
+        OutgoingMessage("question", [("question", .string(id.wire)), ("prompt", prompt)])
     }
 
-    static func guess(question: QuestionID, recognition: Recognition, points: Int) -> WireJSON {
-        .object("guess", [
+    static func guess(question: QuestionID, recognition: Recognition, points: Int) -> OutgoingMessage {
+        OutgoingMessage("guess", [
             ("question", .string(question.wire)), ("digit", .int(recognition.digit)),
-            ("confidence", .double((Double(recognition.confidence) * 1000).rounded() / 1000)), ("points", .int(points)),
+            ("confidence", .double(rounded(Double(recognition.confidence)))), ("points", .int(points)),
         ])
     }
 
-    static func graded(_ o: AnswerOutcome<MindPadArithmetic>, confidence: Float?) -> WireJSON {
-        .object("graded", [
-            ("question", .string(o.question.wire)), ("answer", .int(o.answer.value)),
-            ("confidence", confidence.map { .double((Double($0) * 1000).rounded() / 1000) }),
-            ("correct", .bool(o.isCorrect)), ("expected", .int(o.correctAnswer.value)),
-            ("points", .int(o.points)), ("score", .int(o.score)), ("run_over", .bool(o.finishedRun)),
+    /// `answer` and `expected`: the kind's `Answer`, encoded.
+    static func graded(question: QuestionID, answer: JSON, expected: JSON, confidence: Double?, correct: Bool,
+                       points: Int, score: Int, runOver: Bool) -> OutgoingMessage {
+        OutgoingMessage("graded", [
+            ("question", .string(question.wire)), ("answer", answer),
+            ("confidence", confidence.map { .double(rounded($0)) }),
+            ("correct", .bool(correct)), ("expected", expected),
+            ("points", .int(points)), ("score", .int(score)), ("run_over", .bool(runOver)),
         ])
     }
 
-    static func progress(_ p: RaceProgress) -> WireJSON {
-        guard case .object(let fields) = progressBody(p) else { return .null }
-        return .object([("type", .string("progress"))] + fields)
+    static func progress(_ p: RaceProgress) -> OutgoingMessage {
+        OutgoingMessage("progress", progressFields(p))
     }
 
-    static func finished(_ r: PlayerResult) -> WireJSON {
-        .object("finished", [("result", result(r))])
+    static func finished(_ r: PlayerResult) -> OutgoingMessage {
+        OutgoingMessage("finished", [("result", result(r))])
     }
 
-    static func standings(_ s: Standings) -> WireJSON {
-        guard case .object(let fields) = standingsBody(s) else { return .null }
-        return .object([("type", .string("standings"))] + fields)
+    static func standings(_ s: Standings) -> OutgoingMessage {
+        OutgoingMessage("standings", standingsFields(s))
     }
 
-    static func resultSaved(round: Int, mode: GameMode, personalBest: Bool?, previousBest: Int?, journaled: Bool) -> WireJSON {
-        .object("result_saved", [
-            ("round", .int(round)), ("mode", .string(mode.rawValue)),
+    static func resultSaved(game: String, round: Int, mode: GameMode, personalBest: Bool?, previousBest: Int?,
+                            journaled: Bool) -> OutgoingMessage {
+        OutgoingMessage("result_saved", [
+            ("round", .int(round)), ("mode", .string(mode.rawValue)), ("game", .string(game)),
             ("stored", .string(journaled ? "journal" : "database")),
-            ("personal_best", personalBest.map(WireJSON.bool)), ("previous_best", previousBest.map(WireJSON.int)),
+            ("personal_best", personalBest.map(JSON.bool)), ("previous_best", previousBest.map(JSON.int)),
         ])
     }
 
     // MARK: Bodies
 
-    static func room(_ s: RoomSnapshot, now: RaceInstant) -> WireJSON {
-        var fields: [(String, WireJSON)] = [("round", .int(s.round)), ("mode", .string(s.mode.rawValue))]
+    /// Confidences go out with three decimals.
+    static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+
+    static func room(_ s: RoomSnapshot, now: RaceInstant) -> JSON {
+        var fields: [(String, JSON)] = [("game", .string(s.kind)), ("round", .int(s.round)), ("mode", .string(s.mode.rawValue))]
         switch s.phase {
         case .lobby: fields.append(("phase", .string("lobby")))
         case .countdown(let startsAt):
@@ -127,8 +125,8 @@ enum ServerMessage {
         return .object(fields)
     }
 
-    static func progressBody(_ p: RaceProgress) -> WireJSON {
-        .object([
+    static func progressFields(_ p: RaceProgress) -> [(String, JSON?)] {
+        [
             ("round", .int(p.round)), ("mode", .string(p.mode.rawValue)),
             ("racers", .array(p.racers.map { r in
                 .object([
@@ -137,25 +135,30 @@ enum ServerMessage {
                     ("correct", .int(r.correct)), ("wrong", .int(r.wrong)), ("status", .string(r.status.rawValue)),
                 ])
             })),
-        ])
+        ]
     }
 
-    static func standingsBody(_ s: Standings) -> WireJSON {
-        .object([
+    static func progressBody(_ p: RaceProgress) -> JSON { .object(omittingNils: progressFields(p)) }
+
+    static func standingsFields(_ s: Standings) -> [(String, JSON?)] {
+        [
             ("round", .int(s.round)), ("mode", .string(s.mode.rawValue)),
             ("entries", .array(s.entries.map { e in
-                guard case .object(let fields) = result(e.result) else { return .null }
-                return .object([("rank", .int(e.rank))] + fields)
+                .object([("rank", .int(e.rank))] + resultFields(e.result))
             })),
-        ])
+        ]
     }
 
-    static func result(_ r: PlayerResult) -> WireJSON {
-        .object([
+    static func standingsBody(_ s: Standings) -> JSON { .object(omittingNils: standingsFields(s)) }
+
+    static func resultFields(_ r: PlayerResult) -> [(String, JSON)] {
+        [
             ("player_id", .string(r.player.rawValue)), ("name", .string(r.name.display)),
             ("score", .int(r.score)), ("correct", .int(r.correct)), ("wrong", .int(r.wrong)),
             ("answered", .int(r.answered)), ("duration_ms", .int(Int(r.duration.milliseconds))),
             ("score_reached_ms", .int(Int(r.scoreReachedAfter.milliseconds))), ("completed", .bool(r.completed)),
-        ])
+        ]
     }
+
+    static func result(_ r: PlayerResult) -> JSON { .object(resultFields(r)) }
 }

@@ -3,35 +3,49 @@ import MindPadRules
 
 /// One WebSocket connection as the realtime layer sees it. Service thread only.
 final class Session {
-    let connection: ConnectionID
-    var bucket: TokenBucket
-    /// Set once `identify` succeeded.
-    var player: Player?
-    /// An `identify` is waiting for the directory.
-    var identifying = false
-    /// Told to close (rate limit, replaced): ignore anything else it says.
-    var closing = false
-
-    /// The drawing for the player's current question.
-    var drawing = DrawingBuffer()
-    /// Live guesses: wanted after a batch, at most one in flight, spaced by
-    /// the guess interval.
-    var liveWanted = false
-    var liveInFlight = false
-    var lastLiveAt: ContinuousClock.Instant?
-    var liveTimer: TimerToken?
-    /// A submit is being recognized.
-    var submitting: QuestionID?
-
-    init(connection: ConnectionID, bucket: TokenBucket) {
-        self.connection = connection
-        self.bucket = bucket
+    /// Where the connection is in its life.
+    enum State {
+        /// Connected; only `identify` is accepted.
+        case unidentified
+        /// `identify` is waiting for the player directory.
+        case identifying
+        case identified(Player)
+        /// Told to close (rate limit, replaced): anything it still says is
+        /// ignored. `player` is who it was, nil when a newer connection of
+        /// the same player took over.
+        case closing(Player?)
     }
 
+    /// An identified player.
     struct Player {
         let id: PlayerID
-        let databaseID: Int64
+        /// The `players` row, for storing results.
+        let accountID: Int64
         let name: PlayerName
+    }
+
+    let connection: ConnectionID
+    var state: State = .unidentified
+    var bucket: TokenBucket
+    /// The drawing for the player's current question.
+    var drawing = DrawingBuffer()
+    var pacer: LiveGuessPacer
+    var pacerTimer: TimerToken?
+
+    init(connection: ConnectionID, bucket: TokenBucket, guessInterval: RaceDuration) {
+        self.connection = connection
+        self.bucket = bucket
+        self.pacer = LiveGuessPacer(interval: guessInterval)
+    }
+
+    var player: Player? {
+        if case .identified(let player) = state { return player }
+        return nil
+    }
+
+    var isClosing: Bool {
+        if case .closing = state { return true }
+        return false
     }
 }
 
@@ -41,11 +55,14 @@ struct DrawingBuffer {
     var question: QuestionID?
     var strokes: [[StrokePoint]] = []
     var pointCount = 0
+    /// A submission of this drawing is being read: it is frozen until graded.
+    var isBeingRead = false
 
     mutating func reset(to question: QuestionID?) {
         self.question = question
         strokes = []
         pointCount = 0
+        isBeingRead = false
     }
 
     var drawing: Drawing { Drawing(strokes: strokes) }
@@ -53,17 +70,17 @@ struct DrawingBuffer {
     /// Adds a batch, or says why not (nothing is added then).
     mutating func append(_ points: [StrokePoint], stroke: Int) -> ProtocolError? {
         guard stroke <= strokes.count else {
-            return ProtocolError("bad_stroke", "Stroke \(stroke) does not follow stroke \(strokes.count - 1); number strokes 0, 1, 2… in order.", request: "points")
+            return ProtocolError(.badStroke, "Stroke \(stroke) does not follow stroke \(strokes.count - 1); number strokes 0, 1, 2… in order.", request: "points")
         }
         if stroke == strokes.count, strokes.count >= Rasterizer.maxStrokes {
-            return ProtocolError("too_many_strokes", "A drawing may have at most \(Rasterizer.maxStrokes) strokes; clear it and start again.", request: "points")
+            return ProtocolError(.tooManyStrokes, "A drawing may have at most \(Rasterizer.maxStrokes) strokes; clear it and start again.", request: "points")
         }
         guard pointCount + points.count <= Rasterizer.maxPoints else {
-            return ProtocolError("too_many_points", "A drawing may have at most \(Rasterizer.maxPoints) points; clear it and start again.", request: "points")
+            return ProtocolError(.tooManyPoints, "A drawing may have at most \(Rasterizer.maxPoints) points; clear it and start again.", request: "points")
         }
         for p in points where !(p.x.isFinite && p.y.isFinite && p.t.isFinite)
             || abs(p.x) > Rasterizer.maxMagnitude || abs(p.y) > Rasterizer.maxMagnitude {
-            return ProtocolError("coordinate_out_of_range", "Coordinates must be finite and within ±\(Int(Rasterizer.maxMagnitude)) pixels.", request: "points")
+            return ProtocolError(.coordinateOutOfRange, "Coordinates must be finite and within ±\(Int(Rasterizer.maxMagnitude)) pixels.", request: "points")
         }
         if stroke == strokes.count { strokes.append([]) }
         strokes[stroke].append(contentsOf: points)

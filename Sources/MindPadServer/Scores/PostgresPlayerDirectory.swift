@@ -28,7 +28,7 @@ public struct PostgresPlayerDirectory: PlayerDirectory {
                              completion: @escaping @Sendable (Result<IdentifiedPlayer, IdentityError>) -> Void) {
         pool.run({ connection in
             try ScoreStore(connection).findPlayer(nameKey: nameKey)
-        }, completion: { result in
+        }, within: ScoresAPI.readDeadline, completion: { result in
             switch result {
             case .success(let found?) where PlayerToken.matches(token, storedHash: found.tokenHash):
                 completion(.success(IdentifiedPlayer(id: found.player.id, name: found.player.name)))

@@ -1,46 +1,74 @@
 import Foundation
 import Logging
 import MindPadStorage
-import Synchronization
 
-/// The `ResultSink` on PostgreSQL, which never loses an accepted result.
+/// The `ResultSink` on PostgreSQL, which never loses an accepted result,
+/// whatever the database does (up, down, slow, frozen, locked) and whenever
+/// the process is killed after the player was told the race is over.
 ///
-/// - Results are written through the database workers in batches
-///   (`ResultBatchWriter`): everything that finished while the previous
-///   batch was being written goes in one statement, with its highscores.
-/// - When PostgreSQL is unreachable, it is appended to the journal (fsynced)
-///   and a replay thread writes it once the database answers again, with
-///   backoff from 1 s to 30 s. A deadlock or serialization failure is
-///   treated the same way: journaled and written again. The result id
-///   makes every write idempotent, so a write whose acknowledgement was
-///   lost lands exactly once.
+/// - Journal first: every result is appended to the journal and fsynced
+///   (`JournalWriter`: results handed over together share one fsync), and
+///   only then is `durable` called: the realtime layer sends `finished`
+///   after it.
+/// - Then it is written through the database workers in batches
+///   (`ResultBatchWriter`) and its journal entry marked done. PostgreSQL's
+///   answer within `acknowledgeWithin` (2 s) is the delivery (`.stored`);
+///   without one the delivery is `.journaled` and the write goes on.
+/// - What the database could not take (unreachable, timed out, deadlock)
+///   stays in the journal; a replay thread writes it once the database
+///   answers, with backoff from 1 s to 30 s. The result id makes every write
+///   idempotent, so a result written twice (a lost acknowledgement, a crash
+///   before its done mark) lands exactly once.
 /// - A result the database refuses for good (a bug: a constraint) goes to
-///   `rejected-results.jsonl` beside the journal for an operator, with the
-///   error in the log.
-/// - `shutdown()` journals whatever is still in flight.
+///   `rejected-results.jsonl` beside the journal for an operator.
+///
+/// Each result's steps are a `ResultProgress` state machine; this class
+/// carries out its actions.
 public final class ResultRecorder: ResultSink, @unchecked Sendable {
-    private let writer: ResultBatchWriter
+    struct Tracked {
+        var progress = ResultProgress()
+        let record: GameResultRecord
+        let handedOver: ContinuousClock.Instant
+        let durable: @Sendable () -> Void
+        let completion: @Sendable (ResultDelivery) -> Void
+    }
+
+    let writer: ResultBatchWriter
+    let journalWriter: JournalWriter
     /// Journaled results handed to the writer at once during a replay: two
     /// full batches.
     static let replayChunk = 200
     public let journal: ResultJournal
-    private let rejectedURL: URL
-    private let logger: Logger
-    private let condition = NSCondition()
+    /// How long PostgreSQL has to acknowledge a result before the player is
+    /// told it is kept in the journal.
+    public let acknowledgeWithin: Duration
+    let rejectedURL: URL
+    let logger: Logger
+    let condition = NSCondition()
     // Guarded by `condition`.
-    private var inFlight: [String: GameResultRecord] = [:]
-    private var replayRequested = true
-    private var stopping = false
-    private var replayIdle = true
-    private let replayThreadDone = DispatchSemaphore(value: 0)
+    /// Results handed over and not yet through their database write.
+    var inFlight: [String: Tracked] = [:]
+    var replayRequested = true
+    var stopping = false
+    var replayIdle = true
+    let replayThreadDone = DispatchSemaphore(value: 0)
 
-    public init(pool: DatabaseWorkerPool, dataDirectory: URL, logger: Logger = Logger(label: "mindpad.results")) throws {
+    let metrics: ServerMetrics
+
+    public init(pool: DatabaseWorkerPool, dataDirectory: URL, metrics: ServerMetrics, acknowledgeWithin: Duration = .seconds(2),
+                logger: Logger = Logger(label: "mindpad.results")) throws {
+        self.metrics = metrics
         writer = ResultBatchWriter(pool: pool, onBatch: { count, duration in
-            ServerMetrics.shared.databaseQuery("record_results_batch", duration)
-            ServerMetrics.shared.resultBatchSize.record(Double(count))
+            metrics.databaseQuery("record_results_batch", duration)
+            metrics.resultBatchSize.record(Double(count))
         })
         journal = try ResultJournal(directory: dataDirectory)
+        let batches = writer
+        journalWriter = JournalWriter(journal: journal, answerGroup: { batches.together($0) }, onCommit: { _, duration in
+            metrics.databaseQuery("journal_commit", duration)
+        })
         rejectedURL = dataDirectory.appendingPathComponent("rejected-results.jsonl")
+        self.acknowledgeWithin = acknowledgeWithin
         self.logger = logger
         let backlog = journal.pending().count
         if backlog > 0 { logger.notice("replaying journaled results", metadata: ["count": "\(backlog)"]) }
@@ -52,35 +80,71 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         thread.start()
     }
 
-    public func record(_ result: GameResultRecord, completion: @escaping @Sendable (ResultDelivery) -> Void) {
+    public func record(_ result: GameResultRecord, durable: @escaping @Sendable () -> Void,
+                       completion: @escaping @Sendable (ResultDelivery) -> Void) {
+        let id = result.resultID
         condition.lock()
-        inFlight[result.resultID] = result
+        inFlight[id] = Tracked(record: result, handedOver: .now, durable: durable, completion: completion)
         condition.unlock()
-        let queued = ContinuousClock.now
-        writer.write(result) { [self] outcome in
-            ServerMetrics.shared.databaseQuery("record_result", ContinuousClock.now - queued)
-            switch outcome {
-            case .success(let recorded):
-                completion(.stored(recorded))
-            case .failure(let error) where error.isTransient:
-                keep([result], because: error)
-                completion(.journaled)
-                requestReplay()
-            case .failure(let error):
-                reject(result, error)
-                completion(.journaled)
+        DispatchQueue.global().asyncAfter(deadline: .now() + acknowledgeWithin / .seconds(1)) {
+            [self] in handle(id, .deadline)
+        }
+        journalWriter.append(result) { [self] written in
+            if case .failure(let error) = written {
+                logger.error("result not journaled; only the database can keep it now", metadata: [
+                    "result_id": "\(id)", "error": "\(error)",
+                ])
             }
-            condition.lock()
-            inFlight[result.resultID] = nil
-            condition.broadcast()
-            condition.unlock()
+            handle(id, .journaled(ok: (try? written.get()) != nil))
         }
     }
 
-    /// Blocks until every result handed to `record` has its outcome (stored
-    /// or journaled), or `timeout` passes. Call before stopping the database
-    /// workers, so that results still waiting for a batch are written
-    /// rather than journaled. Returns whether nothing is left in flight.
+    /// Feeds `event` to the result's state machine and carries out what it
+    /// says, outside the lock.
+    private func handle(_ id: String, _ event: ResultProgress.Event, error: PostgresError? = nil) {
+        condition.lock()
+        guard var tracked = inFlight[id] else {
+            condition.unlock()
+            return
+        }
+        let actions = tracked.progress.handle(event)
+        if actions.contains(.forget) {
+            inFlight[id] = nil
+            condition.broadcast()
+        } else {
+            inFlight[id] = tracked
+        }
+        condition.unlock()
+        for action in actions {
+            switch action {
+            case .writeToDatabase: writeToDatabase(tracked)
+            case .tellDurable: tracked.durable()
+            case .tellDelivery(let delivery): tracked.completion(delivery)
+            case .markDone: journalWriter.markDone([id])
+            case .setAside: reject(tracked.record, error ?? PostgresError(.unexpectedResult, message: "refused"))
+            case .journalAgain: keep([tracked.record], because: error ?? PostgresError(.connectionFailed, message: "unknown"))
+            case .forget: if event == .failedTransiently { requestReplay() }
+            }
+        }
+    }
+
+    private func writeToDatabase(_ tracked: Tracked) {
+        let id = tracked.record.resultID
+        writer.write(tracked.record) { [self] outcome in
+            metrics.databaseQuery("record_result", ContinuousClock.now - tracked.handedOver)
+            switch outcome {
+            case .success(let recorded): handle(id, .stored(recorded))
+            case .failure(let error) where error.isTransient: handle(id, .failedTransiently, error: error)
+            case .failure(let error): handle(id, .refused, error: error)
+            }
+        }
+    }
+
+    /// Blocks until every result handed to `record` has been through its
+    /// database write (stored, or left in the journal), or `timeout`
+    /// passes. Call before stopping the database workers, so that results
+    /// still waiting for a batch are written rather than replayed at the
+    /// next start. Returns whether nothing is left in flight.
     @discardableResult
     public func flush(timeout: Duration) -> Bool {
         let deadline = Date().addingTimeInterval(timeout / .seconds(1))
@@ -92,50 +156,28 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         return true
     }
 
-    /// Results waiting in the journal.
+    /// Results in the journal not yet known to be in PostgreSQL (including
+    /// those being written now).
     public var backlog: Int { journal.pending().count }
 
-    /// Asks the replay thread to try the journal now.
-    public func requestReplay() {
-        condition.lock()
-        replayRequested = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Blocks until the journal is empty and nothing is in flight, or
-    /// `timeout` passes. For tests and orderly shutdown.
-    @discardableResult
-    public func waitUntilSettled(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            condition.lock()
-            let busy = !inFlight.isEmpty || !replayIdle
-            condition.unlock()
-            if !busy && journal.pending().isEmpty { return true }
-            requestReplay()
-            condition.lock()
-            _ = condition.wait(until: Date().addingTimeInterval(0.05))
-            condition.unlock()
-        }
-        return false
-    }
-
-    /// Stops replaying and journals every result still in flight. Call after
-    /// the database workers were given their chance to finish.
+    /// Stops replaying and the journal writer (which writes what it was
+    /// handed first). Results still being written stay in the journal for
+    /// the next start; those the journal refused are tried once more.
+    /// Call after the database workers were given their chance to finish.
     public func shutdown() {
         condition.lock()
         stopping = true
         condition.broadcast()
-        let unfinished = Array(inFlight.values)
+        let unjournaled = inFlight.values.filter { !$0.progress.isJournaled }.map(\.record)
         condition.unlock()
         replayThreadDone.wait()
-        if !unfinished.isEmpty {
-            keep(unfinished, because: PostgresError(.connectionFailed, message: "shutting down"))
+        journalWriter.shutdown()
+        if !unjournaled.isEmpty {
+            keep(unjournaled, because: PostgresError(.connectionFailed, message: "shutting down"))
         }
     }
 
-    private func keep(_ results: [GameResultRecord], because error: PostgresError) {
+    func keep(_ results: [GameResultRecord], because error: PostgresError) {
         do {
             try journal.append(results)
             logger.warning("results journaled", metadata: [
@@ -151,7 +193,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         }
     }
 
-    private func reject(_ result: GameResultRecord, _ error: PostgresError) {
+    func reject(_ result: GameResultRecord, _ error: PostgresError) {
         logger.error("result refused by the database; kept in rejected-results.jsonl", metadata: [
             "result_id": "\(result.resultID)", "error": "\(error.debugDescription)",
         ])
@@ -164,77 +206,5 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         } else {
             _ = FileManager.default.createFile(atPath: rejectedURL.path, contents: line, attributes: [.posixPermissions: 0o600])
         }
-    }
-
-    private func replayLoop() {
-        var backoff: Double = 1
-        while true {
-            condition.lock()
-            while !replayRequested && !stopping {
-                if !condition.wait(until: Date().addingTimeInterval(backoff)) { break }
-            }
-            if stopping {
-                condition.unlock()
-                return
-            }
-            replayRequested = false
-            replayIdle = false
-            condition.unlock()
-
-            let pending = journal.pending()
-            var written = Set<String>()
-            var blocked = false
-            // A chunk at a time, each waited for: a long journal neither
-            // fills the writer's queue nor makes live results wait behind it.
-            var start = pending.startIndex
-            while start < pending.endIndex && !blocked {
-                let chunk = Array(pending[start..<min(pending.endIndex, start + Self.replayChunk)])
-                start += chunk.count
-                for (result, outcome) in zip(chunk, writeNow(chunk)) {
-                    switch outcome {
-                    case .success:
-                        written.insert(result.resultID)
-                    case .failure(let error) where error.isTransient:
-                        blocked = true
-                    case .failure(let error):
-                        reject(result, error)
-                        written.insert(result.resultID)
-                    }
-                }
-            }
-            do {
-                try journal.remove(resultIDs: written)
-            } catch {
-                logger.error("journal compaction failed; entries will be replayed again", metadata: ["error": "\(error)"])
-            }
-            if !written.isEmpty {
-                logger.notice("journaled results written", metadata: [
-                    "count": "\(written.count)", "left": "\(pending.count - written.count)",
-                ])
-            }
-            backoff = blocked ? min(backoff * 2, 30) : 1
-            condition.lock()
-            replayIdle = true
-            condition.broadcast()
-            condition.unlock()
-        }
-    }
-
-    /// Writes `results` through the batch writer and waits for every
-    /// outcome (30 s at most; what has not answered by then counts as not
-    /// written and stays in the journal).
-    private func writeNow(_ results: [GameResultRecord]) -> [Result<RecordOutcome, PostgresError>] {
-        let timeout = PostgresError(.connectionFailed, message: "database did not answer within 30 s")
-        let outcomes = Mutex<[Result<RecordOutcome, PostgresError>]>(Array(repeating: .failure(timeout), count: results.count))
-        let done = DispatchGroup()
-        for (i, result) in results.enumerated() {
-            done.enter()
-            writer.write(result) { outcome in
-                outcomes.withLock { $0[i] = outcome }
-                done.leave()
-            }
-        }
-        _ = done.wait(timeout: .now() + 30)
-        return outcomes.withLock { $0 }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MindPadJSON
 import MindPadRules
 import MindPadStorage
 import Synchronization
@@ -13,6 +14,7 @@ final class ScoresAPI: Sendable {
     let adminToken: String?
     let logger: Logger
     let now: @Sendable () -> Date
+    let metrics: ServerMetrics
     /// Failed token checks per purpose and client address; touched from the
     /// service thread and from database workers (a wrong player token is
     /// found there).
@@ -21,14 +23,16 @@ final class ScoresAPI: Sendable {
     /// audit's address).
     let trustedProxies: TrustedProxies
 
-    static let modes = GameMode.allCases.map(\.rawValue)
+    let games: GameRegistry
     static let maxLimit = 100
 
-    init(pool: DatabaseWorkerPool, directory: any PlayerDirectory, adminToken: String?,
-         trustedProxies: TrustedProxies = .none, authFailureLimit: Int = 5, logger: Logger,
-         now: @escaping @Sendable () -> Date = { Date() }) {
+    init(pool: DatabaseWorkerPool, directory: any PlayerDirectory, adminToken: String?, games: GameRegistry,
+         metrics: ServerMetrics, trustedProxies: TrustedProxies = .none, authFailureLimit: Int = 5,
+         logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
         self.trustedProxies = trustedProxies
         limiter = Mutex(AuthFailureLimiter(maxFailures: authFailureLimit))
+        self.games = games
+        self.metrics = metrics
         self.pool = pool
         self.directory = directory
         self.adminToken = adminToken
@@ -47,9 +51,10 @@ final class ScoresAPI: Sendable {
             return true
         }
         switch route {
+        case .games: responder.respond(.json(200, ScoresJSON.Catalog(games.games)))
         case .leaderboard: leaderboard(request, responder)
         case .players: register(request, responder)
-        case .profile(let name): profile(name: name, responder)
+        case .profile(let name): profile(name: name, request, responder)
         case .ownReset(let name): resetOwn(name: name, request, responder)
         case .adminReset: adminReset(request, responder)
         }
@@ -58,15 +63,44 @@ final class ScoresAPI: Sendable {
 
     // MARK: Reading
 
+    /// The game a request names with `game` (MindPad when it names none),
+    /// or the 400 that says it does not exist.
+    private func game(_ name: String?) throws(Refusal) -> GameInfo {
+        let identifier = name ?? ClientMessage.defaultGame
+        guard let info = games.info(identifier) else {
+            let known = games.games.map(\.identifier).joined(separator: ", ")
+            throw Refusal(.error(400, code: "unknown_game", message: "game must be one of \(known)"))
+        }
+        return info
+    }
+
+    /// A request refused before any query runs.
+    struct Refusal: Error {
+        let response: HTTPResponse
+        init(_ response: HTTPResponse) { self.response = response }
+    }
+
+    /// `mode` checked against the modes `game` offers.
+    private static func mode(_ mode: String, of game: GameInfo) -> HTTPResponse? {
+        guard game.modes.contains(where: { $0.rawValue == mode }) else {
+            let offered = game.modes.map(\.rawValue).joined(separator: ", ")
+            return .error(400, code: "unknown_mode", message: "mode must be one of \(offered) for \(game.identifier)")
+        }
+        return nil
+    }
+
     private func leaderboard(_ request: HTTPRequest, _ responder: HTTPResponder) {
         // Each argument once: a repeat would leave one of its values unread.
-        for name in ["mode", "period", "limit", "around"] where request.queryItems.filter({ $0.name == name }).count > 1 {
+        for name in ["game", "mode", "period", "limit", "around"]
+        where request.queryItems.filter({ $0.name == name }).count > 1 {
             return responder.respond(.error(400, code: "duplicate_parameter", message: "\(name) is given more than once"))
         }
-        let mode = request.query["mode"] ?? "normal"
-        guard Self.modes.contains(mode) else {
-            return responder.respond(.error(400, code: "unknown_mode", message: "mode must be one of \(Self.modes.joined(separator: ", "))"))
-        }
+        let info: GameInfo
+
+        do { info = try game(request.query["game"]) } catch { return responder.respond(error.response) }
+        let mode = request.query["mode"] ?? info.modes[0].rawValue
+        if let refusal = Self.mode(mode, of: info) { return responder.respond(refusal) }
+        let gameID = info.identifier
         guard let period = LeaderboardPeriod(rawValue: request.query["period"] ?? "all") else {
             return responder.respond(.error(400, code: "unknown_period", message: "period must be all, day or week"))
         }
@@ -81,7 +115,7 @@ final class ScoresAPI: Sendable {
             }
         }
         let at = now()
-        run(responder) { [around] connection in
+        run(responder, within: Self.readDeadline) { [around] connection in
             let store = ScoreStore(connection)
             var playerID: Int64?
             if let around {
@@ -90,29 +124,31 @@ final class ScoresAPI: Sendable {
                 }
                 playerID = found.player.id
             }
-            let board = try store.leaderboard(mode: mode, period: period, limit: limit, at: at, aroundPlayer: playerID)
+            let board = try store.leaderboard(game: gameID, mode: mode, period: period, limit: limit, at: at, aroundPlayer: playerID)
             return .json(200, ScoresJSON.Board(board, includeAround: around != nil))
         }
     }
 
-    private func profile(name raw: String, _ responder: HTTPResponder) {
+    private func profile(name raw: String, _ request: HTTPRequest, _ responder: HTTPResponder) {
         let name: PlayerName
         do { name = try PlayerName(validating: raw) } catch {
             return responder.respond(.error(400, code: "invalid_name", message: error.description))
         }
-        run(responder) { connection in
+        let info: GameInfo
+        do { info = try game(request.query["game"]) } catch { return responder.respond(error.response) }
+        run(responder, within: Self.readDeadline) { connection in
             let store = ScoreStore(connection)
             guard let found = try store.findPlayer(nameKey: name.key) else {
                 return .error(404, code: "unknown_player", message: "no player is called \(name.display)")
             }
-            return .json(200, ScoresJSON.Profile(try store.profile(of: found.player), modes: Self.modes))
+            return .json(200, ScoresJSON.Profile(try store.profile(of: found.player, game: info.identifier), game: info))
         }
     }
 
     // MARK: Players
 
     private func register(_ request: HTTPRequest, _ responder: HTTPResponder) {
-        guard let body = Self.jsonObject(request.body), let raw = body["name"] as? String else {
+        guard let body = Self.jsonObject(request.body), let raw = body["name"]?.string else {
             return responder.respond(.error(400, code: "bad_json", message: #"send {"name": "…"}"#))
         }
         let name: PlayerName
@@ -145,7 +181,12 @@ final class ScoresAPI: Sendable {
         do { name = try PlayerName(validating: raw) } catch {
             return responder.respond(.error(400, code: "invalid_name", message: error.description))
         }
-        run(responder, onAuthFailure: { [weak self] in self?.noteFailure(.playerReset, client) }) { connection in
+        // `?game=`: only that game's boards; without it, every game's.
+        var gameID: String?
+        if let name = request.query["game"] {
+            do { gameID = try game(name).identifier } catch { return responder.respond(error.response) }
+        }
+        run(responder, onAuthFailure: { [weak self] in self?.noteFailure(.playerReset, client) }) { [gameID] connection in
             let store = ScoreStore(connection)
             guard let found = try store.findPlayer(nameKey: name.key) else {
                 return .error(404, code: "unknown_player", message: "no player is called \(name.display)")
@@ -153,7 +194,7 @@ final class ScoresAPI: Sendable {
             guard PlayerToken.matches(token, storedHash: found.tokenHash) else {
                 return Self.unauthorized("wrong token for this player")
             }
-            let count = try store.resetOwnHighscores(playerID: found.player.id)
+            let count = try store.resetOwnHighscores(playerID: found.player.id, game: gameID)
             return .json(200, ScoresJSON.OwnReset(name: found.player.name, highscores_reset: count))
         }
     }
@@ -179,21 +220,34 @@ final class ScoresAPI: Sendable {
             return responder.respond(Self.unauthorized("a valid admin token is required"))
         }
         limiter.withLock { $0.recordSuccess(.adminReset, client) }
-        let body: [String: Any]
+        let body: JSON
         if request.body.isEmpty {
-            body = [:]
+            body = .object([])
         } else if let parsed = Self.jsonObject(request.body) {
             body = parsed
         } else {
             return responder.respond(.error(400, code: "bad_json", message: "the body must be a JSON object"))
         }
-        let mode = body["mode"] as? String
-        if body["mode"] != nil && (mode == nil || !Self.modes.contains(mode!)) {
-            return responder.respond(.error(400, code: "unknown_mode", message: "mode must be one of \(Self.modes.joined(separator: ", "))"))
+        // `game` absent: every game's boards; `mode` then applies to each.
+        var info: GameInfo?
+        if let value = body["game"], !value.isNull {
+            guard let name = value.string else {
+                return responder.respond(.error(400, code: "unknown_game", message: "game must be a game's identifier"))
+            }
+            do { info = try game(name) } catch { return responder.respond(error.response) }
         }
+        var mode: String?
+        if let value = body["mode"], !value.isNull {
+            let allModes = Set((info.map { [$0] } ?? games.games).flatMap(\.modes).map(\.rawValue))
+            guard let m = value.string, allModes.contains(m) else {
+                return responder.respond(.error(400, code: "unknown_mode", message: "mode must be one of \(allModes.sorted().joined(separator: ", "))"))
+            }
+            mode = m
+        }
+        let gameID = info?.identifier
         var player: PlayerName?
-        if let value = body["player"] {
-            guard let raw = value as? String else {
+        if let value = body["player"], !value.isNull {
+            guard let raw = value.string else {
                 return responder.respond(.error(400, code: "invalid_name", message: "player must be a name"))
             }
             do { player = try PlayerName(validating: raw) } catch {
@@ -202,7 +256,7 @@ final class ScoresAPI: Sendable {
         }
         let requester = client.isEmpty ? "unknown" : client
         let logger = self.logger
-        run(responder) { [player] connection in
+        run(responder) { [player, mode, gameID] connection in
             let store = ScoreStore(connection)
             var scope = ResetScope.all
             if let player {
@@ -214,13 +268,13 @@ final class ScoresAPI: Sendable {
             } else if let mode {
                 scope = .mode(mode)
             }
-            let (bests, rows) = try store.adminReset(scope, requester: requester)
+            let (bests, rows) = try store.adminReset(scope, game: gameID, requester: requester)
             let label = scope.label
             logger.notice("admin reset", metadata: [
-                "scope": "\(label)", "mode": "\(mode ?? "-")", "player": "\(player?.display ?? "-")",
+                "scope": "\(label)", "game": "\(gameID ?? "-")", "mode": "\(mode ?? "-")", "player": "\(player?.display ?? "-")",
                 "requester": "\(requester)", "rows": "\(rows)",
             ])
-            return .json(200, ScoresJSON.AdminReset(scope: label, mode: mode, player: player?.display,
+            return .json(200, ScoresJSON.AdminReset(scope: label, game: gameID, mode: mode, player: player?.display,
                                                     highscores_reset: bests, rows_changed: rows))
         }
     }
@@ -232,20 +286,26 @@ final class ScoresAPI: Sendable {
         limiter.withLock { $0.recordFailure(purpose, client, now: at) }
     }
 
+    /// How long a read may take, queueing included, before it is answered
+    /// 503: a database that hangs gets its clients an answer within 2 s.
+    static let readDeadline: Duration = .milliseconds(1500)
+
     /// Runs `work` on a database worker and answers with its response; a
-    /// database that is away answers 503. A 401 from `work` is reported to
-    /// `onAuthFailure`.
-    private func run(_ responder: HTTPResponder, onAuthFailure: (@Sendable () -> Void)? = nil,
+    /// database that is away, or that has not answered `within` (reads
+    /// only: a write answered early might still happen), answers 503. A 401
+    /// from `work` is reported to `onAuthFailure`.
+    private func run(_ responder: HTTPResponder, within: Duration? = nil, onAuthFailure: (@Sendable () -> Void)? = nil,
                      _ work: @escaping @Sendable (PostgresConnection) throws -> HTTPResponse) {
         let logger = self.logger
+        let metrics = self.metrics
         let queued = ContinuousClock.now
-        pool.run(work) { result in
-            ServerMetrics.shared.databaseQuery("scores_api", ContinuousClock.now - queued)
+        pool.run(work, within: within) { result in
+            metrics.databaseQuery("scores_api", ContinuousClock.now - queued)
             switch result {
             case .success(let response):
                 if response.status == 401 { onAuthFailure?() }
                 responder.respond(response)
-            case .failure(let error) where error.isConnectionLoss:
+            case .failure(let error) where error.isTransient:
                 responder.respond(Self.unavailable)
             case .failure(let error):
                 logger.error("scores query failed", metadata: ["error": "\(error.debugDescription)"])
@@ -270,8 +330,9 @@ final class ScoresAPI: Sendable {
         return r
     }
 
-    static func jsonObject(_ body: [UInt8]) -> [String: Any]? {
-        guard !body.isEmpty else { return nil }
-        return (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    /// A request body that is one JSON object, or nil.
+    static func jsonObject(_ body: [UInt8]) -> JSON? {
+        guard !body.isEmpty, let json = try? JSON.parse(body), case .object = json else { return nil }
+        return json
     }
 }

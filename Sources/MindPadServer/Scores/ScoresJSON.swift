@@ -1,4 +1,5 @@
 import Foundation
+import MindPadRules
 import MindPadStorage
 
 /// JSON shapes of the scores API (docs/openapi.yaml). Times are ISO 8601 UTC
@@ -21,6 +22,7 @@ enum ScoresJSON {
     }
 
     struct Board: Encodable {
+        let game: String
         let mode: String
         let period: String
         let period_start: String
@@ -30,6 +32,7 @@ enum ScoresJSON {
         let around: [Entry]?
 
         init(_ b: Leaderboard, includeAround: Bool) {
+            game = b.game
             mode = b.mode
             period = b.period.rawValue
             period_start = b.periodStart
@@ -60,15 +63,19 @@ enum ScoresJSON {
     struct Profile: Encodable {
         let name: String
         let created_at: String
+        let game: String
         let highscores: [String: Best]
         let recent: [Game]
 
-        init(_ p: PlayerProfile, modes: [String]) {
+        /// `p` holds one game's bests and games: the bests keyed by mode,
+        /// every mode the game offers present.
+        init(_ p: PlayerProfile, game info: GameInfo) {
             name = p.player.name
             created_at = ScoresJSON.timestamp(p.player.createdAtMs)
+            game = info.identifier
             var bests: [String: Best] = [:]
-            for mode in modes { bests[mode] = Best(score: 0, time_ms: nil, achieved_at: nil) }
-            for b in p.highscores {
+            for mode in info.modes { bests[mode.rawValue] = Best(score: 0, time_ms: nil, achieved_at: nil) }
+            for b in p.highscores where b.game == info.identifier {
                 bests[b.mode] = Best(score: b.score, time_ms: b.durationMs, achieved_at: ScoresJSON.timestamp(b.achievedAtMs))
             }
             highscores = bests
@@ -91,10 +98,32 @@ enum ScoresJSON {
 
     struct AdminReset: Encodable {
         let scope: String
+        let game: String?
         let mode: String?
         let player: String?
         let highscores_reset: Int
         let rows_changed: Int
+    }
+
+    /// `GET /api/games`: what a client builds its menu from.
+    struct Catalog: Encodable {
+        struct Entry: Encodable {
+            let id: String
+            let names: LocalizedName
+            let modes: [String]
+            let normal_length: Int
+            let answer_input: String
+            let board_order: String
+        }
+
+        let games: [Entry]
+
+        init(_ games: [GameInfo]) {
+            self.games = games.map {
+                Entry(id: $0.identifier, names: $0.names, modes: $0.modes.map(\.rawValue), normal_length: $0.normalQuestionCount,
+                      answer_input: $0.answerInput.rawValue, board_order: $0.boardOrder.rawValue)
+            }
+        }
     }
 
     static func timestamp(_ ms: Int64) -> String {

@@ -2,6 +2,7 @@
 /// takes. A path is matched on its decoded segments (`HTTPRequest
 /// .pathSegments`), never decoded again: a name arrives as it was sent.
 enum ScoresRoute: Equatable {
+    case games
     case leaderboard
     case players
     case profile(name: String)
@@ -11,6 +12,7 @@ enum ScoresRoute: Equatable {
     /// The route for the segments after `/api`, or nil (404).
     init?(_ segments: some Collection<String>) {
         switch Array(segments) {
+        case ["games"]: self = .games
         case ["leaderboard"]: self = .leaderboard
         case ["players"]: self = .players
         case let p where p.count == 2 && p[0] == "players": self = .profile(name: p[1])
@@ -24,7 +26,7 @@ enum ScoresRoute: Equatable {
     /// What `Allow` lists for this resource; anything else is 405.
     var allowed: [HTTPMethod] {
         switch self {
-        case .leaderboard, .profile: [.get]
+        case .games, .leaderboard, .profile: [.get]
         case .players, .ownReset, .adminReset: [.post]
         }
     }

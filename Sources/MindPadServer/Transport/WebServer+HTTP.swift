@@ -154,7 +154,7 @@ extension WebServer {
                         countError: Bool = true) {
         let closing = close || exchange?.keepAlive != true || isStopping
         if countError, let code = response.errorCode {
-            ServerMetrics.shared.error(code, transport: "http")
+            errorCounter?(code)
         }
         c.queue(response.wireBytes(forHead: exchange?.isHead == true, close: closing,
                                    keepAlive10: exchange?.http10 == true && !closing, date: httpDate.now()))

@@ -16,6 +16,11 @@ final class WebSocketConnection {
     var incoming: [UInt8] = []
     /// Set when the server decided to close: sent after the queued messages.
     var closeReason: (code: UInt16, reason: String)?
+    /// The close frame went to the socket (shutdown waits for this).
+    var closeWritten = false
+    /// The application was already told it is gone (a slow reader is
+    /// dropped for the game at once, before its socket finishes closing).
+    var releasedToApplication = false
 
     init(id: UInt64, wsi: OpaquePointer) {
         self.id = id
@@ -36,7 +41,7 @@ extension WebServer {
         guard let c = connections[connection.raw], c.closeReason == nil else { return }
         if c.queued >= options.maxQueuedMessages {
             logger.warning("slow client disconnected", metadata: ["conn": "\(connection)", "queued": "\(c.queued)"])
-            close(connection: c, code: 1008, reason: "too many unread messages")
+            dropSlowReader(c)
             return
         }
         c.outbox.append(Array(text.utf8))
@@ -62,18 +67,74 @@ extension WebServer {
         lws_callback_on_writable(c.wsi)
     }
 
-    /// Accepts upgrades on the WebSocket path only.
-    func webSocketFilter(_ wsi: OpaquePointer) -> Int32 {
+    /// A client that does not read: what it has not read is dropped, a 1008
+    /// close is attempted, and the socket is torn down one second later
+    /// whether or not the close frame got out (it usually cannot: the
+    /// kernel's buffer towards that client is full). The application is told
+    /// at once, so the room sees the player gone and the grace starts now.
+    func dropSlowReader(_ c: WebSocketConnection) {
+        c.outbox = []
+        c.outboxHead = 0
+        close(connection: c, code: 1008, reason: "too many unread messages")
+        lws_set_timeout(c.wsi, PENDING_TIMEOUT_CLOSE_SEND, 1)
+        releaseToApplication(c)
+    }
+
+    private func releaseToApplication(_ c: WebSocketConnection) {
+        guard !c.releasedToApplication else { return }
+        c.releasedToApplication = true
+        delegate?.webServer(self, didClose: ConnectionID(c.id))
+    }
+
+    /// An upgrade request, before anything is switched: refused with an
+    /// HTTP error and a JSON body, like every other error, when it is not to
+    /// the WebSocket path (404), comes from a browser origin that is not
+    /// allowed (403), or does not ask for the game's subprotocol (400).
+    func confirmUpgrade(_ wsi: OpaquePointer, to upgrade: UnsafeMutableRawPointer?) -> Int32 {
+        let what = upgrade.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+        guard what.lowercased() == "websocket" else {
+            return refuseUpgrade(wsi, .error(400, code: "bad_upgrade", message: "only WebSocket upgrades are served"))
+        }
         let uri = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
-        guard path == options.webSocketPath else { return 1 }
+        guard path == options.webSocketPath else {
+            return refuseUpgrade(wsi, .error(404, code: "not_found", message: "WebSockets are served at \(options.webSocketPath)"))
+        }
         let origin = header(wsi, WSI_TOKEN_ORIGIN)
         guard Self.originAllowed(origin, host: header(wsi, WSI_TOKEN_HOST), allowed: options.allowedOrigins) else {
             logger.notice("websocket refused: origin not allowed", metadata: ["origin": "\(origin ?? "")"])
-            return 1
+            return refuseUpgrade(wsi, .error(403, code: "origin_not_allowed",
+                                             message: "this origin may not open a WebSocket here"))
+        }
+        let offered = (header(wsi, WSI_TOKEN_PROTOCOL) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard offered.contains(options.subprotocol) else {
+            return refuseUpgrade(wsi, .error(400, code: "subprotocol_required",
+                                             message: "ask for the subprotocol \(options.subprotocol) (Sec-WebSocket-Protocol)"))
         }
         return 0
     }
+
+    /// Writes `response` as the answer to an upgrade request; lws then ends
+    /// the transaction (returning > 0 from HTTP_CONFIRM_UPGRADE says so).
+    private func refuseUpgrade(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Int32 {
+        if let code = response.errorCode { logger.debug("upgrade refused", metadata: ["code": "\(code)"]) }
+        var buffer = [UInt8](repeating: 0, count: pre + 1024 + response.body.count)
+        let ok = buffer.withUnsafeMutableBufferPointer { buf -> Bool in
+            let start = buf.baseAddress! + pre
+            let end = buf.baseAddress! + pre + 1023
+            var p: UnsafeMutablePointer<UInt8>? = start
+            guard lws_add_http_common_headers(wsi, UInt32(response.status), response.contentType,
+                                              lws_filepos_t(response.body.count), &p, end) == 0,
+                  lws_finalize_write_http_header(wsi, start, &p, end) == 0 else { return false }
+            let body = buf.baseAddress! + pre + 1024
+            response.body.withUnsafeBufferPointer { body.update(from: $0.baseAddress!, count: $0.count) }
+            return lws_write(wsi, body, response.body.count, LWS_WRITE_HTTP_FINAL) >= 0
+        }
+        return ok ? 1 : -1
+    }
+
+    /// The upgrade was confirmed (`confirmUpgrade`); nothing more to check.
+    func webSocketFilter(_ wsi: OpaquePointer) -> Int32 { 0 }
 
     /// The Origin check: no header (not a browser), the server's own host
     /// (`Origin` host[:port] equal to `Host`), or a listed origin.
@@ -100,6 +161,7 @@ extension WebServer {
     func webSocketReceived(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?,
                            bytes: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         guard let id = session?.pointee, let c = connections[id] else { return -1 }
+        guard !c.releasedToApplication else { return 0 }
         if lws_frame_is_binary(wsi) != 0 {
             return refuse(wsi, code: LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "binary messages are not part of the protocol")
         }
@@ -131,6 +193,7 @@ extension WebServer {
         guard c.outboxHead < c.outbox.count else {
             c.inFlight = []
             if let (code, reason) = c.closeReason {
+                c.closeWritten = true
                 return refuse(wsi, code: lws_close_status(UInt32(code)), reason)
             }
             return 0
@@ -154,7 +217,7 @@ extension WebServer {
     }
 
     func webSocketClosed(session: UnsafeMutablePointer<UInt64>?) {
-        guard let id = session?.pointee, connections.removeValue(forKey: id) != nil else { return }
-        delegate?.webServer(self, didClose: ConnectionID(id))
+        guard let id = session?.pointee, let c = connections.removeValue(forKey: id) else { return }
+        releaseToApplication(c)
     }
 }

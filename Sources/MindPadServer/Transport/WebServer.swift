@@ -31,6 +31,10 @@ public final class WebServer: @unchecked Sendable {
     let logger: Logger
     /// Set before `start`, then used only on the service thread.
     public weak var delegate: (any WebServerDelegate)?
+    /// Told the `error` code of every error answer the transport makes
+    /// itself (malformed requests, files not found); the application counts
+    /// its own. Set before `start`; called on the service thread.
+    public var errorCounter: (@Sendable (String) -> Void)?
 
     // Cross-thread state.
     private let posted = Mutex<[@Sendable () -> Void]>([])
@@ -230,15 +234,18 @@ public final class WebServer: @unchecked Sendable {
             adoptPendingUpgrades()
             if stopRequested.load(ordering: .acquiring) {
                 if closingDeadline == nil {
-                    // Say goodbye to every client, then give them up to one
-                    // second to take it before the context goes.
-                    closingDeadline = .now + .seconds(1)
+                    // Say goodbye to every client, after what is queued for
+                    // it; stop once every goodbye is written (the kernel
+                    // delivers it after the context is gone), or after 3 s
+                    // for a client whose socket takes nothing more.
+                    closingDeadline = .now + .seconds(3)
                     for connection in connections.values {
                         close(connection: connection, code: 1001, reason: "server shutting down")
                     }
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 1.05) { [weak self] in self?.wake() }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 3.05) { [weak self] in self?.wake() }
                 }
-                if connections.isEmpty || ContinuousClock.now >= closingDeadline! { break }
+                let allSaidGoodbye = connections.values.allSatisfy(\.closeWritten)
+                if allSaidGoodbye || ContinuousClock.now >= closingDeadline! { break }
             }
         }
         wakeable.withLock { $0 = 0 }
@@ -288,9 +295,12 @@ func webServerCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ 
     case LWS_CALLBACK_RAW_CLOSE:
         server.httpClosed(session: session)
         return 0
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        return server.confirmUpgrade(wsi, to: input)
     case LWS_CALLBACK_HTTP:
-        // A handed-over upgrade that lws would not take after all (the
-        // transport checked the handshake first): nothing to answer with.
+        // A request on a handed-over socket that lws did not upgrade (it
+        // was refused above, and the client sent another): HTTP is served
+        // on the listening vhost only, so the connection ends here.
         return -1
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return server.webSocketFilter(wsi)

@@ -2,8 +2,8 @@
 // storage code (ScoreStore, DatabaseWorkerPool; Sources/MindPadStorage).
 //
 //   storagebench --url postgresql://…/mindpad_bench [--players 1000000] [--queries 2000]
-//                [--concurrent 200] [--rounds 10] [--pools 2,8] [--ways single,batched] [--max-batch 100]
-//                --out storage.json
+//                [--concurrent 200] [--rounds 10] [--pools 2,8] [--ways single,batched,journaled]
+//                [--max-batch 100] [--journal-dir DIR] --out storage.json
 //
 // 1. Seeds (once) N players with an all-time highscore in every mode: 3·N
 //    board rows, scores with many ties (so ordering falls to time and moment).
@@ -15,9 +15,14 @@
 //    `rounds` times, two ways side by side: one statement per result
 //    (`ScoreStore.record(_:)` as a pool job, how the server wrote them
 //    before batching), and batched through ResultBatchWriter as the server
-//    does now (one batch in flight per worker, at most `--max-batch`
-//    results each). Each result is timed from hand-over to its outcome
-//    (queueing included) and, apart, each statement on its worker.
+//    did before issue 14 (one batch in flight per worker, at most
+//    `--max-batch` results each), and journal first as the server does
+//    now: appended to the results journal in `--journal-dir` through
+//    JournalWriter (one fsync per group), then batched, then marked done.
+//    Each result is timed from hand-over to its outcome (queueing
+//    included) and, apart, each statement on its worker; journal first,
+//    also from hand-over to durable (when `finished` may go) and each
+//    group's write + fsync.
 import Dispatch
 import Foundation
 import Histogram
@@ -30,8 +35,10 @@ var queries = 2000
 var concurrent = 200
 var rounds = 10
 var pools = [2, 8]
-var ways = [false, true]   // --ways single,batched
+enum Way: String { case single, batched, journaled }
+var ways: [Way] = [.single, .batched, .journaled]
 var maxBatch = 100
+var journalDirectory = FileManager.default.currentDirectoryPath + "/.build/storagebench-journal"
 var out: String?
 var args = CommandLine.arguments.dropFirst().makeIterator()
 while let a = args.next() {
@@ -44,7 +51,11 @@ while let a = args.next() {
     case "--rounds": rounds = Int(v) ?? rounds
     case "--pools": pools = v.split(separator: ",").compactMap { Int($0) }
     case "--max-batch": maxBatch = Int(v) ?? maxBatch
-    case "--ways": ways = v.split(separator: ",").map { $0 == "batched" }
+    case "--ways": ways = v.split(separator: ",").map { name in
+        guard let way = Way(rawValue: String(name)) else { fatalError("unknown way \(name)") }
+        return way
+    }
+    case "--journal-dir": journalDirectory = v
     case "--out": out = v
     default: fatalError("unknown argument \(a)")
     }
@@ -71,21 +82,22 @@ if have < players {
         ALTER TABLE highscores DISABLE TRIGGER USER;
         INSERT INTO players (name, name_key, token_hash)
             SELECT 'bench' || g, 'bench' || g, repeat('0', 64) FROM generate_series(1, \(players)) g;
-        INSERT INTO highscores (player_id, mode, period, period_start, score, duration_ms, achieved_at, result_id)
-            SELECT p.id, m.mode, 'all', DATE '1970-01-01', (random() * random() * 80)::int,
+        INSERT INTO highscores (player_id, game, mode, period, period_start, score, rank_key, duration_ms, achieved_at, result_id)
+            SELECT p.id, 'mindpad', m.mode, 'all', DATE '1970-01-01', s.score, -s.score,
                    20000 + (random() * 130000)::int, now() - random() * interval '90 days', gen_random_uuid()
-            FROM players p CROSS JOIN (VALUES ('normal'), ('survival'), ('time_attack')) AS m (mode)
+            FROM players p CROSS JOIN (VALUES ('normal'), ('survival'), ('time_attack')) AS m (mode),
+                 LATERAL (SELECT (random() * random() * 80)::int AS score OFFSET 0) s
             WHERE p.name_key LIKE 'bench%';
         CREATE INDEX highscores_board ON highscores
-            (mode, period, period_start, neg_score, duration_ms, achieved_at, player_id);
+            (game, mode, period, period_start, rank_key, duration_ms, achieved_at, player_id);
         ALTER TABLE highscores ENABLE TRIGGER USER;
         DELETE FROM highscore_counts;
-        INSERT INTO highscore_counts (mode, period, period_start, score, players)
-            SELECT mode, period, period_start, score, count(*) FROM highscores GROUP BY 1, 2, 3, 4;
+        INSERT INTO highscore_counts (game, mode, period, period_start, rank_key, players)
+            SELECT game, mode, period, period_start, rank_key, count(*) FROM highscores GROUP BY 1, 2, 3, 4, 5;
         DELETE FROM highscore_tie_counts;
-        INSERT INTO highscore_tie_counts (mode, period, period_start, score, duration_s, players)
-            SELECT mode, period, period_start, score, duration_ms / 1000, count(*) FROM highscores
-            WHERE period = 'all' GROUP BY 1, 2, 3, 4, 5;
+        INSERT INTO highscore_tie_counts (game, mode, period, period_start, rank_key, duration_s, players)
+            SELECT game, mode, period, period_start, rank_key, duration_ms / 1000, count(*) FROM highscores
+            WHERE period = 'all' GROUP BY 1, 2, 3, 4, 5, 6;
         """)
     // VACUUM cannot run in the script's implicit transaction: one at a time.
     _ = try connection.execute(script: "VACUUM ANALYZE players")
@@ -147,16 +159,29 @@ let planText = try store.explainRank(of: hardest, mode: "normal", period: .all, 
 
 var writes: [[String: Any]] = []
 for size in pools {
-    for batched in ways {
+    for way in ways {
+        let batched = way != .single
         let pool = DatabaseWorkerPool(connectionString: url, size: size)
         let latencies = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
         let service = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
         let batchSizes = Mutex<[Int]>([])
         let failures = Atomic<Int>(0)
+        let durableAfter = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+        let fsyncs = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+        let groupSizes = Mutex<[Int]>([])
+        let journalDir = URL(fileURLWithPath: journalDirectory).appendingPathComponent("pool-\(size)")
+        try? FileManager.default.removeItem(at: journalDir)
+
         let writer = ResultBatchWriter(pool: pool, maxBatch: maxBatch, maxInFlight: size, onBatch: { count, duration in
             service.withLock { _ = $0.record(micros(duration)) }
             batchSizes.withLock { $0.append(count) }
         })
+        // As the server does: a journal group reaches the batch writer together.
+        let journal = JournalWriter(journal: try ResultJournal(directory: journalDir), answerGroup: { writer.together($0) }) {
+            count, duration in
+            fsyncs.withLock { _ = $0.record(micros(duration)) }
+            groupSizes.withLock { $0.append(count) }
+        }
         // Connect the workers first.
         let warm = DispatchGroup()
         for _ in 0..<size * 2 {
@@ -180,7 +205,16 @@ for size in pools {
                     if case .failure = result { failures.add(1, ordering: .relaxed) }
                     group.leave()
                 }
-                if batched {
+                if way == .journaled {
+                    journal.append(record) { written in
+                        durableAfter.withLock { _ = $0.record(micros(ContinuousClock.now - queued)) }
+                        if case .failure = written { failures.add(1, ordering: .relaxed) }
+                        writer.write(record) { outcome in
+                            if case .success = outcome { journal.markDone([record.resultID]) }
+                            done(outcome)
+                        }
+                    }
+                } else if batched {
                     writer.write(record, completion: done)
                 } else {
                     pool.run({ c in
@@ -194,10 +228,23 @@ for size in pools {
         }
         let elapsed = ContinuousClock.now - t0
         pool.shutdown(timeout: .seconds(5))
+        journal.shutdown()
         let h = latencies.withLock { $0 }
         var s = summary(h)
         s["pool"] = size
         s["batched"] = batched
+        s["way"] = way.rawValue
+        if way == .journaled {
+            s["durable"] = summary(durableAfter.withLock { $0 })
+            s["fsync"] = summary(fsyncs.withLock { $0 })
+            let groups = groupSizes.withLock { $0 }.sorted()
+            if !groups.isEmpty {
+                s["fsyncs"] = groups.count
+                s["group_size_median"] = groups[groups.count / 2]
+                s["group_size_max"] = groups.last!
+            }
+            s["journal_left"] = try ResultJournal(directory: journalDir).pending().count
+        }
         s["statement"] = summary(service.withLock { $0 })
         let sizes = batchSizes.withLock { $0 }.sorted()
         if batched && !sizes.isEmpty {
@@ -209,7 +256,7 @@ for size in pools {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         s["writes_per_second"] = Int(Double(concurrent * rounds) / seconds)
         writes.append(s)
-        log("writes pool \(size) \(batched ? "batched" : "one per statement"): p99 \(h.valueAtPercentile(99)) µs")
+        log("writes pool \(size) \(way.rawValue): p99 \(h.valueAtPercentile(99)) µs")
     }
 }
 

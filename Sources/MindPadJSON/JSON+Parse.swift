@@ -1,65 +1,34 @@
-/// A small, strict JSON reader for the recognition layer (input lines and the
-/// safetensors header). It also accepts the tokens `NaN`, `Infinity` and
-/// `-Infinity` so that such coordinates get the precise "not finite" refusal
-/// instead of a generic syntax error. Nesting is limited to `maxDepth`.
-enum JSONValue: Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([(String, JSONValue)])
-
-    static let maxDepth = 32
-
-    static func == (a: JSONValue, b: JSONValue) -> Bool {
-        switch (a, b) {
-        case (.null, .null): true
-        case let (.bool(x), .bool(y)): x == y
-        case let (.number(x), .number(y)): x == y || (x.isNaN && y.isNaN)
-        case let (.string(x), .string(y)): x == y
-        case let (.array(x), .array(y)): x == y
-        case let (.object(x), .object(y)):
-            x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        default: false
-        }
+extension JSON {
+    /// Why text is not JSON: what was expected, and at which byte.
+    public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var offset: Int
+        public var reason: String
+        public var description: String { "\(reason) at byte \(offset)" }
     }
 
-    subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.0 == key }?.1
-    }
+    /// Arrays and objects nested deeper than this are refused.
+    public static let maxDepth = 32
 
-    var number: Double? {
-        if case .number(let v) = self { return v }
-        return nil
-    }
-
-    var array: [JSONValue]? {
-        if case .array(let v) = self { return v }
-        return nil
-    }
-
-    var string: String? {
-        if case .string(let v) = self { return v }
-        return nil
-    }
-
-    struct SyntaxError: Error, Sendable {
-        var offset: Int
-        var reason: String
-    }
-
-    static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
+    /// Parses one JSON text (RFC 8259). With `allowNonFinite`, the tokens
+    /// `NaN`, `Infinity` and `-Infinity` are read as numbers too, so that a
+    /// caller can refuse them with a precise reason.
+    public static func parse(_ text: String, allowNonFinite: Bool = false) throws(SyntaxError) -> JSON {
         var text = text
         let result = text.withUTF8 { bytes in
-            Result { () throws(SyntaxError) -> JSONValue in try parse(bytes) }
+            Result { () throws(SyntaxError) -> JSON in try parse(bytes, allowNonFinite: allowNonFinite) }
         }
         return try result.get()
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
-        var reader = Reader(bytes: bytes)
+    public static func parse(_ bytes: [UInt8], allowNonFinite: Bool = false) throws(SyntaxError) -> JSON {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(SyntaxError) -> JSON in try parse(buffer, allowNonFinite: allowNonFinite) }
+        }
+        return try result.get()
+    }
+
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, allowNonFinite: Bool = false) throws(SyntaxError) -> JSON {
+        var reader = Reader(bytes: bytes, allowNonFinite: allowNonFinite)
         reader.skipSpace()
         let value = try reader.value(depth: 0)
         reader.skipSpace()
@@ -67,18 +36,27 @@ enum JSONValue: Sendable, Equatable {
         return value
     }
 
+    /// A recursive-descent reader over UTF-8 bytes.
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
+        let allowNonFinite: Bool
         var index = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, allowNonFinite: Bool) {
+            self.bytes = bytes
+            self.allowNonFinite = allowNonFinite
+        }
 
         func error(_ reason: String) -> SyntaxError { SyntaxError(offset: index, reason: reason) }
 
         var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
         mutating func skipSpace() {
-            while let c = peek, c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { index += 1 }
+            while index < bytes.count {
+                let c = bytes[index]
+                guard c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D else { return }
+                index += 1
+            }
         }
 
         mutating func expect(_ literal: StaticString) throws(SyntaxError) {
@@ -90,8 +68,8 @@ enum JSONValue: Sendable, Equatable {
             index += n
         }
 
-        mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
-            guard depth < JSONValue.maxDepth else { throw error("nested too deeply") }
+        mutating func value(depth: Int) throws(SyntaxError) -> JSON {
+            guard depth < JSON.maxDepth else { throw error("nested too deeply") }
             guard let c = peek else { throw error("unexpected end") }
             switch c {
             case UInt8(ascii: "{"): return try object(depth: depth)
@@ -100,15 +78,15 @@ enum JSONValue: Sendable, Equatable {
             case UInt8(ascii: "t"): try expect("true"); return .bool(true)
             case UInt8(ascii: "f"): try expect("false"); return .bool(false)
             case UInt8(ascii: "n"): try expect("null"); return .null
-            case UInt8(ascii: "N"): try expect("NaN"); return .number(.nan)
-            case UInt8(ascii: "I"): try expect("Infinity"); return .number(.infinity)
-            default: return .number(try number())
+            case UInt8(ascii: "N") where allowNonFinite: try expect("NaN"); return .double(.nan)
+            case UInt8(ascii: "I") where allowNonFinite: try expect("Infinity"); return .double(.infinity)
+            default: return try number()
             }
         }
 
-        mutating func object(depth: Int) throws(SyntaxError) -> JSONValue {
+        mutating func object(depth: Int) throws(SyntaxError) -> JSON {
             index += 1
-            var members: [(String, JSONValue)] = []
+            var members: [(String, JSON)] = []
             skipSpace()
             if peek == UInt8(ascii: "}") { index += 1; return .object(members) }
             while true {
@@ -128,9 +106,9 @@ enum JSONValue: Sendable, Equatable {
             }
         }
 
-        mutating func array(depth: Int) throws(SyntaxError) -> JSONValue {
+        mutating func array(depth: Int) throws(SyntaxError) -> JSON {
             index += 1
-            var items: [JSONValue] = []
+            var items: [JSON] = []
             skipSpace()
             if peek == UInt8(ascii: "]") { index += 1; return .array(items) }
             while true {
@@ -146,7 +124,20 @@ enum JSONValue: Sendable, Equatable {
 
         mutating func string() throws(SyntaxError) -> String {
             index += 1
-            var out: [UInt8] = []
+            let start = index
+            // Fast path: no escapes. The bytes between the quotes are the string.
+            while index < bytes.count {
+                let c = bytes[index]
+                if c == UInt8(ascii: "\"") {
+                    let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    index += 1
+                    return s
+                }
+                if c == UInt8(ascii: "\\") { break }
+                if c < 0x20 { throw error("control character in string") }
+                index += 1
+            }
+            var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             while true {
                 guard let c = peek else { throw error("unterminated string") }
                 index += 1
@@ -171,11 +162,11 @@ enum JSONValue: Sendable, Equatable {
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let u = Unicode.Scalar(scalar) else { throw error("bad escape") }
-                    out.append(contentsOf: Array(String(Character(u)).utf8))
+                    out.append(contentsOf: String(Character(u)).utf8)
                 default: throw error("bad escape")
                 }
             }
-            // Invalid UTF-8 is replaced by U+FFFD (strings are only compared, never executed).
+            // Invalid UTF-8 becomes U+FFFD: strings are compared and shown as text, never executed.
             return String(decoding: out, as: UTF8.self)
         }
 
@@ -197,34 +188,55 @@ enum JSONValue: Sendable, Equatable {
             return v
         }
 
-        mutating func number() throws(SyntaxError) -> Double {
+        mutating func number() throws(SyntaxError) -> JSON {
             let start = index
+            var negative = false
             if peek == UInt8(ascii: "-") {
+                negative = true
                 index += 1
-                if peek == UInt8(ascii: "I") { try expect("Infinity"); return -.infinity }
-            }
-            func digits(_ r: inout Reader) -> Int {
-                let s = r.index
-                while let c = r.peek, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") { r.index += 1 }
-                return r.index - s
+                if allowNonFinite, peek == UInt8(ascii: "I") { try expect("Infinity"); return .double(-.infinity) }
             }
             let intStart = index
-            guard digits(&self) > 0 else { throw error("expected a value") }
-            if bytes[intStart] == UInt8(ascii: "0"), index - intStart > 1 { throw error("leading zero") }
-            if peek == UInt8(ascii: ".") {
+            var magnitude: UInt64 = 0
+            var fits = true
+            while let c = peek, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") {
+                if fits {
+                    let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                    let (sum, o2) = times10.addingReportingOverflow(UInt64(c - UInt8(ascii: "0")))
+                    fits = !o1 && !o2
+                    magnitude = sum
+                }
                 index += 1
-                guard digits(&self) > 0 else { throw error("expected digits after '.'") }
+            }
+            let intDigits = index - intStart
+            guard intDigits > 0 else { throw error("expected a value") }
+            if bytes[intStart] == UInt8(ascii: "0"), intDigits > 1 { throw error("leading zero") }
+            // Integers that fit an Int stay exact; larger ones are read as doubles.
+            var integral = fits && magnitude <= UInt64(Int.max)
+            if peek == UInt8(ascii: ".") {
+                integral = false
+                index += 1
+                guard digits() > 0 else { throw error("expected digits after '.'") }
             }
             if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+                integral = false
                 index += 1
                 if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-                guard digits(&self) > 0 else { throw error("expected exponent digits") }
+                guard digits() > 0 else { throw error("expected exponent digits") }
+            }
+            if integral {
+                return .int(negative ? -Int(magnitude) : Int(magnitude))
             }
             guard index - start <= 64,
-                  let v = Double(Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]),
-                                           as: UTF8.self))
+                  let v = Double(Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
             else { throw error("bad number") }
-            return v
+            return .double(v)
+        }
+
+        private mutating func digits() -> Int {
+            let s = index
+            while let c = peek, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") { index += 1 }
+            return index - s
         }
     }
 }

@@ -1,0 +1,66 @@
+/// How a racer gives an answer, which decides the client's input and the
+/// server's path: handwriting is streamed as strokes and read on the
+/// server; a tap or a move is sent with `submit` as the kind's `Answer`.
+public enum AnswerInput: String, Sendable, Hashable, Codable, CaseIterable {
+    /// One digit written on the pad (MindPad).
+    case drawnDigit = "drawn_digit"
+    /// A whole number written on the pad, left to right (Add-One digits).
+    case drawnNumber = "drawn_number"
+    /// One of the options shown (kids' exercises).
+    case choice
+    /// A move on a board (the grid path finder).
+    case move
+
+    /// Whether the answer is handwriting, streamed as strokes.
+    public var isHandwriting: Bool {
+        switch self {
+        case .drawnDigit, .drawnNumber: true
+        case .choice, .move: false
+        }
+    }
+}
+
+/// Which end of a leaderboard is the top.
+public enum BoardOrder: String, Sendable, Hashable, Codable {
+    /// More is better (points, correct answers).
+    case higherFirst = "higher_first"
+    /// Less is better (the path finder's steps × time / size).
+    case lowerFirst = "lower_first"
+}
+
+/// A name in every language the client speaks.
+public struct LocalizedName: Sendable, Hashable, Codable {
+    public let en: String
+    public let zh: String
+    public init(en: String, zh: String) {
+        self.en = en
+        self.zh = zh
+    }
+}
+
+/// What the catalog says about a kind: enough for a client to build its
+/// menu and for the server to create rooms and order boards.
+public struct GameInfo: Sendable, Hashable {
+    public let identifier: String
+    public let names: LocalizedName
+    public let modes: [GameMode]
+    public let normalQuestionCount: Int
+    public let answerInput: AnswerInput
+    public let boardOrder: BoardOrder
+}
+
+/// A handwritten answer as the recognizer read it: the digits, left to
+/// right. (The rules never see strokes or pixels.)
+public struct HandwrittenAnswer: Sendable, Hashable {
+    public let digits: [Int]
+    public init(digits: [Int]) {
+        self.digits = digits
+    }
+}
+
+extension GameKind {
+    public var info: GameInfo {
+        GameInfo(identifier: identifier, names: names, modes: modes, normalQuestionCount: normalQuestionCount,
+                 answerInput: answerInput, boardOrder: boardOrder)
+    }
+}

@@ -1,0 +1,133 @@
+import Dispatch
+import Foundation
+import Logging
+import MindPadStorage
+import Synchronization
+
+/// The one composition root: builds the database pool, result recorder,
+/// player directory, recognition pool, realtime hub, HTTP routes and the
+/// libwebsockets server from one `Configuration`, starts them in order and
+/// stops them in reverse. The executable parses flags into a configuration
+/// and calls `start`, `stopOnTerminationSignals` and `wait`; tests start it
+/// in-process (with extra game kinds in `games`).
+public final class MindPadApplication: Sendable {
+    public let configuration: Configuration
+    public let games: GameRegistry
+    public let metrics = ServerMetrics()
+    private let logger: Logger
+    private let parts = Mutex<Parts?>(nil)
+    /// A fatal error from a background thread (a migration that failed
+    /// after the database came back): `wait` rethrows it.
+    private let failure = Mutex<String?>(nil)
+
+    private struct Parts: @unchecked Sendable {
+        let server: WebServer
+        let realtime: RealtimeHub
+        let pool: DatabaseWorkerPool
+        let results: ResultRecorder
+        let recognition: RecognitionPool
+        let app: GameServer
+        var signals: [any DispatchSourceSignal] = []
+    }
+
+    public init(configuration: Configuration, games: GameRegistry = .standard, logger: Logger = Logger(label: "mindpad")) {
+        self.configuration = configuration
+        self.games = games
+        self.logger = logger
+    }
+
+    /// Migrates (unless told not to), starts everything and returns the
+    /// port listened on once it accepts connections.
+    public func start() throws -> Int {
+        let config = configuration
+        guard let url = config.databaseURL else {
+            throw ConfigurationError("DATABASE_URL is not set. `make run` starts a private PostgreSQL and sets it; or pass --database-url.")
+        }
+        logger.info("starting", metadata: [
+            "version": "\(MindPadVersion.current)", "database": "\(config.redactedDatabaseURL)",
+            "admin_token": "\(config.adminToken == nil ? "unset" : "set")",
+            "games": "\(games.games.map(\.identifier).joined(separator: ","))",
+        ])
+        if config.migrateOnStart {
+            let files = try MigrationFile.load(from: URL(fileURLWithPath: config.migrationsDirectory))
+            try StartupMigration(files: files, connectionString: url, logger: logger) { [weak self] error in
+                self?.fail("migration failed: \(error)")
+            }.run()
+        }
+        let pool = DatabaseWorkerPool(connectionString: url, size: config.databasePoolSize)
+        let results = try ResultRecorder(pool: pool, dataDirectory: URL(fileURLWithPath: config.dataDirectory), metrics: metrics)
+        let directory = PostgresPlayerDirectory(pool: pool)
+        let recognition = try RecognitionPool.bundled(threads: config.realtime.recognitionThreads, metrics: metrics)
+        let webRoot = URL(fileURLWithPath: config.webRoot).standardizedFileURL.path
+        if !FileManager.default.fileExists(atPath: webRoot + "/index.html") {
+            logger.warning("no index.html in web root", metadata: ["web_root": "\(webRoot)"])
+        }
+        let server = WebServer(options: WebServerOptions(
+            host: config.host, port: config.port, webRoot: webRoot,
+            maxMessageBytes: config.realtime.maxMessageBytes,
+            maxConnections: max(1024, config.realtime.maxConnections + 256),
+            allowedOrigins: config.realtime.allowedOrigins))
+        let realtime = RealtimeHub(options: config.realtime, games: games, players: directory, results: results,
+                                   recognition: recognition, transport: LWSRealtimeTransport(server: server), metrics: metrics)
+        let app = GameServer(configuration: config, pool: pool, directory: directory, games: games, metrics: metrics,
+                             realtime: realtime, recognition: recognition, results: results)
+        server.delegate = app
+        server.errorCounter = { [metrics] in metrics.error($0, transport: "http") }
+        parts.withLock { $0 = Parts(server: server, realtime: realtime, pool: pool, results: results,
+                                    recognition: recognition, app: app) }
+        try server.start()
+        return server.port
+    }
+
+    /// Ends every run in progress (each goes to storage), closes every
+    /// client with 1001 and stops the server. Safe from any thread.
+    public func stop() {
+        guard let (server, realtime) = parts.withLock({ p in p.map { ($0.server, $0.realtime) } }) else { return }
+        // Runs in progress end and go to storage; the 1001 goodbyes wait
+        // until every finished run is durable (at most 3 s).
+        server.post {
+            realtime.closeRoomsForShutdown { server.stop() }
+        }
+    }
+
+    /// SIGINT and SIGTERM call `stop`.
+    public func stopOnTerminationSignals() {
+        signal(SIGPIPE, SIG_IGN)
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                self?.logger.info("shutting down", metadata: ["signal": "\(number == SIGINT ? "SIGINT" : "SIGTERM")"])
+                self?.stop()
+            }
+            source.resume()
+            return source
+        }
+        parts.withLock { $0?.signals.append(contentsOf: sources) }
+    }
+
+    /// Blocks until the server has stopped, then lets the recognition
+    /// workers finish, writes (or journals) the results still queued and
+    /// closes the database connections. Throws a fatal error a background
+    /// thread reported.
+    public func wait() throws {
+        guard let p = parts.withLock({ $0 }) else { return }
+        p.server.waitUntilStopped()
+        p.recognition.shutdown()
+        // Results still queued are written, or journaled if the database
+        // cannot take them in time.
+        p.results.flush(timeout: .seconds(2))
+        p.pool.shutdown(timeout: .seconds(1))
+        p.results.shutdown()
+        p.signals.forEach { $0.cancel() }
+        withExtendedLifetime(p.app) {}
+        parts.withLock { $0 = nil }
+        logger.info("bye")
+        if let message = failure.withLock({ $0 }) { throw ConfigurationError(message) }
+    }
+
+    private func fail(_ message: String) {
+        failure.withLock { $0 = $0 ?? message }
+        stop()
+    }
+}

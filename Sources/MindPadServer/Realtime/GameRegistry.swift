@@ -1,0 +1,51 @@
+import MindPadRules
+
+/// The game kinds this server hosts, by identifier, in menu order. Each
+/// entry knows its catalog data and how to open a room of its kind; the hub
+/// and the scores API look kinds up here and never name one.
+///
+/// Adding a kind is its own files in `MindPadRules` plus one line in
+/// `standard` (docs/architecture.md, "Adding a game kind").
+public struct GameRegistry: Sendable {
+    /// One registered kind.
+    struct Entry: Sendable {
+        let info: GameInfo
+        let openRoom: @Sendable (_ code: String, _ configuration: RaceConfiguration, _ seed: UInt64,
+                                 _ now: RaceInstant, _ hub: RealtimeHub) -> any GameRoom
+    }
+
+    private(set) var entries: [Entry] = []
+
+    public init() {}
+
+    /// Every kind the server offers.
+    public static var standard: GameRegistry {
+        var registry = GameRegistry()
+        registry.register(MindPadArithmetic())
+        return registry
+    }
+
+    /// Adds a kind; a second kind with the same identifier is a programming error.
+    public mutating func register<Kind: GameKind>(_ kind: Kind) {
+        let info = kind.info
+        precondition(entries.allSatisfy { $0.info.identifier != info.identifier }, "game \(info.identifier) registered twice")
+        precondition(Self.isValidIdentifier(info.identifier), "game identifier \(info.identifier) must match [a-z][a-z0-9_]{0,31}")
+        precondition(!info.modes.isEmpty && info.normalQuestionCount >= 1, "game \(info.identifier) needs a mode and a Normal length")
+        entries.append(Entry(info: info) { code, configuration, seed, now, hub in
+            RoomOwner(code: code, race: RaceStateMachine(kind: kind, configuration: configuration, seed: seed, now: now), hub: hub)
+        })
+    }
+
+    /// The catalog, in registration order.
+    public var games: [GameInfo] { entries.map(\.info) }
+
+    public func info(_ identifier: String) -> GameInfo? { entry(identifier)?.info }
+
+    func entry(_ identifier: String) -> Entry? { entries.first { $0.info.identifier == identifier } }
+
+    /// What the storage layer accepts as a game (migration 0006's check).
+    static func isValidIdentifier(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, ("a"..."z").contains(first), s.unicodeScalars.count <= 32 else { return false }
+        return s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}

@@ -1,0 +1,41 @@
+import MindPadJSON
+import MindPadRules
+
+/// Something that happens to a room other than an answer: the events of
+/// `RaceEvent` that are the same for every game kind.
+enum RoomEvent {
+    case join(Session.Player)
+    case leave(PlayerID)
+    case disconnect(PlayerID)
+    case reconnect(PlayerID)
+    case setReady(PlayerID, Bool)
+    case start(by: PlayerID)
+    case rematch(by: PlayerID, seed: UInt64)
+    case tick
+}
+
+/// An answer as the hub received it, before the room's kind reads it.
+enum SubmittedAnswer {
+    /// Handwriting, as the recognizer read it.
+    case handwriting(HandwrittenAnswer, confidence: Double)
+    /// A tap or a move: the kind's `Answer` as the client sent it.
+    case wire(JSON)
+}
+
+/// One room as the hub sees it, whatever game it plays: `RoomOwner<Kind>`
+/// is the one implementation; the hub never sees a kind's types.
+/// Service thread only.
+protocol GameRoom: AnyObject {
+    var code: String { get }
+    var game: GameInfo { get }
+    var snapshot: RoomSnapshot { get }
+    /// Counting down or running (for the races-running gauge).
+    var isRacing: Bool { get }
+    /// Feeds an event with the server time. `request` is the client message
+    /// type that caused it, echoed in refusals.
+    func handle(_ event: RoomEvent, request: String?)
+    /// Whether an answer by `player` to `question` would be refused now.
+    func refusal(ofAnswerBy player: PlayerID, to question: QuestionID) -> RaceError?
+    /// Grades an answer that counts at `receivedAt`.
+    func submit(_ answer: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant)
+}

@@ -1,0 +1,60 @@
+import Testing
+@testable import MindPadJSON
+
+@Suite struct JSONTests {
+    @Test func parsesValues() throws {
+        let v = try JSON.parse(#" {"a": [1, -2.5e1, true, false, null, 0, -0.5], "s": "x\"\u00e9\n\ud83d\ude00", "o": {}} "#)
+        #expect(v["a"] == .array([.int(1), .double(-25), .bool(true), .bool(false), .null, .int(0), .double(-0.5)]))
+        #expect(v["s"]?.string == "x\"é\n😀")
+        #expect(v["o"] == .object([]))
+        #expect(v["missing"] == nil)
+    }
+
+    @Test func integersStayIntegersAndBigOnesBecomeDoubles() throws {
+        #expect(try JSON.parse("123456789012345678") == .int(123_456_789_012_345_678))
+        #expect(try JSON.parse("-42") == .int(-42))
+        #expect(try JSON.parse("9223372036854775807") == .int(Int.max))
+        // Beyond an Int: read as a Double.
+        #expect(try JSON.parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
+        #expect(try JSON.parse("123456789012345678901234") == .double(123_456_789_012_345_678_901_234))
+        #expect(try JSON.parse("1e2").integer == 100)
+        #expect(try JSON.parse("1.5").integer == nil)
+        // Overflowing exponents are numbers (infinite), so a caller can say why they are refused.
+        #expect(try JSON.parse("1e999") == .double(.infinity))
+    }
+
+    @Test func refusesInvalidJSON() {
+        for text in ["", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "\"abc", "tru", "[1] [2]", "{'a': 1}", "+1",
+                     "NaN", "Infinity", "\"a\u{01}b\"", "[" + String(repeating: "[", count: 40) + "]"] {
+            #expect(throws: JSON.SyntaxError.self, "\(text)") { try JSON.parse(text) }
+        }
+    }
+
+    @Test func nonFiniteTokensOnlyWhenAllowed() throws {
+        #expect(try JSON.parse("[NaN, Infinity, -Infinity]", allowNonFinite: true)
+            == .array([.double(.nan), .double(.infinity), .double(-.infinity)]))
+    }
+
+    @Test func writesCompactTextInOrder() {
+        let v = JSON.object(omittingNils: [("type", .string("x")), ("b", .int(2)), ("a", .double(0.5)), ("n", nil), ("l", .array([.null, .bool(true)]))])
+        #expect(v.text == #"{"type":"x","b":2,"a":0.5,"l":[null,true]}"#)
+        #expect(JSON.double(.nan).text == "null")
+    }
+
+    @Test func escapesControlAndInvisibleCharacters() throws {
+        let hostile = "a\"b\\c\n\u{1}\u{202E}evil\u{2028}\u{200B}\u{FEFF}z"
+        let text = JSON.string(hostile).text
+        #expect(text == #""a\"b\\c\n\u0001\u202eevil\u2028\u200b\ufeffz""#)
+        // Every escape reads back as the same string.
+        #expect(try JSON.parse(text) == .string(hostile))
+        for scalar in text.unicodeScalars { #expect(scalar.value >= 0x20 && scalar.value < 0x7F) }
+    }
+
+    @Test func roundTripsWhatItWrites() throws {
+        let values: [JSON] = [
+            .object([("x", .array([.int(-3), .double(1.25), .string("汉字 ✓"), .object([])]))]),
+            .string(""), .int(Int.max), .int(Int.min + 1), .double(1e-7),
+        ]
+        for v in values { #expect(try JSON.parse(v.text) == v) }
+    }
+}

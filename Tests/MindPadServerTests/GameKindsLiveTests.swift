@@ -1,0 +1,83 @@
+import Foundation
+import MindPadTestSupport
+import Testing
+@testable import MindPadServer
+
+/// A second game kind, registered only here, raced through the real server:
+/// the application started in-process with one more registration line, a
+/// real PostgreSQL, real sockets, and its own leaderboard over HTTP.
+@Suite struct GameKindsLiveTests {
+    @Test func aToyKindRacesThroughTheRealServerOntoItsOwnLeaderboard() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("mindpad-kinds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        var config = Configuration()
+        config.port = 0
+        config.host = "127.0.0.1"
+        config.databaseURL = db.url
+        config.migrationsDirectory = ServerProcess.projectRoot.appendingPathComponent("Migrations").path
+        config.webRoot = ServerProcess.projectRoot.appendingPathComponent("web").path
+        config.dataDirectory = data.path
+        config.realtime.countdown = .milliseconds(100)
+        var games = GameRegistry.standard
+        games.register(QuickPick())
+        let app = MindPadApplication(configuration: config, games: games)
+        let port = try app.start()
+        defer {
+            app.stop()
+            try? app.wait()
+        }
+
+        // The catalog lists both games.
+        let catalog = try TestHTTP.request(port: port, path: "/api/games").json()
+        let ids = (catalog["games"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+        #expect(ids == ["mindpad", "quick_pick"])
+
+        let ann = try RealtimeClient(port: port, label: "ann")
+        let bo = try RealtimeClient(port: port, label: "bo")
+        try ann.identify("Ann")
+        try bo.identify("Bo")
+        try ann.send(["type": "create_room", "game": "quick_pick", "mode": "normal"])
+        let room = try ann.next("room")
+        #expect((room["room"] as? [String: Any])?["game"] as? String == "quick_pick")
+        try bo.join(room["code"] as! String)
+        try bo.send(["type": "ready", "ready": true])
+        try ann.next("room_updated") { (($0["room"] as? [String: Any])?["members"] as? [[String: Any]])?.last?["ready"] as? Bool == true }
+        try ann.send(["type": "start"])
+        for index in 0..<QuickPick().normalQuestionCount {
+            for client in [ann, bo] {
+                let question = try client.next("question")
+                let options = (question["prompt"] as! [String: Any])["options"] as! [Int]
+                let best = options.firstIndex(of: options.max()!)!
+                // Ann always right, Bo right only on the first question.
+                let pick = client === ann || index == 0 ? best : (best + 1) % 3
+                try client.send(["type": "submit", "question": "r1q\(index)", "answer": ["option_index": pick]])
+                let graded = try client.next("graded")
+                #expect(graded["correct"] as? Bool == (pick == best))
+            }
+        }
+        let standings = try ann.next("standings")
+        let names = (standings["entries"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == ["Ann", "Bo"])
+        for client in [ann, bo] {
+            let saved = try client.next("result_saved", timeout: .seconds(10))
+            #expect(saved["game"] as? String == "quick_pick" && saved["stored"] as? String == "database")
+        }
+
+        // Its own board: both players there, MindPad's board empty.
+        let board = try TestHTTP.request(port: port, path: "/api/leaderboard?game=quick_pick&mode=normal").json()
+        #expect(board["game"] as? String == "quick_pick")
+        let entries = (board["entries"] as? [[String: Any]]) ?? []
+        #expect(entries.compactMap { $0["name"] as? String } == ["Ann", "Bo"])
+        #expect((entries.first?["score"] as? Int ?? 0) > (entries.last?["score"] as? Int ?? 0))
+        let mindpad = try TestHTTP.request(port: port, path: "/api/leaderboard?mode=normal").json()
+        #expect((mindpad["entries"] as? [[String: Any]])?.isEmpty == true)
+        // A mode the game does not offer is refused; the profile says which game.
+        #expect(try TestHTTP.request(port: port, path: "/api/leaderboard?game=quick_pick&mode=survival").status == 400)
+        let profile = try TestHTTP.request(port: port, path: "/api/players/Ann?game=quick_pick").json()
+        #expect(profile["game"] as? String == "quick_pick")
+        #expect(((profile["highscores"] as? [String: Any])?["normal"] as? [String: Any])?["score"] as? Int ?? 0 > 0)
+        #expect((profile["recent"] as? [[String: Any]])?.count == 1)
+    }
+}

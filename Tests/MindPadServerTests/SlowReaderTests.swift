@@ -1,0 +1,87 @@
+import Dispatch
+import Foundation
+import MindPadRules
+import Synchronization
+import Testing
+@testable import MindPadServer
+
+/// The transport's delegate here: WebSocket traffic to the hub, nothing else.
+final class HubOnlyDelegate: WebServerDelegate {
+    let hub: RealtimeHub
+    init(hub: RealtimeHub) { self.hub = hub }
+    func webServer(_ server: WebServer, didOpen connection: ConnectionID, peer: String) { hub.opened(connection) }
+    func webServer(_ server: WebServer, didReceive text: String, from connection: ConnectionID) { hub.received(text, from: connection) }
+    func webServer(_ server: WebServer, didClose connection: ConnectionID) { hub.closed(connection) }
+    func webServer(_ server: WebServer, handle request: HTTPRequest, responder: HTTPResponder) {
+        responder.respond(.error(404, code: "not_found", message: "no"))
+    }
+}
+
+/// A client that stops reading is really dropped: the room sees it gone at
+/// once and its socket is closed within a second, over real sockets.
+@Suite struct SlowReaderTests {
+    @Test func aClientThatStopsReadingIsDroppedAndTheRoomSeesIt() throws {
+        let server = WebServer(options: WebServerOptions(host: "127.0.0.1", port: 0, webRoot: nil, maxQueuedMessages: 64))
+        var options = RealtimeOptions()
+        options.countdown = .zero
+        let hub = RealtimeHub(options: options, games: .standard, players: InMemoryPlayerDirectory(),
+                              results: MemoryResultSink(journal: false), recognition: try InlineRecognizer(),
+                              transport: LWSRealtimeTransport(server: server), metrics: ServerMetrics())
+        let delegate = HubOnlyDelegate(hub: hub)
+        server.delegate = delegate
+        try server.start()
+        defer {
+            server.stop()
+            server.waitUntilStopped()
+        }
+        let ann = try RealtimeClient(port: server.port, label: "ann")
+        let slow = try RealtimeClient(port: server.port, label: "slow", receiveBuffer: 4096)
+        try ann.identify("Ann")
+        try slow.identify("Slow")
+        let code = try ann.createRoom(mode: "normal")
+        try slow.join(code)
+        try ann.next("room_updated") { ($0["room"] as? [String: Any])?["members"].map { ($0 as! [Any]).count == 2 } == true }
+
+        // From now on "slow" reads nothing, while the server keeps sending
+        // to it: first the kernel's buffers fill, then the outbox.
+        let slowConnection = Mutex<ConnectionID?>(nil)
+        let overflowedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let sent = Atomic<Int>(0)
+        server.post { slowConnection.withLock { $0 = hub.online[PlayerID("p2")] } }
+        let filler = String(repeating: "x", count: 16_000)
+        let feeding = Thread {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while overflowedAt.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
+                server.post {
+                    guard let connection = slowConnection.withLock({ $0 }) else { return }
+                    guard hub.online[PlayerID("p2")] == connection else {
+                        // The hub was told the player is gone: the outbox overflowed.
+                        overflowedAt.withLock { $0 = $0 ?? .now }
+                        return
+                    }
+                    for _ in 0..<8 {
+                        let n = sent.add(1, ordering: .relaxed).newValue
+                        hub.transport.send(#"{"type":"filler","n":\#(n),"pad":"\#(filler)"}"#, to: connection)
+                    }
+                }
+                usleep(2_000)
+            }
+        }
+        feeding.start()
+        // The others see the player disconnected (their grace has started)…
+        let update = try ann.next("room_updated", timeout: .seconds(5)) { message in
+            let members = (message["room"] as? [String: Any])?["members"] as? [[String: Any]] ?? []
+            return members.contains { $0["player_id"] as? String == "p2" && $0["connected"] as? Bool == false }
+        }
+        let seen = ContinuousClock.now
+        let seenAfter = seen - (overflowedAt.withLock { $0 } ?? seen)
+        #expect(update["type"] as? String == "room_updated")
+        #expect(seenAfter < .seconds(2), "connected:false \(seenAfter) after the outbox filled")
+        // …and the socket is gone: reading what reached the kernel ends in a
+        // close frame or the end of the stream, well before any keep-alive.
+        _ = try? slow.waitForClose(timeout: .seconds(4))
+        #expect(slow.closeFrame != nil)
+        let received = slow.log.filter { $0.message["type"] as? String == "filler" }.count
+        #expect(received < sent.load(ordering: .relaxed), "everything was delivered: the client was not slow")
+    }
+}

@@ -1,0 +1,237 @@
+"""The client's state module (web/js/state.js) in real Chromium, without the
+page's DOM: recorded server messages in (the example transcript of
+docs/protocol.md, and hand-written sequences), state out. Every state is
+deep-frozen before the next message, so a reducer that changed the state it
+was given would throw."""
+import json
+import pathlib
+import re
+
+import pytest
+
+from conftest import BASE_URL, wait
+
+PROTOCOL = pathlib.Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+# Applies [message, now] pairs; returns, after each, the state and what the selectors say about it.
+RUN = """
+const events = arguments[0], done = arguments[arguments.length - 1];
+import('/js/state.js').then((m) => {
+  const freeze = (o) => {
+    if (o && typeof o === 'object' && !Object.isFrozen(o)) { Object.freeze(o); Object.values(o).forEach(freeze); }
+    return o;
+  };
+  let s = freeze(m.initialState());
+  const out = [];
+  for (const [msg, now] of events) {
+    const before = s;
+    s = freeze(m.apply(s, freeze(msg), now));
+    out.push({state: s, same: s === before, solo: m.isSolo(s), may: m.mayAnswer(s), host: m.isHost(s),
+              role: m.myRole(s), lanes: m.lanes(s)});
+  }
+  done({steps: out});
+}).catch((e) => done({error: String(e && e.stack || e)}));
+"""
+
+
+@pytest.fixture(scope="module")
+def page():
+    from conftest import make_driver, check_console
+    drv = make_driver()
+    drv.set_script_timeout(10)
+    drv.get(BASE_URL + "/")
+    wait(drv, lambda d: d.execute_script("return document.readyState") == "complete", 20, "the page")
+    yield drv
+    try:
+        check_console(drv)
+    finally:
+        drv.quit()
+
+
+def run(drv, events):
+    """[(message, now)] → a list of steps ({state, same, solo, may, host, role, lanes})."""
+    result = drv.execute_async_script(RUN, [[m, now] for m, now in events])
+    assert "error" not in result, result.get("error")
+    return result["steps"]
+
+
+def transcript(player):
+    """What `player` receives and sends in docs/protocol.md's example race, in order.
+    A `submit` the player sends becomes the local event the page records for it."""
+    events = []
+    for line in PROTOCOL.read_text().splitlines():
+        m = re.match(r"^(ann|bo) (←|→) (\{.*\})$", line)
+        if not m or m.group(1) != player:
+            continue
+        msg = json.loads(m.group(3))
+        if m.group(2) == "←":
+            events.append(msg)
+        elif msg["type"] == "submit":
+            events.append({"type": "local/submit"})
+    assert len(events) > 10, f"the transcript of {player} was not found in {PROTOCOL}"
+    return events
+
+
+def step_after(steps, events, type_, nth=0):
+    """The step right after the nth message of a type."""
+    idx = [i for i, e in enumerate(events) if e["type"] == type_][nth]
+    return steps[idx]
+
+
+def test_ann_plays_the_documented_race(page):
+    events = transcript("ann")
+    steps = run(page, [(e, 1000 + 10 * i) for i, e in enumerate(events)])
+    now = lambda type_, nth=0: 1000 + 10 * [i for i, e in enumerate(events) if e["type"] == type_][nth]
+
+    s = step_after(steps, events, "identified")["state"]
+    assert s["identified"] is True and s["player"] == {"id": "p1", "name": "Ann"}
+
+    first_room = step_after(steps, events, "room")
+    s = first_room["state"]
+    assert s["room"]["code"] == "KBRW" and s["room"]["you"] == "p1"
+    assert first_room["host"] is True and first_room["solo"] is False
+    assert s["race"]["game"] == "mindpad" and s["race"]["mode"] == "time_attack" and s["race"]["round"] == 1
+    assert s["race"]["running"] is False and first_room["may"] is False
+
+    s = step_after(steps, events, "countdown")["state"]
+    assert s["countdown"] == {"endsAt": now("countdown") + 300}
+
+    s = step_after(steps, events, "race_started")["state"]
+    assert s["race"]["running"] is True and s["countdown"] is None
+    assert s["race"]["startedAt"] == now("race_started")
+    assert s["race"]["endsAt"] == now("race_started") + 5000
+
+    asked = step_after(steps, events, "question")
+    s = asked["state"]
+    assert s["race"]["question"]["id"] == "r1q0" and s["race"]["question"]["index"] == 0
+    assert s["race"]["question"]["prompt"]["lhs"] == 4 and s["race"]["question"]["prompt"]["operation"] == "*"
+    assert asked["may"] is True and asked["role"] == "racer"
+
+    s = step_after(steps, events, "guess")["state"]
+    assert s["race"]["guess"]["digit"] == 8 and s["race"]["guess"]["points"] == 76
+
+    s = step_after(steps, events, "local/submit")["state"]
+    assert s["race"]["submitting"] is True
+
+    s = step_after(steps, events, "graded")["state"]
+    assert s["race"]["submitting"] is False and s["race"]["score"] == 1
+    assert s["race"]["graded"]["correct"] is True and s["race"]["graded"]["expected"] == 8
+
+    s = step_after(steps, events, "question", 1)["state"]
+    assert s["race"]["question"]["id"] == "r1q1" and s["race"]["question"]["index"] == 1
+    assert s["race"]["guess"] is None, "a new question starts without a guess"
+
+    # Time Attack lanes are relative to the furthest racer (both on question 2 here).
+    lanes = step_after(steps, events, "progress", 1)["lanes"]
+    assert [(l["name"], l["score"], l["me"], l["share"]) for l in lanes] == [("Ann", 1, True, 0.5), ("Bo", 0, False, 0.5)]
+
+    done = step_after(steps, events, "finished")
+    assert done["state"]["race"]["result"]["score"] == 1 and done["may"] is False
+
+    s = step_after(steps, events, "standings")["state"]
+    assert s["race"]["running"] is False
+    assert [(e["rank"], e["name"]) for e in s["race"]["standings"]["entries"]] == [(1, "Ann"), (2, "Bo")]
+
+    final = steps[-1]["state"]
+    assert final["race"]["saved"] == {"game": "mindpad", "personalBest": True, "stored": "database"}
+    assert final["room"]["room"]["phase"] == "finished"
+    assert final["race"]["result"]["score"] == 1, "the finished room keeps this player's result"
+
+
+def test_bo_misreads_then_leaves(page):
+    events = transcript("bo")
+    steps = run(page, [(e, 50 * i) for i, e in enumerate(events)])
+    s = step_after(steps, events, "graded")["state"]
+    assert s["race"]["graded"]["answer"] == 9 and s["race"]["graded"]["expected"] == 8
+    assert s["race"]["graded"]["correct"] is False and s["race"]["score"] == 0
+    joined = step_after(steps, events, "room")
+    assert joined["host"] is False and joined["state"]["room"]["you"] == "p2"
+    s = step_after(steps, events, "result_saved")["state"]
+    assert s["race"]["saved"]["personalBest"] is False
+    rematch = step_after(steps, events, "room_updated", len([e for e in events if e["type"] == "room_updated"]) - 1)
+    assert rematch["state"]["room"]["room"]["round"] == 2 and rematch["state"]["room"]["room"]["phase"] == "lobby"
+    assert steps[-1]["state"]["room"] is None and steps[-1]["state"]["race"]["running"] is False
+
+
+def room_msg(phase, you="p1", code="KBRW", game="mindpad", mode="normal", round_=1, max_players=2, role="racer", **extra):
+    members = [{"player_id": "p1", "name": "Ann", "role": role, "ready": False, "connected": True, "host": you == "p1"},
+               {"player_id": "p9", "name": "Cy", "role": "racer", "ready": True, "connected": True, "host": you != "p1"}]
+    room = {"game": game, "round": round_, "mode": mode, "phase": phase, "host": "p1" if you == "p1" else "p9",
+            "max_players": max_players, "members": members, **extra}
+    return {"type": "room", "code": code, "you": "p1", "room": room}
+
+
+def question(qid, prompt=None):
+    return {"type": "question", "question": qid, "prompt": prompt or {"lhs": 1, "operation": "+", "rhs": 1,
+                                                                       "masked_result": "?", "hidden_position": 0}}
+
+
+def progress(mode, *racers):
+    return {"type": "progress", "round": 1, "mode": mode, "racers": [
+        {"player_id": pid, "name": pid, "question_index": qi, "score": sc, "correct": sc, "wrong": 0, "status": st}
+        for pid, qi, sc, st in racers]}
+
+
+def test_reconnect_keeps_the_question_and_takes_the_servers_score(page):
+    events = [
+        room_msg("running", ends_in_ms=9000),
+        question("r1q3"),
+        {"type": "guess", "question": "r1q3", "digit": 4, "confidence": 0.9, "points": 12},
+        {"type": "local/disconnected"},
+        {"type": "identified", "player_id": "p1", "name": "Ann"},
+        dict(room_msg("running", ends_in_ms=4000), progress=progress("normal", ("p1", 3, 3, "playing"))),
+        question("r1q3"),
+        {"type": "local/resume_timeout"},
+    ]
+    steps = run(page, [(e, 100 * i) for i, e in enumerate(events)])
+    assert steps[3]["state"]["identified"] is False
+    assert steps[4]["state"]["room"]["resumed"] is False, "after identifying again the room awaits the server's word"
+    back = steps[5]["state"]
+    assert back["room"]["resumed"] is True
+    assert back["race"]["question"]["id"] == "r1q3", "the question in progress is kept"
+    assert back["race"]["score"] == 3 and back["race"]["endsAt"] == 500 + 4000
+    assert back["race"]["startedAt"] == 0, "the race clock is not restarted"
+    assert steps[6]["state"]["race"]["guess"]["digit"] == 4, "the same question re-sent keeps the guess"
+    assert steps[7]["same"] is True, "the server did resume us: the timeout changes nothing"
+
+
+def test_not_resumed_after_a_reconnect_drops_the_room(page):
+    events = [room_msg("lobby"), {"type": "identified", "player_id": "p1", "name": "Ann"}, {"type": "local/resume_timeout"}]
+    steps = run(page, [(e, 0) for e in events])
+    assert steps[1]["state"]["room"] is not None
+    assert steps[2]["state"]["room"] is None
+
+
+def test_normal_lanes_use_the_games_length_from_the_catalog(page):
+    catalog = {"type": "local/catalog", "games": [
+        {"id": "mindpad", "modes": ["normal"], "normal_length": 10, "answer_input": "drawn_digit"},
+        {"id": "quick_pick", "modes": ["normal"], "normal_length": 5, "answer_input": "choice"}]}
+    racers = [("p1", 2, 2, "playing"), ("p9", 4, 4, "completed")]
+    for game, share in (("mindpad", 0.2), ("quick_pick", 0.4)):
+        steps = run(page, [(catalog, 0), (room_msg("running", game=game), 0), (progress("normal", *racers), 0)])
+        lanes = steps[-1]["lanes"]
+        assert [l["share"] for l in lanes] == [share, 1], (game, lanes)
+        assert steps[-1]["state"]["race"]["game"] == game
+
+
+def test_guesses_errors_and_spectators(page):
+    events = [
+        room_msg("running"),
+        question("r1q0"),
+        {"type": "guess", "question": "r1q9", "digit": 7, "confidence": 0.9, "points": 3},
+        {"type": "local/submit"},
+        {"type": "error", "code": "empty_drawing", "message": "…", "request": "submit"},
+        {"type": "something_new", "x": 1},
+        {"type": "graded", "question": "r1q0", "answer": 2, "correct": True, "expected": 2, "points": 1, "score": 1,
+         "run_over": True},
+    ]
+    steps = run(page, [(e, 0) for e in events])
+    assert steps[2]["same"] is True, "a guess for another question is ignored"
+    assert steps[3]["state"]["race"]["submitting"] is True and steps[4]["state"]["race"]["submitting"] is False
+    assert steps[5]["same"] is True, "an unknown message changes nothing"
+    assert steps[6]["state"]["race"]["runOver"] is True and steps[6]["may"] is False
+
+    watching = run(page, [(room_msg("running", role="spectator"), 0), (question("r1q0"), 0)])
+    assert watching[-1]["role"] == "spectator" and watching[-1]["may"] is False
+    solo = run(page, [(room_msg("lobby", max_players=1), 0)])
+    assert solo[-1]["solo"] is True

@@ -1,0 +1,283 @@
+// Between the server and the scenes: every message goes through the state
+// module (state.js), then this file decides what the player sees next and
+// carries the flows that span messages (identify, solo start, invite links,
+// resuming after a reconnect).
+import { t } from "./i18n.js";
+import { pickGame, readCatalog } from "./catalog.js";
+import { identity } from "./identity.js";
+import { Link, api } from "./net.js";
+import { apply, initialState, isSolo, myRole } from "./state.js";
+import { $, currentScene, errorText, show, toast } from "./ui.js";
+import { showConnState } from "./scenes/banner.js";
+import { hideCountdown, startCountdown } from "./scenes/countdown.js";
+import { enterGame, refreshInput, renderLanes, showGraded, showQuestion, showScore, showWait, stopClock } from "./scenes/game.js";
+import { renderLobby, showLobby, showLobbyError } from "./scenes/lobby.js";
+import { renderMenu } from "./scenes/menu.js";
+import { showRejected, startOnboarding } from "./scenes/onboard.js";
+import { showJoinError, showRace } from "./scenes/race.js";
+import { showBest, showResults, showStandings } from "./scenes/results.js";
+
+let state = initialState();
+const flow = {
+  wantedName: identity.name,  // the name to identify with
+  identifying: null,          // the name sent in `identify`, not answered yet
+  prevName: null,             // the name to go back to when a rename is cancelled
+  pendingSolo: null,          // {game, mode}: create a solo room, then start it
+  pendingJoin: new URLSearchParams(location.search).get("room"),
+  resumeTimer: null,
+  catalogFailed: false,
+};
+
+export const getState = () => state;
+export const link = new Link({ onMessage: handle, onState: onConnState });
+
+export function dispatch(event) {
+  state = apply(state, event, performance.now());
+}
+
+export function send(msg) { return link.send(msg); }
+
+// ---------- the catalog of games ----------
+
+export async function loadCatalog() {
+  try {
+    const games = readCatalog(await api("/api/games"));
+    flow.catalogFailed = false;
+    dispatch({ type: "local/catalog", games });
+  } catch (_) {
+    flow.catalogFailed = true;
+  }
+  if (currentScene() === "menu") renderMenu(state);
+}
+
+export const catalogFailed = () => flow.catalogFailed;
+export const chosenGame = () => pickGame(state.catalog, identity.game);
+
+export function chooseGame(id) {
+  identity.game = id;
+  renderMenu(state);
+}
+
+// ---------- what the player does ----------
+
+export function showMenu() {
+  renderMenu(state);
+  show("menu");
+}
+
+export function setPlayerHeader() {
+  $("player-name").textContent = state.identified && state.player ? state.player.name : "";
+}
+
+function identify(name) {
+  flow.identifying = name;
+  const msg = { type: "identify", name };
+  const token = identity.token(name);
+  if (token) msg.token = token;
+  send(msg);
+}
+
+/** A connection identifies once: a new name means a new connection. */
+export function useName(name) {
+  if (state.identified && state.player && name === state.player.name) { showMenu(); return; }
+  if (state.identified && state.player) flow.prevName = state.player.name;
+  flow.wantedName = name;
+  link.stop();
+  link.connect();
+}
+
+export function cancelRename() {
+  if (state.identified) { showMenu(); return; }
+  if (flow.prevName) {
+    flow.wantedName = flow.prevName;
+    flow.prevName = null;
+    link.stop();
+    link.connect();
+  }
+}
+
+export function startRename() {
+  flow.prevName = state.player ? state.player.name : flow.wantedName;
+  startOnboarding(true, flow.prevName);
+}
+
+export function leaveToMenu() {
+  if (state.room) send({ type: "leave_room" });
+  dispatch({ type: "local/leave" });
+  flow.pendingSolo = null;
+  stopClock();
+  showMenu();
+}
+
+export function playSolo(game, mode) {
+  flow.pendingSolo = { game, mode };
+  if (state.room) send({ type: "leave_room" });
+  else send({ type: "create_room", game, mode, max_players: 1 });
+}
+
+function clearRoomParam() {
+  if (location.search) history.replaceState(null, "", location.pathname);
+}
+
+// ---------- what the server says ----------
+
+function onConnState(linkState, info) {
+  if (!["open", "connecting"].includes(linkState)) dispatch({ type: "local/disconnected" });
+  if (linkState === "open" && state.catalog === null) loadCatalog();
+  showConnState(linkState, info);
+}
+
+function handle(msg) {
+  const prev = state;
+  dispatch(msg);
+  switch (msg.type) {
+    case "welcome":
+      if (flow.wantedName) identify(flow.wantedName);
+      else startOnboarding(false);
+      break;
+    case "identified": onIdentified(prev, msg); break;
+    case "error": onError(msg); break;
+    case "room": onRoom(prev, msg); break;
+    case "room_updated": onRoomUpdated(prev, msg); break;
+    case "left_room": onLeftRoom(); break;
+    case "countdown": startCountdown(state.countdown.endsAt); break;
+    case "race_started": enterGame(state); break;
+    case "question":
+      if (currentScene() !== "game") enterGame(state);
+      else showQuestion(state, !!prev.race.question && prev.race.question.id === msg.question);
+      break;
+    case "guess": refreshInput(); break;
+    case "graded": showGraded(state); break;
+    case "progress": renderLanes(state); break;
+    case "finished": onFinished(); break;
+    case "standings": onStandings(); break;
+    case "result_saved": showBest(state); break;
+    default: break;
+  }
+}
+
+function onIdentified(prev, msg) {
+  flow.identifying = null;
+  flow.wantedName = msg.name;
+  identity.name = msg.name;
+  if (msg.token) identity.setToken(msg.name, msg.token);
+  flow.prevName = null;
+  setPlayerHeader();
+  if (prev.room) {
+    // Reconnected: the server resumes us with `room` if we still belong to it.
+    clearTimeout(flow.resumeTimer);
+    flow.resumeTimer = setTimeout(() => {
+      const had = !!state.room;
+      dispatch({ type: "local/resume_timeout" });
+      if (had && !state.room) { stopClock(); showMenu(); }
+    }, 2500);
+    return;
+  }
+  if (flow.pendingJoin) { send({ type: "join_room", code: flow.pendingJoin }); return; }
+  if (["loading", "onboard"].includes(currentScene())) showMenu();
+}
+
+function onError(msg) {
+  switch (msg.request) {
+    case "identify": {
+      const name = flow.identifying || flow.wantedName;
+      flow.identifying = null;
+      if (msg.code === "wrong_token") identity.dropToken(name);
+      if (msg.code === "unavailable") { toast(t("error.unavailable")); return; }
+      if (currentScene() !== "onboard") startOnboarding(!!flow.prevName);
+      showRejected(name, errorText(msg));
+      return;
+    }
+    case "join_room":
+      flow.pendingJoin = null;
+      clearRoomParam();
+      if (msg.code === "already_in_room") return;
+      if (currentScene() !== "race") showRace();
+      showJoinError(errorText(msg));
+      return;
+    case "start":
+    case "ready":
+    case "rematch":
+      if (currentScene() === "lobby") showLobbyError(errorText(msg));
+      else toast(errorText(msg));
+      return;
+    case "create_room":
+      flow.pendingSolo = null;
+      toast(errorText(msg));
+      showMenu();
+      return;
+    case "points":
+    case "clear":
+      return;   // late batches, nothing to tell the player
+    case "submit":
+      refreshInput();
+      if (msg.code === "race_over" || msg.code === "stale_question") return;
+      toast(errorText(msg));
+      return;
+    default:
+      if (msg.code === "replaced") return;   // the close handler tells
+      toast(errorText(msg));
+  }
+}
+
+function onRoom(prev, msg) {
+  const resumed = !!prev.room && prev.room.code === msg.code;
+  clearTimeout(flow.resumeTimer);
+  flow.pendingJoin = null;
+  const phase = msg.room.phase;
+  if (phase === "lobby") {
+    if (flow.pendingSolo && isSolo(state)) { flow.pendingSolo = null; send({ type: "start" }); return; }
+    clearRoomParam();
+    showLobby(state);
+  } else if (phase === "countdown") {
+    startCountdown(state.countdown.endsAt);
+  } else if (phase === "running") {
+    if (!resumed || currentScene() !== "game" || !prev.race.running) enterGame(state);
+    showScore(state);
+    renderLanes(state);
+    if (myRole(state) === "spectator") showWait(t("game.spectating"));
+    refreshInput();
+  } else if (phase === "finished" && msg.standings) {
+    onStandings();
+  }
+}
+
+function onRoomUpdated(prev, msg) {
+  if (!state.room || state.room.code !== msg.code) return;
+  const prevPhase = prev.room ? prev.room.room.phase : null;
+  if (msg.room.phase === "lobby") {
+    if (currentScene() === "lobby" || prevPhase !== "lobby") showLobby(state);
+  } else if (currentScene() === "lobby") {
+    renderLobby(state);
+  }
+}
+
+function onLeftRoom() {
+  stopClock();
+  if (flow.pendingSolo) {
+    const { game, mode } = flow.pendingSolo;
+    send({ type: "create_room", game, mode, max_players: 1 });
+  } else if (!["menu", "highscores", "leaderboards", "race", "onboard"].includes(currentScene())) {
+    showMenu();
+  }
+}
+
+function onFinished() {
+  refreshInput();
+  if (isSolo(state)) {
+    stopClock();
+    showResults(state);
+  } else {
+    showWait(t("game.waitOthers"));
+  }
+}
+
+function onStandings() {
+  stopClock();
+  hideCountdown();
+  if (isSolo(state)) {
+    if (state.race.result && currentScene() !== "results") showResults(state);
+    return;
+  }
+  showStandings(state);
+}

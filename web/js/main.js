@@ -1,0 +1,69 @@
+// MindPad's browser client: boot. Wires the scenes to the controller, loads
+// the catalog of games, then connects (docs/protocol.md, docs/openapi.yaml).
+import { apply as applyI18n, getLang, setLang } from "./i18n.js";
+import * as app from "./controller.js";
+import { identity } from "./identity.js";
+import { $, currentScene, show } from "./ui.js";
+import { relabelBanner } from "./scenes/banner.js";
+import { initBoards, relabelBoards, showHighscores, showLeaderboards } from "./scenes/boards.js";
+import { initGame, relabelGame } from "./scenes/game.js";
+import { initLobby, renderLobby } from "./scenes/lobby.js";
+import { initMenu, renderMenu } from "./scenes/menu.js";
+import { initOnboard } from "./scenes/onboard.js";
+import { initRace, renderRace, showRace } from "./scenes/race.js";
+import { initResults, showResults, showStandings } from "./scenes/results.js";
+
+const ctx = {
+  getState: app.getState,
+  send: app.send,
+  dispatch: app.dispatch,
+  leaveToMenu: app.leaveToMenu,
+  playSolo: app.playSolo,
+  chosenGame: app.chosenGame,
+  chooseGame: app.chooseGame,
+  catalogFailed: app.catalogFailed,
+  retryCatalog: app.loadCatalog,
+  useName: app.useName,
+  cancelRename: app.cancelRename,
+  token: (name) => identity.token(name),
+};
+
+/** Everything drawn from data is drawn again in the new language. */
+function relabel() {
+  const state = app.getState();
+  app.setPlayerHeader();
+  const scene = currentScene();
+  if (scene === "menu") renderMenu(state);
+  if (scene === "race") renderRace();
+  if (scene === "lobby" && state.room) renderLobby(state);
+  if (scene === "game") relabelGame(state);
+  if (scene === "results" && state.race.result) showResults(state);
+  if (scene === "standings" && state.race.standings) showStandings(state);
+  relabelBoards();
+  relabelBanner();
+}
+
+function wire() {
+  for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards]) init(ctx);
+  $("lang-switch").addEventListener("click", () => {
+    setLang(getLang() === "en" ? "zh" : "en");
+    relabel();
+  });
+  $("brand").addEventListener("click", () => {
+    const state = app.getState();
+    if (state.identified && !state.race.running) app.leaveToMenu();
+  });
+  $("conn-retry").addEventListener("click", () => app.link.retryNow());
+  $("btn-race").addEventListener("click", showRace);
+  $("btn-highscores").addEventListener("click", () => showHighscores(app.chosenGame() && app.chosenGame().id));
+  $("btn-leaderboards").addEventListener("click", () => showLeaderboards(app.chosenGame() && app.chosenGame().id));
+  $("btn-change-name").addEventListener("click", app.startRename);
+  for (const b of document.querySelectorAll(".back")) b.addEventListener("click", app.showMenu);
+}
+
+applyI18n(document);
+wire();
+app.setPlayerHeader();
+show("loading");
+await app.loadCatalog();
+app.link.connect();

@@ -1,0 +1,136 @@
+// The game scene: the bar (quit, mode, score), the race lanes, the prompt
+// and the answer input of the room's game, the clock. What a prompt looks
+// like and how it is answered belong to the game's kind (kinds/) and its
+// input (inputs/); this scene only places them.
+import { t } from "../i18n.js";
+import { createInput } from "../inputs/index.js";
+import { kindFor } from "../kinds/index.js";
+import { fmtTime, modeName } from "../format.js";
+import { gameInfo, isSolo, lanes, myRole } from "../state.js";
+import { $, currentScene, show, textEl } from "../ui.js";
+import { hideCountdown } from "./countdown.js";
+
+let ctx = null;     // {send, dispatch, getState, leaveToMenu}
+let kind = null;
+let input = null;
+let clockTimer = null;
+
+export function initGame(context) {
+  ctx = context;
+  $("game-quit").addEventListener("click", () => ctx.leaveToMenu());
+  document.addEventListener("keydown", (e) => {
+    if (currentScene() !== "game" || !input || e.target.tagName === "INPUT") return;
+    input.key(e);
+  });
+}
+
+/** Shows the game scene for the state's race, from a clean slate. */
+export function enterGame(state) {
+  hideCountdown();
+  const race = state.race;
+  kind = kindFor(race.game);
+  const info = gameInfo(state, race.game);
+  if (input) input.unmount();
+  input = createInput(info ? info.answer_input : kind.input, kind, ctx);
+  $("game-score").textContent = String(race.score);
+  $("game-mode").textContent = modeName(race.mode);
+  const q = $("question");
+  q.replaceChildren();
+  delete q.dataset.id;
+  $("question-num").textContent = "";
+  const fb = $("feedback");
+  fb.textContent = "";
+  fb.className = "feedback";
+  $("game-wait").hidden = true;
+  $("lanes").hidden = isSolo(state);
+  const label = race.mode === "time_attack" ? "game.timeLeft" : "game.time";
+  $("clock-label").dataset.i18n = label;
+  $("clock-label").textContent = t(label);
+  show("game");
+  input.mount();
+  startClock();
+  renderLanes(state);
+  if (race.question) showQuestion(state, false);
+  if (myRole(state) === "spectator") showWait(t("game.spectating"));
+}
+
+export function showQuestion(state, resent) {
+  const question = state.race.question;
+  const q = $("question");
+  kind.renderPrompt(q, question.prompt);
+  q.dataset.id = question.id;
+  $("question-num").textContent = t("game.question", { n: question.index + 1 });
+  input.question(question, resent);
+}
+
+/** Something changed that the answer input shows (a guess, a submit, the end of the run). */
+export function refreshInput() {
+  if (input) input.refresh();
+}
+
+export function showGraded(state) {
+  const g = state.race.graded;
+  const question = state.race.question;
+  const prompt = question && question.id === g.question ? question.prompt : null;
+  $("game-score").textContent = String(g.score);
+  const fb = $("feedback");
+  fb.textContent = g.correct ? t("game.correct") : t("game.wrong", { d: kind.describeAnswer(g.expected, prompt) });
+  fb.className = `feedback ${g.correct ? "ok" : "bad"}`;
+  fb.dataset.correct = String(g.correct);
+  fb.dataset.answer = g.answer !== null && typeof g.answer === "object" ? JSON.stringify(g.answer) : String(g.answer);
+  fb.dataset.question = g.question;
+  refreshInput();
+}
+
+export function showScore(state) {
+  $("game-score").textContent = String(state.race.score);
+}
+
+export function showWait(text) {
+  $("game-wait").textContent = text;
+  $("game-wait").hidden = false;
+}
+
+export function renderLanes(state) {
+  const list = $("lanes-list");
+  list.replaceChildren();
+  for (const lane of lanes(state)) {
+    const li = document.createElement("li");
+    li.className = `lane ${lane.status}`;
+    if (lane.me) li.classList.add("me");
+    const bar = document.createElement("span");
+    bar.className = "bar";
+    const fill = document.createElement("span");
+    fill.className = "fill";
+    fill.style.width = `${Math.round(lane.share * 100)}%`;
+    bar.append(fill);
+    li.append(textEl("span", "name", lane.name), bar, textEl("span", "lane-score", String(lane.score)));
+    list.append(li);
+  }
+}
+
+function startClock() {
+  clearInterval(clockTimer);
+  const tick = () => {
+    const race = ctx.getState().race;
+    const now = performance.now();
+    const countdown = race.mode === "time_attack";
+    const ms = countdown ? Math.max(0, (race.endsAt ?? now) - now) : now - race.startedAt;
+    $("clock").textContent = countdown ? fmtTime(Math.ceil(ms / 1000) * 1000) : fmtTime(ms);
+    $("clock").classList.toggle("low", countdown && ms < 10000);
+  };
+  tick();
+  clockTimer = setInterval(tick, 250);
+}
+
+export function stopClock() {
+  clearInterval(clockTimer);
+}
+
+/** Texts that depend on the language. */
+export function relabelGame(state) {
+  $("game-mode").textContent = modeName(state.race.mode);
+  renderLanes(state);
+  if (state.race.question && kind) kind.renderPrompt($("question"), state.race.question.prompt);
+  if (state.race.question) $("question-num").textContent = t("game.question", { n: state.race.question.index + 1 });
+}

@@ -1,0 +1,86 @@
+// After a run: Results (solo) and the final Standings (race), with Share.
+import { t } from "../i18n.js";
+import { fmtTime, gameAndMode, gameLabel, modeName } from "../format.js";
+import { isHost } from "../state.js";
+import { $, copyText, show, textEl, toast } from "../ui.js";
+
+let ctx = null;   // {send, getState, leaveToMenu, playSolo}
+
+export function initResults(context) {
+  ctx = context;
+  $("results-again").addEventListener("click", () => {
+    const race = ctx.getState().race;
+    ctx.playSolo(race.game, race.mode);
+  });
+  $("results-menu").addEventListener("click", () => ctx.leaveToMenu());
+  $("results-share").addEventListener("click", share);
+  $("standings-share").addEventListener("click", share);
+  $("standings-menu").addEventListener("click", () => ctx.leaveToMenu());
+  $("standings-rematch").addEventListener("click", () => ctx.send({ type: "rematch" }));
+}
+
+export function showResults(state) {
+  const { result: r, mode, game } = state.race;
+  $("results-mode").textContent = gameAndMode(state.catalog, game, mode);
+  $("results-score").textContent = String(r.score);
+  $("results-time").textContent = fmtTime(r.duration_ms, true);
+  $("results-time-row").hidden = mode === "time_attack";
+  $("results-correct").textContent = `${r.correct} / ${r.answered}`;
+  showBest(state);
+  show("results");
+}
+
+/** The personal-best banner, once result_saved says so. */
+export function showBest(state) {
+  const best = !!(state.race.saved && state.race.saved.personalBest);
+  $("results-best").hidden = !best;
+  $("standings-best").hidden = !best;
+}
+
+export function showStandings(state) {
+  const msg = state.race.standings;
+  const you = state.room ? state.room.you : null;
+  $("standings-mode").textContent = gameAndMode(state.catalog, state.race.game, msg.mode);
+  showBest(state);
+  const podium = $("podium"), list = $("standings-list");
+  podium.replaceChildren();
+  list.replaceChildren();
+  for (const e of msg.entries) {
+    const mine = e.player_id === you;
+    if (e.rank <= 3) {
+      const li = document.createElement("li");
+      li.className = `step rank-${e.rank}`;
+      if (mine) li.classList.add("me");
+      li.append(textEl("span", "medal", String(e.rank)), textEl("span", "name", e.name),
+        textEl("span", "pts", t("standings.points", { score: e.score })));
+      podium.append(li);
+    }
+    const row = document.createElement("li");
+    row.className = "standing";
+    if (mine) row.classList.add("me");
+    let d = `${t("standings.points", { score: e.score })} · ${e.correct}/${e.answered}`;
+    if (msg.mode !== "time_attack") d += ` · ${fmtTime(e.duration_ms, true)}`;
+    if (!e.completed) d += ` · ${t("standings.left")}`;
+    row.append(textEl("span", "rank", String(e.rank)), textEl("span", "name", e.name), textEl("span", "detail", d));
+    list.append(row);
+  }
+  const host = isHost(state);
+  $("standings-rematch").hidden = !host;
+  $("standings-wait").hidden = host;
+  show("standings");
+}
+
+async function share() {
+  const state = ctx.getState();
+  const r = state.race.result || { score: state.race.score };
+  const game = gameLabel(state.catalog, state.race.game);
+  const text = t("results.shareText", { score: r.score, mode: modeName(state.race.mode), game });
+  const url = location.origin + "/";
+  if (navigator.share) {
+    try { await navigator.share({ title: t("app.title"), text, url }); return; } catch (e) {
+      if (e && e.name === "AbortError") return;
+    }
+  }
+  await copyText(`${text} ${url}`);
+  toast(t("results.shared"));
+}

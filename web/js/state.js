@@ -1,0 +1,220 @@
+// The client's picture of the game, built from server messages
+// (docs/protocol.md) and a few local events ("local/…"). No DOM, no timers,
+// no storage: `apply(state, event, now)` returns a new state and never
+// changes the one it is given; `now` is the caller's clock in milliseconds
+// (performance.now() in the page), so tests can feed recorded messages.
+
+/** A race that has not started: what the game scene shows before questions. */
+function freshRace(mode = null, game = null, round = null) {
+  return {
+    mode,
+    game,
+    round,
+    running: false,
+    startedAt: 0,
+    endsAt: null,        // Time Attack: when the server ends the race (caller's clock)
+    question: null,      // {id, index, prompt}
+    guess: null,         // the live reading of the current question's drawing
+    graded: null,        // the last `graded` message
+    submitting: false,   // a `submit` is out and not answered yet
+    runOver: false,      // the last answer ended this player's run
+    score: 0,
+    result: null,        // `finished.result`: this player's run is over
+    standings: null,     // `standings`: the race is over for everyone
+    progress: null,      // the last `progress`
+    saved: null,         // {game, personalBest, stored}
+  };
+}
+
+export function initialState() {
+  return {
+    protocol: null,      // `welcome`: protocol and limits
+    identified: false,
+    player: null,        // {id, name}
+    catalog: null,       // GET /api/games → games; null until loaded
+    room: null,          // {code, you, room, resumed}
+    countdown: null,     // {endsAt}
+    race: freshRace(),
+  };
+}
+
+/** The game a room plays; rooms of servers before games were MindPad's. */
+export function roomGame(room) {
+  return (room && room.game) || "mindpad";
+}
+
+function withRace(state, changes) {
+  return { ...state, race: { ...state.race, ...changes } };
+}
+
+/** Starts the race picture (race_started, or a question or running room with none). */
+function startRace(state, now, endsInMs) {
+  const room = state.room ? state.room.room : null;
+  return {
+    ...state,
+    countdown: null,
+    race: {
+      ...freshRace(room ? room.mode : state.race.mode, room ? roomGame(room) : state.race.game,
+        room ? room.round : state.race.round),
+      running: true,
+      startedAt: now,
+      endsAt: endsInMs != null ? now + endsInMs : null,
+    },
+  };
+}
+
+function myProgressScore(progress, you, fallback) {
+  const me = progress && progress.racers.find((r) => r.player_id === you);
+  return me ? me.score : fallback;
+}
+
+function onRoom(state, msg, now) {
+  const r = msg.room;
+  const sameRoom = !!state.room && state.room.code === msg.code && state.race.round === r.round;
+  let next = { ...state, room: { code: msg.code, you: msg.you, room: r, resumed: true } };
+  if (r.phase === "running") {
+    // A reconnect within the race keeps what we had; anything else starts afresh.
+    if (!(sameRoom && state.race.running)) next = startRace(next, now, r.ends_in_ms);
+    else if (r.ends_in_ms != null) next = withRace(next, { endsAt: now + r.ends_in_ms });
+  } else if (!(sameRoom && r.phase === "finished")) {
+    next = withRace(next, freshRace(r.mode, roomGame(r), r.round));
+  }
+  next = withRace(next, { mode: r.mode, game: roomGame(r), round: r.round });
+  if (r.phase === "countdown") next = { ...next, countdown: { endsAt: now + (r.starts_in_ms || 0) } };
+  if (msg.progress) {
+    next = withRace(next, { progress: msg.progress, score: myProgressScore(msg.progress, msg.you, next.race.score) });
+  }
+  if (r.phase === "finished" && msg.standings) next = withRace(next, { standings: msg.standings, running: false });
+  return next;
+}
+
+function onQuestion(state, msg, now) {
+  let next = state.race.running ? state : startRace(state, now, state.room ? state.room.room.ends_in_ms : null);
+  const same = !!next.race.question && next.race.question.id === msg.question;
+  const index = Number(String(msg.question).split("q").pop());
+  return withRace(next, {
+    question: { id: msg.question, index: Number.isFinite(index) ? index : 0, prompt: msg.prompt || {} },
+    guess: same ? next.race.guess : null,
+    submitting: false,
+  });
+}
+
+/**
+ * The state after one event. Server messages are applied as documented in
+ * docs/protocol.md; unknown types leave the state as it is.
+ */
+export function apply(state, msg, now = 0) {
+  switch (msg.type) {
+    case "welcome":
+      return { ...state, protocol: { version: msg.protocol, limits: msg.limits || {} } };
+    case "identified":
+      return {
+        ...state,
+        identified: true,
+        player: { id: msg.player_id, name: msg.name },
+        // Back after a reconnect: the server says `room` if we still belong to it.
+        room: state.room ? { ...state.room, resumed: false } : null,
+      };
+    case "error":
+      return msg.request === "submit" ? withRace(state, { submitting: false }) : state;
+    case "room":
+      return onRoom(state, msg, now);
+    case "room_updated":
+      if (!state.room || state.room.code !== msg.code) return state;
+      return { ...state, room: { ...state.room, room: msg.room } };
+    case "left_room":
+      return { ...state, room: null, countdown: null, race: { ...state.race, running: false } };
+    case "countdown":
+      return { ...state, countdown: { endsAt: now + msg.starts_in_ms } };
+    case "race_started":
+      return withRace(startRace(state, now, msg.ends_in_ms), { mode: msg.mode, round: msg.round });
+    case "question":
+      return onQuestion(state, msg, now);
+    case "guess":
+      if (!state.race.question || msg.question !== state.race.question.id) return state;
+      return withRace(state, { guess: msg });
+    case "graded":
+      return withRace(state, { graded: msg, score: msg.score, submitting: false, runOver: !!msg.run_over });
+    case "progress":
+      return withRace(state, { progress: msg });
+    case "finished":
+      return withRace(state, { result: msg.result, submitting: false });
+    case "standings":
+      return { ...state, countdown: null, race: { ...state.race, standings: msg, running: false } };
+    case "result_saved":
+      return withRace(state, {
+        saved: { game: msg.game || state.race.game, personalBest: !!msg.personal_best, stored: msg.stored },
+      });
+
+    // Local events: what the player did, or what the page noticed.
+    case "local/catalog":
+      return { ...state, catalog: msg.games };
+    case "local/submit":
+      return withRace(state, { submitting: true });
+    case "local/cleared":
+      return withRace(state, { guess: null });
+    case "local/leave":
+      return { ...state, room: null, countdown: null, race: { ...state.race, running: false } };
+    case "local/disconnected":
+      return { ...state, identified: false };
+    case "local/resume_timeout":
+      // Reconnected, but the server did not put us back in the room.
+      if (!state.room || state.room.resumed) return state;
+      return { ...state, room: null, countdown: null, race: { ...state.race, running: false } };
+    default:
+      return state;
+  }
+}
+
+// ---------- questions about a state ----------
+
+export function isSolo(state) {
+  return !!state.room && state.room.room.max_players === 1;
+}
+
+export function me(state) {
+  if (!state.room) return null;
+  return state.room.room.members.find((m) => m.player_id === state.room.you) || null;
+}
+
+export function myRole(state) {
+  const m = me(state);
+  return m ? m.role : "racer";
+}
+
+export function isHost(state) {
+  return !!state.room && state.room.room.host === state.room.you;
+}
+
+/** The catalog entry of a game, or null when the catalog does not list it. */
+export function gameInfo(state, id) {
+  return (state.catalog || []).find((g) => g.id === id) || null;
+}
+
+/** Is there a question this player may still answer (a submit may be out)? */
+export function mayAnswer(state) {
+  const r = state.race;
+  return r.running && !!r.question && !r.result && !r.runOver && myRole(state) === "racer";
+}
+
+/**
+ * The race lanes: each racer's share of the way, 0…1. Normal runs have the
+ * game's length; other modes are open-ended, so the furthest racer sets the
+ * scale; a racer whose run ended is at the end.
+ */
+export function lanes(state) {
+  const p = state.race.progress;
+  if (!p) return [];
+  const info = gameInfo(state, state.race.game);
+  const length = p.mode === "normal" && info ? info.normal_length : 1;
+  const scale = Math.max(length, ...p.racers.map((r) => r.question_index + 1));
+  const you = state.room ? state.room.you : null;
+  return p.racers.map((r) => ({
+    playerId: r.player_id,
+    name: r.name,
+    score: r.score,
+    status: r.status,
+    me: r.player_id === you,
+    share: Math.min(1, (r.status === "playing" ? r.question_index : scale) / scale),
+  }));
+}
