@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import MindPadJSON
 
@@ -56,5 +57,35 @@ import Testing
             .string(""), .int(Int.max), .int(Int.min + 1), .double(1e-7),
         ]
         for v in values { #expect(try JSON.parse(v.text) == v) }
+    }
+
+    /// Random values, written and read back: equal, every time; and
+    /// Foundation's reader accepts every text written.
+    @Test func randomValuesRoundTripAndFoundationAgrees() throws {
+        var state: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet = Array("aZ09 _\"\\\n\t\u{1}é汉😀\u{202E}\u{2028}{}[],:")
+        func string() -> String { String((0..<next(8)).map { _ in alphabet[next(alphabet.count)] }) }
+        func value(_ depth: Int) -> JSON {
+            switch next(depth > 3 ? 5 : 7) {
+            case 0: return .null
+            case 1: return .bool(next(2) == 0)
+            case 2: return .int(next(2_000_001) - 1_000_000)
+            case 3: return .double(Double(next(2_000_001) - 1_000_000) / 64)
+            case 4: return .string(string())
+            case 5: return .array((0..<next(4)).map { _ in value(depth + 1) })
+            default: return .object((0..<next(4)).map { _ in (string(), value(depth + 1)) })
+            }
+        }
+        for _ in 0..<2_000 {
+            let v = value(0)
+            let text = v.text
+            #expect(try JSON.parse(text) == v, "\(text)")
+            // Another implementation reads what we write.
+            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil, "\(text)")
+        }
     }
 }

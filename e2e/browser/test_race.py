@@ -10,6 +10,10 @@ def member_names(drv):
     return [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#lobby-members .member .name")]
 
 
+def d_text(d, css):
+    return d.find_element(By.CSS_SELECTOR, css).text
+
+
 def test_two_browser_time_attack_race(browser):
     ann = browser()
     ann_name = new_player(ann, "Ann")
@@ -35,8 +39,14 @@ def test_two_browser_time_attack_race(browser):
     assert el(bo, "#lobby-code").text == code
     wait(ann, lambda d: member_names(d) == [ann_name, bo_name], 10, "Bo in Ann's lobby")
     assert not el(bo, "#lobby-start").is_displayed()
+    # The host waits for every other racer to be ready, and is told for whom.
+    assert not el(ann, "#lobby-start").is_enabled()
+    assert bo_name in el(ann, "#lobby-waiting").text
+    snap(ann, "10-lobby-waiting")
     el(bo, "#lobby-ready").click()
-    wait(ann, lambda d: "ready" in d.find_elements(By.CSS_SELECTOR, "#lobby-members .member")[1].text, 10, "Bo ready")
+    wait(ann, lambda d: el(d, "#lobby-start").is_enabled(), 10, "Start enabled once Bo is ready")
+    assert not el(ann, "#lobby-waiting").is_displayed()
+    assert "not ready" not in d_text(ann, "#lobby-members .member:nth-child(2)")
     snap(ann, "10-lobby")
 
     el(ann, "#lobby-start").click()

@@ -5,21 +5,29 @@
 #   tools/loadgen/compare.sh MINDPAD_A MINDPAD_B [RACERS] [ROUNDS]
 #
 # Uses the private PostgreSQL (scripts/pg.sh) and a release loadgen; prints
-# one line per run. Loopback only, bounded: ~40 s per run.
+# one line per run. Loopback only, bounded: ~40 s per run. Each build gets
+# its own database, migrated with its own migrations (MIGRATIONS_A,
+# MIGRATIONS_B; default ./Migrations), so an older build can be compared
+# with a newer schema on the other side.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 a=$1 b=$2 racers=${3:-2000} rounds=${4:-2}
 loadgen=$(cd tools/loadgen && swift build -c release -j 1 --product loadgen >/dev/null && swift build -c release --show-bin-path)/loadgen
 url=${DATABASE_URL:-$(scripts/pg.sh start)}
-db=${url%/*}/mindpad_bench_compare
-psql "${url%/*}/postgres" -qAt -c "DROP DATABASE IF EXISTS mindpad_bench_compare" -c "CREATE DATABASE mindpad_bench_compare" >/dev/null
-"$a" migrate --database-url "$db" --migrations Migrations >/dev/null 2>&1
+for side in A B; do
+    name=mindpad_bench_compare_$(echo "$side" | tr AB ab)
+    psql "${url%/*}/postgres" -qAt -c "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name" >/dev/null
+done
+migrations_a=${MIGRATIONS_A:-Migrations} migrations_b=${MIGRATIONS_B:-Migrations}
+"$a" migrate --database-url "${url%/*}/mindpad_bench_compare_a" --migrations "$migrations_a" >/dev/null 2>&1
+"$b" migrate --database-url "${url%/*}/mindpad_bench_compare_b" --migrations "$migrations_b" >/dev/null 2>&1
 out=$(mktemp -d)
 port=18090
 for round in $(seq "$rounds"); do
     for side in A B; do
-        bin=$a; [ "$side" = B ] && bin=$b
+        bin=$a; db=${url%/*}/mindpad_bench_compare_a
+        [ "$side" = B ] && { bin=$b; db=${url%/*}/mindpad_bench_compare_b; }
         MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 LOG_LEVEL=error \
             "$bin" serve --port "$port" --host 127.0.0.1 --database-url "$db" --data-dir "$out/data-$side" \
             --migrations Migrations --web-root web --no-migrate > "$out/server.log" 2>&1 &

@@ -59,6 +59,7 @@ export default {
   "lobby.start": "Start the race",
   "lobby.readyBtn": "I'm ready",
   "lobby.unreadyBtn": "Not ready",
+  "lobby.waitingFor": "Waiting for {names} to be ready…",
   "lobby.waitHost": "Waiting for the host to start…",
   "lobby.leave": "Leave",
   "countdown.label": "Get ready",

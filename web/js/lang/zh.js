@@ -59,6 +59,7 @@ export default {
   "lobby.start": "开始比赛",
   "lobby.readyBtn": "我准备好了",
   "lobby.unreadyBtn": "取消准备",
+  "lobby.waitingFor": "等待 {names} 准备好…",
   "lobby.waitHost": "等待房主开始…",
   "lobby.leave": "离开",
   "countdown.label": "准备",

@@ -53,7 +53,14 @@ export function renderLobby(state) {
   }
   const host = isHost(state);
   const mine = me(state);
+  // The server starts a race only once every other racer is ready and
+  // connected: say who the host is waiting for, and wait with them.
+  const waiting = room.members.filter((m) => m.role === "racer" && !m.host && !(m.ready && m.connected));
   $("lobby-start").hidden = !host;
+  $("lobby-start").disabled = host && waiting.length > 0;
+  $("lobby-waiting").hidden = !host || waiting.length === 0;
+  $("lobby-waiting").textContent = waiting.length
+    ? t("lobby.waitingFor", { names: waiting.map((m) => m.name).join(", ") }) : "";
   $("lobby-ready").hidden = host || !mine || mine.role !== "racer";
   $("lobby-ready").textContent = mine && mine.ready ? t("lobby.unreadyBtn") : t("lobby.readyBtn");
   $("lobby-ready").setAttribute("aria-pressed", mine && mine.ready ? "true" : "false");
