@@ -239,7 +239,9 @@ extension WebServer {
             let adopted = bytes.withUnsafeBufferPointer { buf in
                 buf.withMemoryRebound(to: CChar.self) { lws_adopt_socket_vhost_readbuf(vhost, fd, $0.baseAddress, $0.count) }
             }
-            if adopted == nil { logger.warning("websocket hand-over failed") }
+            // nil also when lws finished with the socket while reading the
+            // handshake: a refused upgrade (403, 400) is answered and closed.
+            if adopted == nil { logger.debug("websocket hand-over ended during the handshake") }
         }
     }
 
