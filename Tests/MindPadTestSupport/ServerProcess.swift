@@ -52,9 +52,17 @@ public final class ServerProcess: Sendable {
     public static func serve(databaseURL: String, extraArguments: [String] = [],
                              environment: [String: String] = [:]) throws -> (ServerProcess, Int) {
         let root = projectRoot.path
+        // Each server its own data directory (the result journal) unless the
+        // test names one: servers of tests running side by side must not
+        // replay each other's journals.
+        var arguments = extraArguments
+        if !arguments.contains("--data-dir") {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mindpad-data-\(UUID().uuidString)")
+            arguments += ["--data-dir", dir.path]
+        }
         let server = try ServerProcess(
             arguments: ["serve", "--port", "0", "--host", "127.0.0.1", "--web-root", root + "/web",
-                        "--migrations", root + "/Migrations"] + extraArguments,
+                        "--migrations", root + "/Migrations"] + arguments,
             environment: environment.merging(["DATABASE_URL": databaseURL]) { a, _ in a })
         let line = try server.waitForLine(containing: "listening", timeout: .seconds(15))
         guard let range = line.range(of: #"port=(\d+)"#, options: .regularExpression),
