@@ -1,4 +1,5 @@
 import Foundation
+import MindPadJSON
 
 /// A WebSocket connection, as the game sees it: a number, never a `wsi`.
 public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
@@ -90,13 +91,17 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 
-    /// A JSON response; dynamic answers are never cached.
+    /// A JSON response (written with MindPadJSON, like the WebSocket
+    /// protocol: members in declaration order); dynamic answers are never
+    /// cached.
     public static func json(_ status: Int, _ value: some Encodable) -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(value)).map(Array.init) ?? Array(#"{"error":"encoding failed"}"#.utf8)
-        return HTTPResponse(status: status, contentType: "application/json",
-                            headers: [("cache-control", "no-store")], body: body)
+        let body = (try? JSONValueEncoder().encode(value)).map(\.text) ?? #"{"error":"encoding failed"}"#
+        return json(status, text: body)
+    }
+
+    public static func json(_ status: Int, text: String) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json",
+                     headers: [("cache-control", "no-store")], body: Array(text.utf8))
     }
 
     /// 405 with the `Allow` header RFC 9110 §15.5.6 requires; GET implies HEAD.
@@ -113,7 +118,7 @@ public struct HTTPResponse: Sendable {
 
     /// `{"error": code, "message": message}`: every API error has this shape.
     public static func error(_ status: Int, code: String, message: String) -> HTTPResponse {
-        var response = json(status, ["error": code, "message": message])
+        var response = json(status, text: JSON.object([("error", .string(code)), ("message", .string(message))]).text)
         response.errorCode = code
         return response
     }
