@@ -134,4 +134,12 @@ import Testing
             #expect(doc.contains("`\(code.rawValue)`"), "docs/protocol.md does not list \(code.rawValue)")
         }
     }
+
+    @Test func theTransportClockRoundsUpSoDeadlinesAreNeverEarly() {
+        #expect(LWSRealtimeTransport.millisecondsRoundedUp(.zero) == 0)
+        #expect(LWSRealtimeTransport.millisecondsRoundedUp(.milliseconds(5)) == 5)
+        #expect(LWSRealtimeTransport.millisecondsRoundedUp(.microseconds(5_001)) == 6)
+        #expect(LWSRealtimeTransport.millisecondsRoundedUp(.nanoseconds(1)) == 1)
+        #expect(LWSRealtimeTransport.millisecondsRoundedUp(.seconds(2) + .microseconds(999)) == 2_001)
+    }
 }
