@@ -44,6 +44,21 @@ extension JSON {
     /// nothing a player typed hides in the raw bytes of a message.
     public static func quote(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings (types, codes, ids, names) need no escape at all:
+        // one pass over the UTF-8 bytes says so, and the string is copied
+        // whole. The bytes that may start an escape are the ASCII controls,
+        // `"`, `\`, DEL, and the lead bytes of U+2000…U+2FFF and
+        // U+F000…U+FFFF, where the invisible characters live.
+        var plain = true
+        for byte in s.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 || byte == 0xEF {
+            plain = false
+            break
+        }
+        if plain {
+            out += s
+            out += "\""
+            return
+        }
         var plainStart = s.unicodeScalars.startIndex
         var index = plainStart
         let scalars = s.unicodeScalars

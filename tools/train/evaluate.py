@@ -41,8 +41,9 @@ def make_package(pkg):
         text = f.read()
     with open(os.path.join(pkg, "Package.swift"), "w") as f:
         f.write(text.replace(
-            '        .testTarget(name: "MindPadRecognitionTests", dependencies: ["MindPadRecognition"]),\n', ""))
+            '        .testTarget(name: "MindPadRecognitionTests", dependencies: ["MindPadRecognition", "MindPadJSON"]),\n', ""))
     links = {os.path.join(pkg, "Sources", "MindPadRecognition"): os.path.join(ROOT, "Sources", "MindPadRecognition"),
+             os.path.join(pkg, "Sources", "MindPadJSON"): os.path.join(ROOT, "Sources", "MindPadJSON"),
              os.path.join(pkg, "Sources", "recog-bench", "main.swift"): os.path.join(HERE, "bench", "main.swift")}
     for link, target in links.items():
         if not os.path.lexists(link):
