@@ -108,8 +108,8 @@ def main():
     args = ap.parse_args()
     out = os.path.join(HERE, "out")
     os.makedirs(out, exist_ok=True)
-    if not os.path.exists(os.path.join(args.package, "Package.swift")):
-        make_package(args.package)
+    # Written every time: the manifest follows the project's module layout.
+    make_package(args.package)
     bench = build(args.package)
     pin = ["taskset", "-c", str(args.core)]
 
