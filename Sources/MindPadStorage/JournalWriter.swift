@@ -62,7 +62,7 @@ public final class JournalWriter: Sendable {
             state.appends.append(Waiting(record: record, completion: completion))
             return true
         }
-        guard queued else { return completion(Self.attempt { try journal.append(record) }) }
+        guard queued else { return completion(Self.attempt { try journal.append([record]) }) }
         wake.signal()
     }
 

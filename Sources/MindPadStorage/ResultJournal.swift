@@ -17,15 +17,32 @@ import Glibc
 /// (pending entries written to a new file, fsynced, renamed over it).
 ///
 /// A torn last line from a crash mid-append is skipped on reading, and the
-/// next append starts on a fresh line.
+/// next append starts on a fresh line. The file is read once, at first use,
+/// and then followed in memory: one `ResultJournal` per file, in one process.
 public final class ResultJournal: Sendable {
     public let url: URL
 
     private struct State {
-        /// Result ids appended and not yet done, with the file's size in
-        /// lines; nil until the file was first read.
-        var open: Set<String>?
+        /// The results appended and not yet done (what the file says, kept
+        /// in memory so nobody reads the file again), by result id, with
+        /// their order of arrival; nil until the file was first read.
+        var open: [String: (order: Int, record: GameResultRecord)]?
+        var nextOrder = 0
+        /// The file's size in lines.
         var lines = 0
+
+        mutating func add(_ r: GameResultRecord) {
+            guard open?[r.resultID] == nil else { return }
+            open?[r.resultID] = (nextOrder, r)
+            nextOrder += 1
+        }
+
+        /// Oldest first: by when the game finished, then by arrival.
+        var pending: [GameResultRecord] {
+            (open ?? [:]).values
+                .sorted { ($0.record.finishedAtMs, $0.order) < ($1.record.finishedAtMs, $1.order) }
+                .map(\.record)
+        }
     }
 
     private let state = Mutex(State())
@@ -53,12 +70,10 @@ public final class ResultJournal: Sendable {
         try state.withLock { state in
             loadIfNeeded(&state)
             try write(bytes, sync: true)
-            for r in records { state.open?.insert(r.resultID) }
+            for r in records { state.add(r) }
             state.lines += records.count
         }
     }
-
-    public func append(_ record: GameResultRecord) throws { try append([record]) }
 
     /// Marks results as stored in PostgreSQL (no fsync, see above). Empties
     /// the file once nothing in it is pending, compacts it when it is mostly
@@ -67,9 +82,9 @@ public final class ResultJournal: Sendable {
         guard !resultIDs.isEmpty else { return }
         try state.withLock { state in
             loadIfNeeded(&state)
-            let known = resultIDs.filter { state.open?.contains($0) == true }
+            let known = resultIDs.filter { state.open?[$0] != nil }
             guard !known.isEmpty else { return }
-            state.open?.subtract(known)
+            for id in known { state.open?[id] = nil }
             if state.open?.isEmpty == true {
                 // Emptied, not deleted: the next append needs no fsync of
                 // the folder. A crash before the truncation is on disk only
@@ -91,24 +106,36 @@ public final class ResultJournal: Sendable {
         }
     }
 
-    /// The same as `markDone`: the results are in PostgreSQL.
-    public func remove(resultIDs: Set<String>) throws { try markDone(resultIDs) }
-
-    /// Every complete entry not marked done, oldest first, one per result id.
+    /// Every complete entry not marked done, oldest first (by finishing
+    /// time), one per result
+    /// id. The file is read once, at the first use; after that this is
+    /// memory only.
     public func pending() -> [GameResultRecord] {
-        state.withLock { _ in Self.read(url) }
+        state.withLock { state in
+            loadIfNeeded(&state)
+            return state.pending
+        }
+    }
+
+    /// How many results are pending (for `/metrics`), without reading the file.
+    public var backlog: Int {
+        state.withLock { state in
+            loadIfNeeded(&state)
+            return state.open?.count ?? 0
+        }
     }
 
     private func loadIfNeeded(_ state: inout State) {
         guard state.open == nil else { return }
         let (records, lines) = Self.readWithCount(url)
-        state.open = Set(records.map(\.resultID))
+        state.open = [:]
+        for r in records { state.add(r) }
         state.lines = lines
     }
 
     /// Rewrites the file with only its pending entries.
     private func compact(_ state: inout State) throws {
-        let keep = Self.read(url)
+        let keep = state.pending
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var data = Data()
@@ -123,7 +150,6 @@ public final class ResultJournal: Sendable {
         close(fd)
         guard ok, rename(temporary.path, url.path) == 0 else { throw JournalError("cannot rewrite \(url.path)") }
         syncDirectory()
-        state.open = Set(keep.map(\.resultID))
         state.lines = keep.count
     }
 

@@ -53,6 +53,32 @@ final class GatedResultSink: ResultSink {
         #expect(ann.next("result_saved")?["stored"] == .string("journal"))
     }
 
+    @Test func racersStillPlayingAreNotHeldBySomeoneElsesFinish() throws {
+        let sink = GatedResultSink()
+        let h = try HubHarness(results: sink)
+        let ann = h.connect("ann"), bo = h.connect("bo")
+        ann.identify("Ann")
+        bo.identify("Bo")
+        let code = try #require(ann.createRoom(mode: "survival"))
+        bo.send([("type", .string("join_room")), ("code", .string(code))])
+        bo.send([("type", .string("ready")), ("ready", .bool(true))])
+        ann.send([("type", .string("start"))])
+        let qa = ann.next("question"), qb = bo.next("question")
+        // Ann misses: her run is over, her result not yet durable.
+        ann.draw((hiddenDigit(qa) + 1) % 10, question: "r1q0")
+        ann.submit("r1q0")
+        #expect(sink.count == 1)
+        // Bo races on at once: graded and his next question, not held.
+        bo.draw(hiddenDigit(qb), question: "r1q0")
+        bo.submit("r1q0")
+        #expect(bo.next("graded")?["correct"] == .bool(true))
+        #expect(bo.next("question")?["question"] == .string("r1q1"))
+        #expect(!ann.types.contains("finished"))
+        sink.release()
+        h.transport.settle()
+        #expect(ann.next("finished") != nil)
+    }
+
     @Test func shutdownSaysGoodbyeOnceEveryFinishedRunIsDurable() throws {
         let sink = GatedResultSink()
         let h = try HubHarness(results: sink)

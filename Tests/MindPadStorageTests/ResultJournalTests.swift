@@ -24,12 +24,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let journal = try ResultJournal(directory: dir)
         try journal.append([record(1), record(2)])
-        try journal.append(record(3))
+        try journal.append([record(3)])
         let reopened = try ResultJournal(directory: dir)
         #expect(reopened.pending() == [record(1), record(2), record(3)])
-        try reopened.remove(resultIDs: [record(2).resultID])
+        try reopened.markDone( [record(2).resultID])
         #expect(try ResultJournal(directory: dir).pending() == [record(1), record(3)])
-        try reopened.remove(resultIDs: [record(1).resultID, record(3).resultID])
+        try reopened.markDone( [record(1).resultID, record(3).resultID])
         #expect(reopened.pending().isEmpty)
         #expect(Self.size(reopened.url) == 0)
     }
@@ -45,7 +45,7 @@ import Testing
         handle.write(Data(#"{"resultID":"half"#.utf8))
         try handle.close()
         #expect(journal.pending() == [record(1), record(2)])
-        try journal.append(record(3))
+        try journal.append([record(3)])
         #expect(journal.pending().map(\.score) == [1, 2, 3])
     }
 
@@ -53,7 +53,7 @@ import Testing
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let journal = try ResultJournal(directory: dir)
-        try journal.append(record(1))
+        try journal.append([record(1)])
         let mode = try FileManager.default.attributesOfItem(atPath: journal.url.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
@@ -71,7 +71,7 @@ import Testing
         #expect(text.hasSuffix("{\"done\":\"\(record(2).resultID)\"}\n"))
         #expect(try ResultJournal(directory: dir).pending() == [record(1), record(3)])
         // A result journaled again after its done mark is pending again.
-        try journal.append(record(2))
+        try journal.append([record(2)])
         #expect(journal.pending() == [record(1), record(2), record(3)])
 
         // Thousands of results through: the file keeps only what is pending.

@@ -1,35 +1,41 @@
 import MindPadRules
 
-/// A room's outgoing messages while finished results are not yet durable.
+/// What a room says to racers whose finished result is not yet durable.
 ///
-/// A player told that the race is over (`finished`, `standings`, a room in
-/// phase `finished`) must never lose their result to a crash of the server,
-/// so once a racer finishes, everything the room says from then on waits,
-/// in order, until every result finished before it is in the fsynced
+/// A player told that their run or the race is over (`finished`,
+/// `standings`, a room in phase `finished`) must never lose their result to
+/// a crash of the server. So once a racer finishes, everything the room says
+/// to that racer waits, in order, until their result is in the fsynced
 /// journal (`ResultSink.record(_:durable:completion:)`), typically one
-/// fsync: a few milliseconds. Game state and timers do not wait; only what
-/// the players hear. Service thread only.
+/// fsync: a few milliseconds. Racers still playing are not held: their
+/// questions and grades go at once, whatever anyone else's journal does.
+/// Game state and timers never wait. Service thread only.
 struct HeldMessages {
-    private var awaiting = 0
-    private var queue: [(message: OutgoingMessage, to: [PlayerID])] = []
+    private var holds: [PlayerID: (awaiting: Int, queue: [OutgoingMessage])] = [:]
 
-    /// Whether a message must wait now.
-    var isHolding: Bool { awaiting > 0 }
+    /// Whether messages to `player` must wait now.
+    func isHolding(_ player: PlayerID) -> Bool { (holds[player]?.awaiting ?? 0) > 0 }
 
-    /// One more result must be durable before anything goes out.
-    mutating func hold() { awaiting += 1 }
-
-    /// Keeps `message` for `players` until the holds are released.
-    mutating func keep(_ message: OutgoingMessage, to players: [PlayerID]) {
-        queue.append((message, players))
+    /// One more of `player`'s results must be durable before they hear more.
+    mutating func hold(_ player: PlayerID) {
+        holds[player, default: (0, [])].awaiting += 1
     }
 
-    /// One result is durable. Returns the messages that may go now, in
-    /// order: all of them once no result is awaited, else none.
-    mutating func release() -> [(message: OutgoingMessage, to: [PlayerID])] {
-        awaiting = max(0, awaiting - 1)
-        guard awaiting == 0 else { return [] }
-        defer { queue = [] }
-        return queue
+    /// Keeps `message` for `player` until their holds are released.
+    mutating func keep(_ message: OutgoingMessage, for player: PlayerID) {
+        holds[player, default: (0, [])].queue.append(message)
+    }
+
+    /// One of `player`'s results is durable. Returns what may go to them
+    /// now, in order: everything once no result of theirs is awaited.
+    mutating func release(_ player: PlayerID) -> [OutgoingMessage] {
+        guard var hold = holds[player] else { return [] }
+        hold.awaiting = max(0, hold.awaiting - 1)
+        guard hold.awaiting == 0 else {
+            holds[player] = hold
+            return []
+        }
+        holds[player] = nil
+        return hold.queue
     }
 }

@@ -14,8 +14,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     private unowned let hub: RealtimeHub
     /// Members after the last event, to notice who left or timed out.
     private var members: Set<PlayerID> = []
-    /// Each member's `players` row, for storing their results.
+    /// Each member's `players` row, for storing their results; a joiner's
+    /// waits in `joining` until the rules let them in.
     private var accounts: [PlayerID: Int64] = [:]
+    private var joining: [PlayerID: Int64] = [:]
     private var tick: TimerToken?
     private var pendingProgress: RaceProgress?
     private var lastProgressAt: RaceInstant?
@@ -49,7 +51,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         let raceEvent: RaceEvent<Kind>
         switch event {
         case .join(let player):
-            accounts[player.id] = player.accountID
+            joining[player.id] = player.accountID
             raceEvent = .join(player.id, name: player.name)
         case .leave(let id): raceEvent = .leave(id)
         case .disconnect(let id): raceEvent = .disconnect(id)
@@ -135,19 +137,16 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                 say(finished, to: result.player)
                 break
             }
-            // From here the room's messages wait until the result is in the
-            // fsynced journal (HeldMessages): nobody hears the race is over
-            // before their result would survive a crash.
-            held.hold()
+            // From here what the room says to this racer waits until their
+            // result is in the fsynced journal (HeldMessages): nobody hears
+            // their run is over before it would survive a crash. The room
+            // lives until its results are durable and saved, even if its last
+            // member left meanwhile (shutdown): what it holds must still go.
+            held.hold(result.player)
             say(finished, to: result.player)
             let player = result.player, round = result.round
-            // The room lives until its results are durable and saved, even
-            // if its last member left meanwhile (shutdown): what it holds
-            // must still go out.
             hub.store(result, account: account, game: game, room: code, durable: { [self] in
-                for (message, players) in held.release() {
-                    for player in players { hub.send(message, to: player) }
-                }
+                for message in held.release(player) { hub.send(message, to: player) }
             }, saved: { [self] saved in
                 if let e = ended[player], e.round == round { ended[player] = (round, e.finished, saved) }
                 say(saved, to: player)
@@ -222,10 +221,12 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
 
     private func say(_ message: OutgoingMessage, to player: PlayerID) { say(message, to: [player]) }
 
-    /// Sends now, or after the results finished before are durable.
+    /// Sends now, or, to a racer whose finished result is not yet durable,
+    /// once it is.
     private func say(_ message: OutgoingMessage, to players: [PlayerID]) {
-        guard !held.isHolding else { return held.keep(message, to: players) }
-        for player in players { hub.send(message, to: player) }
+        for player in players {
+            if held.isHolding(player) { held.keep(message, for: player) } else { hub.send(message, to: player) }
+        }
     }
 
     private func syncMembers() {
@@ -235,7 +236,11 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             ended[gone] = nil
             hub.memberLeft(gone, room: code)
         }
-        for joined in now.subtracting(members) { hub.memberJoined(joined, room: code) }
+        for joined in now.subtracting(members) {
+            if let account = joining[joined] { accounts[joined] = account }
+            hub.memberJoined(joined, room: code)
+        }
+        joining = [:]
         members = now
     }
 }

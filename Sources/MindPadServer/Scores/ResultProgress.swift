@@ -14,6 +14,8 @@ import MindPadStorage
 ///    is not told again. A transient failure leaves the entry in the
 ///    journal for the replay; a refusal for good sets it aside.
 ///
+/// If the disk has not answered by the deadline, the database write starts
+/// too, and `durable` comes from whichever keeps the result first.
 /// If the disk refuses the journal, the database write is the only keeper:
 /// `durable` waits for it (or for the deadline, so no player waits forever),
 /// and a transient failure tries the journal once more.
@@ -87,7 +89,14 @@ struct ResultProgress: Equatable {
             switch journal {
             case .written: deliver(.journaled, &actions)
             case .refused: durable(&actions)
-            case .writing: break   // told as soon as the journal answers
+            case .writing:
+                // The disk has not answered in time (a hung fsync): the
+                // database write starts anyway, and whichever keeps the
+                // result first tells `durable`.
+                if !writingToDatabase {
+                    writingToDatabase = true
+                    actions.append(.writeToDatabase)
+                }
             }
         }
         return actions

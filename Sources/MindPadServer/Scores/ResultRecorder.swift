@@ -70,7 +70,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         rejectedURL = dataDirectory.appendingPathComponent("rejected-results.jsonl")
         self.acknowledgeWithin = acknowledgeWithin
         self.logger = logger
-        let backlog = journal.pending().count
+        let backlog = journal.backlog
         if backlog > 0 { logger.notice("replaying journaled results", metadata: ["count": "\(backlog)"]) }
         let thread = Thread { [self] in
             self.replayLoop()
@@ -158,7 +158,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
 
     /// Results in the journal not yet known to be in PostgreSQL (including
     /// those being written now).
-    public var backlog: Int { journal.pending().count }
+    public var backlog: Int { journal.backlog }
 
     /// Stops replaying and the journal writer (which writes what it was
     /// handed first). Results still being written stay in the journal for

@@ -77,7 +77,14 @@ extension WebServer {
         c.outboxHead = 0
         close(connection: c, code: 1008, reason: "too many unread messages")
         lws_set_timeout(c.wsi, PENDING_TIMEOUT_CLOSE_SEND, 1)
-        releaseToApplication(c)
+        // Told on the next loop turn, not now: this runs inside the
+        // application's own `send`, which must not see the connection
+        // vanish under it.
+        let id = c.id
+        post { [weak self] in
+            guard let self, let c = self.connections[id] else { return }   // closed meanwhile: told then
+            self.releaseToApplication(c)
+        }
     }
 
     private func releaseToApplication(_ c: WebSocketConnection) {
@@ -161,7 +168,8 @@ extension WebServer {
     func webSocketReceived(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?,
                            bytes: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         guard let id = session?.pointee, let c = connections[id] else { return -1 }
-        guard !c.releasedToApplication else { return 0 }
+        // A connection the server is closing says nothing more to the game.
+        guard !c.releasedToApplication, c.closeReason == nil else { return 0 }
         if lws_frame_is_binary(wsi) != 0 {
             return refuse(wsi, code: LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "binary messages are not part of the protocol")
         }
