@@ -97,7 +97,7 @@ extension WebServer {
             return nil
         }
         if target.path == options.webSocketPath {
-            if let refusal = WebSocketUpgrade.refusal(for: head, bodyBytes: parsed.body.count) {
+            if let refusal = WebSocketUpgrade.refusal(for: head, bodyBytes: parsed.body.count, options: options) {
                 answer(c, refusal, exchange: exchange, close: false)
                 return nil
             }

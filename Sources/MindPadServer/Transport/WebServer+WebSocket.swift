@@ -93,56 +93,6 @@ extension WebServer {
         delegate?.webServer(self, didClose: ConnectionID(c.id))
     }
 
-    /// An upgrade request, before anything is switched: refused with an
-    /// HTTP error and a JSON body, like every other error, when it is not to
-    /// the WebSocket path (404), comes from a browser origin that is not
-    /// allowed (403), or does not ask for the game's subprotocol (400).
-    func confirmUpgrade(_ wsi: OpaquePointer, to upgrade: UnsafeMutableRawPointer?) -> Int32 {
-        let what = upgrade.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
-        guard what.lowercased() == "websocket" else {
-            return refuseUpgrade(wsi, .error(400, code: "bad_upgrade", message: "only WebSocket upgrades are served"))
-        }
-        let uri = header(wsi, WSI_TOKEN_GET_URI) ?? ""
-        let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
-        guard path == options.webSocketPath else {
-            return refuseUpgrade(wsi, .error(404, code: "not_found", message: "WebSockets are served at \(options.webSocketPath)"))
-        }
-        let origin = header(wsi, WSI_TOKEN_ORIGIN)
-        guard Self.originAllowed(origin, host: header(wsi, WSI_TOKEN_HOST), allowed: options.allowedOrigins) else {
-            logger.notice("websocket refused: origin not allowed", metadata: ["origin": "\(origin ?? "")"])
-            return refuseUpgrade(wsi, .error(403, code: "origin_not_allowed",
-                                             message: "this origin may not open a WebSocket here"))
-        }
-        let offered = (header(wsi, WSI_TOKEN_PROTOCOL) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard offered.contains(options.subprotocol) else {
-            return refuseUpgrade(wsi, .error(400, code: "subprotocol_required",
-                                             message: "ask for the subprotocol \(options.subprotocol) (Sec-WebSocket-Protocol)"))
-        }
-        return 0
-    }
-
-    /// Writes `response` as the answer to an upgrade request; lws then ends
-    /// the transaction (returning > 0 from HTTP_CONFIRM_UPGRADE says so).
-    private func refuseUpgrade(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Int32 {
-        if let code = response.errorCode { logger.debug("upgrade refused", metadata: ["code": "\(code)"]) }
-        var buffer = [UInt8](repeating: 0, count: pre + 1024 + response.body.count)
-        let ok = buffer.withUnsafeMutableBufferPointer { buf -> Bool in
-            let start = buf.baseAddress! + pre
-            let end = buf.baseAddress! + pre + 1023
-            var p: UnsafeMutablePointer<UInt8>? = start
-            guard lws_add_http_common_headers(wsi, UInt32(response.status), response.contentType,
-                                              lws_filepos_t(response.body.count), &p, end) == 0,
-                  lws_finalize_write_http_header(wsi, start, &p, end) == 0 else { return false }
-            let body = buf.baseAddress! + pre + 1024
-            response.body.withUnsafeBufferPointer { body.update(from: $0.baseAddress!, count: $0.count) }
-            return lws_write(wsi, body, response.body.count, LWS_WRITE_HTTP_FINAL) >= 0
-        }
-        return ok ? 1 : -1
-    }
-
-    /// The upgrade was confirmed (`confirmUpgrade`); nothing more to check.
-    func webSocketFilter(_ wsi: OpaquePointer) -> Int32 { 0 }
-
     /// The Origin check: no header (not a browser), the server's own host
     /// (`Origin` host[:port] equal to `Host`), or a listed origin.
     static func originAllowed(_ origin: String?, host: String?, allowed: [String]) -> Bool {

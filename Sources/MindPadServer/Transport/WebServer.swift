@@ -295,15 +295,11 @@ func webServerCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ 
     case LWS_CALLBACK_RAW_CLOSE:
         server.httpClosed(session: session)
         return 0
-    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
-        return server.confirmUpgrade(wsi, to: input)
     case LWS_CALLBACK_HTTP:
         // A request on a handed-over socket that lws did not upgrade (it
         // was refused above, and the client sent another): HTTP is served
         // on the listening vhost only, so the connection ends here.
         return -1
-    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        return server.webSocketFilter(wsi)
     case LWS_CALLBACK_ESTABLISHED:
         return server.webSocketOpened(wsi, session: session)
     case LWS_CALLBACK_RECEIVE:

@@ -5,7 +5,7 @@ import Foundation
 /// upgrade gets a JSON answer here instead of an HTML page or a bare close.
 enum WebSocketUpgrade {
     /// Nil when `head` is a valid upgrade request, else the answer to give.
-    static func refusal(for head: HTTPRequestHead, bodyBytes: Int) -> HTTPResponse? {
+    static func refusal(for head: HTTPRequestHead, bodyBytes: Int, options: WebServerOptions) -> HTTPResponse? {
         guard head.method == .get || head.method == .head else { return .methodNotAllowed(allow: [.get]) }
         guard head.method == .get, head.listElements("upgrade").contains(where: { $0 == "websocket" }) else {
             var response = HTTPResponse.error(426, code: "upgrade_required",
@@ -27,6 +27,17 @@ enum WebSocketUpgrade {
             var response = HTTPResponse.error(426, code: "upgrade_required", message: "WebSocket version 13 only")
             response.headers.append(("sec-websocket-version", "13"))
             return response
+        }
+        // A browser page from elsewhere may not play here (the page's own
+        // host and the listed origins may); a client that does not speak the
+        // game's subprotocol is told which one to ask for.
+        let origin = head.values("origin").first
+        guard WebServer.originAllowed(origin, host: head.values("host").first, allowed: options.allowedOrigins) else {
+            return .error(403, code: "origin_not_allowed", message: "this origin may not open a WebSocket here")
+        }
+        guard head.listElements("sec-websocket-protocol").contains(options.subprotocol.lowercased()) else {
+            return .error(400, code: "subprotocol_required",
+                          message: "ask for the subprotocol \(options.subprotocol) (Sec-WebSocket-Protocol)")
         }
         return nil
     }
