@@ -24,6 +24,8 @@ extension JSON {
             }
             out += "]"
         case .object(let fields):
+            // The loop of `writeObject`, for non-optional members: passing
+            // them there would copy the array on every object written.
             out += "{"
             var first = true
             for (key, value) in fields {
@@ -35,6 +37,22 @@ extension JSON {
             }
             out += "}"
         }
+    }
+
+    /// Writes `{"key":value,…}` for the pairs whose value is not nil, in
+    /// order, without building a `JSON` value first.
+    public static func writeObject(_ fields: [(String, JSON?)], into out: inout String) {
+        out += "{"
+        var first = true
+        for (key, value) in fields {
+            guard let value else { continue }
+            if !first { out += "," }
+            first = false
+            quote(key, into: &out)
+            out += ":"
+            value.write(into: &out)
+        }
+        out += "}"
     }
 
     /// A JSON string literal. Besides what JSON requires, every invisible

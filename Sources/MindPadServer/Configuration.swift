@@ -2,7 +2,8 @@ import Foundation
 import Logging
 
 /// Everything the server can be told, in one place. `init(environment:)` is
-/// the one place environment variables are read; the executable's flags
+/// the one place MindPad's environment variables are read (libpq reads its
+/// own `PG*`); the executable's flags
 /// override them; the defaults are documented here.
 public struct Configuration: Sendable {
     /// `PORT` / `--port`: where HTTP and WebSocket listen. Default 8080.

@@ -9,7 +9,6 @@ public final class GameServer: WebServerDelegate {
     let pool: DatabaseWorkerPool
     let logger: Logger
     let scores: ScoresAPI
-    let games: GameRegistry
     let metrics: ServerMetrics
     /// The WebSocket game (`docs/protocol.md`); nil refuses WebSockets.
     let realtime: RealtimeHub?
@@ -23,7 +22,6 @@ public final class GameServer: WebServerDelegate {
                 logger: Logger = Logger(label: "mindpad.server")) {
         self.pool = pool
         self.logger = logger
-        self.games = games
         self.metrics = metrics
         self.realtime = realtime
         self.recognition = recognition

@@ -55,8 +55,9 @@ public protocol ResultSink: Sendable {
                 completion: @escaping @Sendable (ResultDelivery) -> Void)
 }
 
+
 extension ResultSink {
-    /// For callers that need only the delivery.
+    /// For callers that need only the delivery (tests, tools).
     public func record(_ result: GameResultRecord, completion: @escaping @Sendable (ResultDelivery) -> Void) {
         record(result, durable: {}, completion: completion)
     }

@@ -95,7 +95,7 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
         condition.signal()
         condition.unlock()
         let wait = min(startWithin ?? maxQueueWait, maxQueueWait)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.nanoseconds(wait)))) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(wait.wholeNanoseconds))) {
             if entry.claim() {
                 entry.fail(PostgresError(.timedOut, message: "no database worker free within \(wait)"))
             }
@@ -117,7 +117,7 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
             if !answered.exchange(true, ordering: .acquiringAndReleasing) { completion(result) }
         }
         if let within {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.nanoseconds(within)))) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(within.wholeNanoseconds))) {
                 answer(.failure(PostgresError(.timedOut, message: "no answer from the database within \(within)")))
             }
         }
@@ -135,9 +135,6 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
         }, startWithin: within, failed: { answer(.failure($0)) })
     }
 
-    static func nanoseconds(_ d: Duration) -> Int64 {
-        d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000
-    }
 
     /// Jobs queued and not yet started.
     public var backlog: Int {
@@ -153,7 +150,7 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
         stopping = true
         condition.broadcast()
         condition.unlock()
-        _ = finished.wait(timeout: .now() + .milliseconds(Int(milliseconds(timeout))))
+        _ = finished.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds)))
     }
 
     private func nextEntry() -> Entry? {

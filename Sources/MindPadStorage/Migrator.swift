@@ -124,7 +124,7 @@ public struct Migrator: Sendable {
             }
             logger.info("migration applied", metadata: [
                 "version": "\(file.version)", "name": "\(file.name)",
-                "ms": "\(milliseconds(ContinuousClock.now - started))",
+                "ms": "\((ContinuousClock.now - started).wholeMilliseconds)",
             ])
             report.applied.append(file.version)
         }
@@ -132,6 +132,3 @@ public struct Migrator: Sendable {
     }
 }
 
-func milliseconds(_ d: Duration) -> Int64 {
-    d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
-}

@@ -98,7 +98,7 @@ extension PostgresConnection {
                 guard left > .zero else {
                     throw PostgresError(.timedOut, message: "no answer from the database within \(bound ?? .zero); connection dropped")
                 }
-                timeout = Int32(clamping: PostgresTimeouts.milliseconds(left) + 1)
+                timeout = Int32(clamping: left.wholeMilliseconds + 1)
             }
             var descriptor = pollfd(fd: fd, events: events, revents: 0)
             let n = poll(&descriptor, 1, timeout)

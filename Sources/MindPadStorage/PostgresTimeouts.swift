@@ -71,15 +71,15 @@ public struct PostgresTimeouts: Sendable, Equatable {
             ("keepalives", "1"), ("keepalives_idle", String(keepalivesIdle)),
             ("keepalives_interval", String(keepalivesInterval)), ("keepalives_count", String(keepalivesCount)),
         ]
-        if let tcpUser { before.append(("tcp_user_timeout", String(Self.milliseconds(tcpUser)))) }
+        if let tcpUser { before.append(("tcp_user_timeout", String(tcpUser.wholeMilliseconds))) }
         var settings = [("client_min_messages", "warning")]
-        if let statement { settings.append(("statement_timeout", String(Self.milliseconds(statement)))) }
-        if let lock { settings.append(("lock_timeout", String(Self.milliseconds(lock)))) }
+        if let statement { settings.append(("statement_timeout", String(statement.wholeMilliseconds))) }
+        if let lock { settings.append(("lock_timeout", String(lock.wholeMilliseconds))) }
         if let idleInTransaction {
-            settings.append(("idle_in_transaction_session_timeout", String(Self.milliseconds(idleInTransaction))))
+            settings.append(("idle_in_transaction_session_timeout", String(idleInTransaction.wholeMilliseconds)))
         }
         if let clientConnectionCheck {
-            settings.append(("client_connection_check_interval", String(Self.milliseconds(clientConnectionCheck))))
+            settings.append(("client_connection_check_interval", String(clientConnectionCheck.wholeMilliseconds)))
         }
         return (before, settings.map { "-c \($0.0)=\($0.1)" }.joined(separator: " "))
     }
@@ -106,9 +106,5 @@ public struct PostgresTimeouts: Sendable, Equatable {
             option += 1
         }
         return nil
-    }
-
-    static func milliseconds(_ d: Duration) -> Int64 {
-        d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
     }
 }

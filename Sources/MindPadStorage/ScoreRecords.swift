@@ -23,7 +23,12 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     /// Milliseconds since 1970, UTC.
     public var finishedAtMs: Int64
 
-    public init(resultID: String = UUID().uuidString.lowercased(), playerID: Int64, game: String = "mindpad",
+    /// The game of every result stored before results named their game
+    /// (migration 0006 made those rows this game's; journal lines of that
+    /// time have no `game`).
+    public static let legacyGame = "mindpad"
+
+    public init(resultID: String = UUID().uuidString.lowercased(), playerID: Int64, game: String = legacyGame,
                 lowerScoreWins: Bool = false, mode: String,
                 score: Int, correct: Int, answered: Int, durationMs: Int,
                 roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64) {
@@ -52,7 +57,7 @@ extension GameResultRecord {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         resultID = try c.decode(String.self, forKey: .resultID)
         playerID = try c.decode(Int64.self, forKey: .playerID)
-        game = try c.decodeIfPresent(String.self, forKey: .game) ?? "mindpad"
+        game = try c.decodeIfPresent(String.self, forKey: .game) ?? Self.legacyGame
         lowerScoreWins = try c.decodeIfPresent(Bool.self, forKey: .lowerScoreWins) ?? false
         mode = try c.decode(String.self, forKey: .mode)
         score = try c.decode(Int.self, forKey: .score)

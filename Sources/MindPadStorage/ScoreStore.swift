@@ -187,7 +187,7 @@ public struct ScoreStore {
     /// The top `limit` of one board, and with `aroundPlayer` that player's
     /// entry and up to `neighbours` entries on each side. Ranks are
     /// competition ranks ("1, 2, 2, 4"): equal (score, time, moment) share one.
-    public func leaderboard(game: String = "mindpad", mode: String, period: LeaderboardPeriod, limit: Int, at now: Date,
+    public func leaderboard(game: String = GameResultRecord.legacyGame, mode: String, period: LeaderboardPeriod, limit: Int, at now: Date,
                             aroundPlayer: Int64? = nil, neighbours: Int = 5) throws -> Leaderboard {
         let start = period.start(containing: now)
         let top = try connection.query("""
@@ -261,7 +261,7 @@ public struct ScoreStore {
 
     /// PostgreSQL's plan of a player's rank on one board, run for real
     /// (`EXPLAIN ANALYZE`), one line per row: for the benchmark's notes.
-    public func explainRank(of playerID: Int64, game: String = "mindpad", mode: String, period: LeaderboardPeriod,
+    public func explainRank(of playerID: Int64, game: String = GameResultRecord.legacyGame, mode: String, period: LeaderboardPeriod,
                             at now: Date) throws -> String {
         let query = Self.placingQuery(of: playerID, game: game, mode: mode, period: period, start: period.start(containing: now))
         let plan = try connection.query(SQLQuery(unsafeSQL: "EXPLAIN (ANALYZE, BUFFERS) " + query.sql, binds: query.binds))

@@ -35,7 +35,6 @@ import Testing
         p.cancel()
         #expect(p.readingFinished(at: at(20)) == .none)
         #expect(p.strokesAdded(at: at(30)) == .wake(at: at(100)))
-        #expect(p.isWaiting)
         // A second batch while waiting adds no second timer.
         #expect(p.strokesAdded(at: at(40)) == .none)
     }

@@ -43,6 +43,12 @@ def test_two_browser_time_attack_race(browser):
     assert not el(ann, "#lobby-start").is_enabled()
     assert bo_name in el(ann, "#lobby-waiting").text
     snap(ann, "10-lobby-waiting")
+    # The same in Chinese: the waiting line follows the language at once.
+    el(ann, "#lang-switch").click()
+    wait(ann, lambda d: bo_name in el(d, "#lobby-waiting").text and "等待" in el(d, "#lobby-waiting").text, 5, "waiting line in Chinese")
+    snap(ann, "10-lobby-waiting-zh")
+    el(ann, "#lang-switch").click()
+    wait(ann, lambda d: "Waiting for" in el(d, "#lobby-waiting").text, 5, "waiting line back in English")
     el(bo, "#lobby-ready").click()
     wait(ann, lambda d: el(d, "#lobby-start").is_enabled(), 10, "Start enabled once Bo is ready")
     assert not el(ann, "#lobby-waiting").is_displayed()

@@ -44,9 +44,6 @@ enum ClientMessage: Sendable {
 
     var type: String { kind.rawValue }
 
-    /// The game a room is created for when `create_room` names none.
-    static let defaultGame = "mindpad"
-
     /// Parses one text message.
     static func decode(_ text: String) -> Result<ClientMessage, ProtocolError> {
         let json: JSON
@@ -97,7 +94,7 @@ private struct FieldReader {
             guard let mode = GameMode(rawValue: modeText) else {
                 throw bad("\"mode\" must be \"normal\", \"survival\" or \"time_attack\".")
             }
-            let game = try optionalString("game") ?? ClientMessage.defaultGame
+            let game = try optionalString("game") ?? GameRegistry.defaultGame
             let maxPlayers = try optionalInt("max_players")
             if let maxPlayers, !(1...8).contains(maxPlayers) { throw bad("\"max_players\" must be 1…8.") }
             let maxSpectators = try optionalInt("max_spectators")

@@ -6,8 +6,6 @@ struct DurabilityWaits {
     private var nextTicket: UInt64 = 0
     private var whenNone: [() -> Void] = []
 
-    var isEmpty: Bool { waiting.isEmpty }
-
     /// Registers `then`; the returned ticket releases it.
     mutating func add(_ then: @escaping () -> Void) -> UInt64 {
         nextTicket += 1

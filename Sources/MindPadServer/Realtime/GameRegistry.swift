@@ -1,4 +1,5 @@
 import MindPadRules
+import MindPadStorage
 
 /// The game kinds this server hosts, by identifier, in menu order. Each
 /// entry knows its catalog data and how to open a room of its kind; the hub
@@ -15,6 +16,12 @@ public struct GameRegistry: Sendable {
     }
 
     private(set) var entries: [Entry] = []
+
+    /// The game a request means when it names none (`create_room` without
+    /// `game`, `/api/leaderboard` without `?game=`): clients written before
+    /// there were several games keep working. Stored results of that time
+    /// are this game's too (migration 0006).
+    public static let defaultGame = GameResultRecord.legacyGame
 
     public init() {}
 

@@ -46,9 +46,6 @@ struct LiveGuessPacer: Sendable, Equatable {
         wanted = false
     }
 
-    /// Whether a wake-up is pending (its timer must be kept).
-    var isWaiting: Bool { waitingUntil != nil }
-
     private mutating func next(at now: RaceInstant) -> Action {
         guard wanted, !reading, waitingUntil == nil else { return .none }
         if let last = lastStart, now - last < interval {

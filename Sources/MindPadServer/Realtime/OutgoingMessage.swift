@@ -12,16 +12,8 @@ struct OutgoingMessage: Sendable, Equatable {
     init(_ type: String, _ fields: [(String, JSON?)], errorCode: ProtocolErrorCode? = nil) {
         self.type = type
         self.errorCode = errorCode
-        var out = #"{"type":"#
-        JSON.quote(type, into: &out)
-        for (key, value) in fields {
-            guard let value else { continue }
-            out += ","
-            JSON.quote(key, into: &out)
-            out += ":"
-            value.write(into: &out)
-        }
-        out += "}"
+        var out = ""
+        JSON.writeObject([("type", .string(type))] + fields, into: &out)
         text = out
     }
 }

@@ -66,7 +66,7 @@ final class ScoresAPI: Sendable {
     /// The game a request names with `game` (MindPad when it names none),
     /// or the 400 that says it does not exist.
     private func game(_ name: String?) throws(Refusal) -> GameInfo {
-        let identifier = name ?? ClientMessage.defaultGame
+        let identifier = name ?? GameRegistry.defaultGame
         guard let info = games.info(identifier) else {
             let known = games.games.map(\.identifier).joined(separator: ", ")
             throw Refusal(.error(400, code: "unknown_game", message: "game must be one of \(known)"))

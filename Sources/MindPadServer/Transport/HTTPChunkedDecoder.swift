@@ -23,11 +23,6 @@ struct HTTPChunkedDecoder: Sendable {
         self.maxTrailers = maxTrailers
     }
 
-    var isDone: Bool {
-        if case .done = state { return true }
-        return false
-    }
-
     /// Consumes what it can of `buffer` from `position` (moved past what was
     /// used); true once the last chunk and the trailers are in.
     mutating func consume(_ buffer: [UInt8], from position: inout Int) throws(HTTPRequestError) -> Bool {

@@ -13,9 +13,6 @@ final class HTTPConnection {
         case awaitingAnswer(transaction: UInt64)
         /// Writing `output`; then read the next request, or close.
         case writing
-        /// Everything written; waiting for lws to flush its last partial
-        /// write before the half-close.
-        case flushing
         /// Write side shut; reading and dropping whatever the client still
         /// sends, so the close does not reset the answer away (RFC 9112 §9.6).
         case lingering

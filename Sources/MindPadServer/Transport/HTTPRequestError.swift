@@ -15,12 +15,6 @@ struct HTTPRequestError: Error, Equatable, Sendable {
         self.closesConnection = closesConnection
     }
 
-    /// The same error, but the connection may carry on (the request was read
-    /// whole, so the next one starts where this one ended).
-    var keepingConnection: HTTPRequestError {
-        HTTPRequestError(status, code, message, closesConnection: false)
-    }
-
     var response: HTTPResponse { .error(status, code: code, message: message) }
 
     static func badRequest(_ code: String, _ message: String) -> HTTPRequestError {
@@ -43,8 +37,12 @@ enum HTTPBytes {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(b)
+            return false
         }
     }
 

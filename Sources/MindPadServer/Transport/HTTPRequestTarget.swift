@@ -16,14 +16,15 @@ struct HTTPRequestTarget: Equatable, Sendable {
     /// (as sent, not encoded) resolved as RFC 3986 §5.2.4 says.
     var segments: [String]
     var queryItems: [QueryItem]
-    /// `OPTIONS *`: the server as a whole, no path.
-    var isAsterisk: Bool
 
     /// The decoded path, `/` + segments joined by `/`.
     var path: String { "/" + segments.joined(separator: "/") }
 
     static func parse(_ target: String) throws(HTTPRequestError) -> HTTPRequestTarget {
-        if target == "*" { return HTTPRequestTarget(segments: [], queryItems: [], isAsterisk: true) }
+        // `*` (OPTIONS *) never reaches here: the transport answers it first.
+        guard target.hasPrefix("/") || target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://") else {
+            throw invalid("bad_target", "the request target must be a path such as /api/games")
+        }
         var bytes = Array(target.utf8)
         guard bytes.allSatisfy(isURIChar) else {
             throw invalid("bad_target", "the request target holds a character a URI may not (percent-encode it)")
@@ -59,7 +60,7 @@ struct HTTPRequestTarget: Equatable, Sendable {
                 items.append(QueryItem(name: name, value: value))
             }
         }
-        return HTTPRequestTarget(segments: segments.filter { !$0.isEmpty }, queryItems: items, isAsterisk: false)
+        return HTTPRequestTarget(segments: segments.filter { !$0.isEmpty }, queryItems: items)
     }
 
     /// Percent-decodes once; `+` is a space in a query (form encoding).
@@ -99,8 +100,13 @@ struct HTTPRequestTarget: Equatable, Sendable {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+             UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "%"):
+            return true
         default:
-            return Array("-._~!$&'()*+,;=:@/?%".utf8).contains(b)
+            return false
         }
     }
 

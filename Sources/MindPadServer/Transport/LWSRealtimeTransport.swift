@@ -43,9 +43,6 @@ public final class LWSRealtimeTransport: RealtimeTransport, @unchecked Sendable 
         server.post(job)
     }
 
-    /// Jobs waiting (for tests and metrics).
-    public var pendingTimers: Int { timers?.pending ?? 0 }
-
     static func millisecondsRoundedUp(_ d: Duration) -> Int64 {
         let atto = d.components.attoseconds
         let perMillisecond: Int64 = 1_000_000_000_000_000

@@ -17,32 +17,32 @@ struct StaticFiles: Sendable {
 
     /// The answer for `segments`, or nil when no such file exists.
     func response(for request: HTTPRequest) -> HTTPResponse? {
-        guard let file = resolve(request.pathSegments) else { return nil }
+        guard let (file, info) = resolve(request.pathSegments) else { return nil }
         guard request.method == .get else { return .methodNotAllowed(allow: [.get]) }
-        var info = stat()
-        guard stat(file, &info) == 0, let data = FileManager.default.contents(atPath: file) else { return nil }
+        // The tag comes from the file's size and time, so a revalidation
+        // (304) reads nothing.
         let etag = "\"\(String(info.st_size, radix: 16))-\(String(info.st_mtim.tv_sec, radix: 16))\""
         let cache = "must-revalidate, private, max-age=\(maxAge)"
         if let wanted = request.headers["if-none-match"], Self.matches(wanted, etag) {
             return HTTPResponse(status: 304, contentType: "", headers: [("etag", etag), ("cache-control", cache)], body: [])
         }
+        guard let data = FileManager.default.contents(atPath: file) else { return nil }
         return HTTPResponse(status: 200, contentType: Self.contentType(of: file),
                             headers: [("etag", etag), ("cache-control", cache)], body: Array(data))
     }
 
-    /// The real path of a regular file inside the root, or nil.
-    private func resolve(_ segments: [String]) -> String? {
+    /// The real path and status of a regular file inside the root, or nil.
+    private func resolve(_ segments: [String]) -> (String, stat)? {
         guard segments.allSatisfy({ !$0.hasPrefix(".") && !$0.contains("/") && !$0.contains("\0") }) else { return nil }
         var path = ([root] + segments).joined(separator: "/")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-        if isDirectory.boolValue { path += "/index.html" }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        if (info.st_mode & S_IFMT) == S_IFDIR { path += "/index.html" }
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         let real = String(cString: resolved)
-        var info = stat()
         guard real.hasPrefix(root + "/"), stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return real
+        return (real, info)
     }
 
     /// `If-None-Match`: `*` or a list of (possibly weak) tags (RFC 9110 §13.1.2).

@@ -38,7 +38,7 @@ extension WebServer {
         guard let id = session?.pointee, let c = httpConnections[id] else { return -1 }
         guard let bytes, length > 0 else { return 0 }
         switch c.phase {
-        case .lingering, .flushing:
+        case .lingering:
             return 0
         case .reading:
             let wasIdle = !c.parser.isPartial
@@ -198,7 +198,7 @@ extension WebServer {
                 setTimeout(wsi, PENDING_TIMEOUT_HTTP_KEEPALIVE_IDLE, options.keepAliveSeconds)
             }
             return readRequests(c)
-        case .reading, .awaitingAnswer, .flushing, .lingering:
+        case .reading, .awaitingAnswer, .lingering:
             return 0
         }
     }

@@ -6,7 +6,8 @@ import Foundation
 final class WebSocketConnection {
     let id: UInt64
     let wsi: OpaquePointer
-    /// Messages waiting for WRITEABLE, oldest first; `outboxHead` skips sent ones.
+    /// Messages waiting for WRITEABLE, oldest first, each after LWS_PRE
+    /// bytes of room for the frame header; `outboxHead` skips sent ones.
     var outbox: [[UInt8]] = []
     var outboxHead = 0
     /// The buffer of the last `lws_write`, kept alive until the next
@@ -44,7 +45,10 @@ extension WebServer {
             dropSlowReader(c)
             return
         }
-        c.outbox.append(Array(text.utf8))
+        // Queued already padded with LWS_PRE, so the write needs no copy.
+        var buffer = [UInt8](repeating: 0, count: pre)
+        buffer.append(contentsOf: text.utf8)
+        c.outbox.append(buffer)
         lws_callback_on_writable(c.wsi)
     }
 
@@ -156,18 +160,18 @@ extension WebServer {
             }
             return 0
         }
-        let message = c.outbox[c.outboxHead]
+        // The buffer (LWS_PRE bytes, then the message) moves to `inFlight`
+        // and stays alive until the next WRITEABLE.
+        c.inFlight = c.outbox[c.outboxHead]
         c.outbox[c.outboxHead] = []
         c.outboxHead += 1
         if c.outboxHead == c.outbox.count {
             c.outbox.removeAll(keepingCapacity: true)
             c.outboxHead = 0
         }
-        var buffer = [UInt8](repeating: 0, count: pre + message.count)
-        buffer.replaceSubrange(pre..<buffer.count, with: message)
-        c.inFlight = buffer
+        let length = c.inFlight.count - pre
         let written = c.inFlight.withUnsafeMutableBufferPointer { buf in
-            lws_write(wsi, buf.baseAddress! + pre, message.count, LWS_WRITE_TEXT)
+            lws_write(wsi, buf.baseAddress! + pre, length, LWS_WRITE_TEXT)
         }
         if written < 0 { return -1 }
         if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(wsi) }

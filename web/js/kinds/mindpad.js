@@ -3,15 +3,9 @@
 // operation signs, the masked result, the hidden digit. Answers are drawn
 // digits on the pad; `graded.answer` and `expected` are integers.
 import { t } from "../i18n.js";
+import { textEl as text } from "../ui.js";
 
 const SIGNS = { "+": "+", "-": "−", "*": "×", "/": "÷" };
-
-function text(tag, className, value) {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  el.textContent = value;
-  return el;
-}
 
 export default {
   id: "mindpad",
