@@ -47,10 +47,7 @@ import Testing
     @Test func aTapKindRefusesDrawingAndBadAnswersClearly() throws {
         let h = try HubHarness()
         let ann = h.connect("ann")
-        ann.identify("Ann")
-        _ = ann.createRoom(game: "quick_pick", mode: "normal")
-        ann.send([("type", .string("start"))])
-        #expect(ann.next("question") != nil)
+        #expect(ann.startSolo("Ann", game: "quick_pick", mode: "normal") != nil)
         ann.send([("type", .string("points")), ("question", .string("r1q0")), ("stroke", .int(0)),
                   ("points", .array([.array([.int(1), .int(1)])]))])
         #expect(ann.errorCode() == "answer_not_drawn")

@@ -31,10 +31,7 @@ final class GatedResultSink: ResultSink {
         let sink = GatedResultSink()
         let h = try HubHarness(results: sink)
         let ann = h.connect("ann")
-        ann.identify("Ann")
-        _ = ann.createRoom(mode: "survival")
-        ann.send([("type", .string("start"))])
-        let q = ann.next("question")
+        let q = ann.startSolo("Ann", mode: "survival")
         // A wrong answer ends a survival run: graded, then the finish.
         ann.draw((hiddenDigit(q) + 3) % 10, question: "r1q0")
         ann.submit("r1q0")
@@ -83,9 +80,7 @@ final class GatedResultSink: ResultSink {
         let sink = GatedResultSink()
         let h = try HubHarness(results: sink)
         let ann = h.connect("ann")
-        ann.identify("Ann")
-        _ = ann.createRoom(mode: "time_attack")
-        ann.send([("type", .string("start"))])
+        ann.startSolo("Ann", mode: "time_attack")
         var stopped = false
         h.hub.closeRoomsForShutdown { stopped = true }
         #expect(sink.count == 1 && !stopped)
@@ -96,9 +91,7 @@ final class GatedResultSink: ResultSink {
         #expect(ann.types.contains("finished"))
         // A disk that never answers: the goodbye comes after 3 s anyway.
         let bo = h.connect("bo")
-        bo.identify("Bo")
-        _ = bo.createRoom(mode: "normal")
-        bo.send([("type", .string("start"))])
+        bo.startSolo("Bo", mode: "normal")
         var late = false
         h.hub.closeRoomsForShutdown { late = true }
         h.advance(by: .milliseconds(2_900))

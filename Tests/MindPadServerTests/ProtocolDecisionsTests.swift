@@ -47,10 +47,7 @@ import Testing
         #expect(ann.next("race_started") != nil)
         // Solo: the host alone never waits.
         let cy = h.connect("cy")
-        cy.identify("Cy")
-        _ = cy.createRoom(mode: "survival")
-        cy.send([("type", .string("start"))])
-        #expect(cy.next("question") != nil)
+        #expect(cy.startSolo("Cy", mode: "survival") != nil)
     }
 
     @Test func aRacerBackAfterTheRaceEndedLearnsTheirResultAgain() throws {

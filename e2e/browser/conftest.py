@@ -60,6 +60,20 @@ def browser():
             d.quit()
 
 
+@pytest.fixture(scope="module")
+def blank_page():
+    """One browser on the app's page, for tests that import its modules."""
+    drv = make_driver()
+    drv.set_script_timeout(10)
+    drv.get(BASE_URL + "/")
+    wait(drv, lambda d: d.execute_script("return document.readyState") == "complete", 20, "the page")
+    yield drv
+    try:
+        check_console(drv)
+    finally:
+        drv.quit()
+
+
 def check_console(drv):
     """No script errors and no CSP violations in the browser console."""
     bad = []

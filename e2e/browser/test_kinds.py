@@ -57,17 +57,8 @@ Promise.all([import('/js/state.js'), import('/js/inputs/choice.js'), import('/js
 
 
 @pytest.fixture
-def page():
-    from conftest import check_console, make_driver
-    drv = make_driver()
-    drv.set_script_timeout(10)
-    drv.get(BASE_URL + "/")
-    wait(drv, lambda d: d.execute_script("return document.readyState") == "complete", 20, "the page")
-    yield drv
-    try:
-        check_console(drv)
-    finally:
-        drv.quit()
+def page(blank_page):
+    return blank_page
 
 
 def render(drv, kind, prompt):

@@ -34,18 +34,9 @@ import('/js/state.js').then((m) => {
 """
 
 
-@pytest.fixture(scope="module")
-def page():
-    from conftest import make_driver, check_console
-    drv = make_driver()
-    drv.set_script_timeout(10)
-    drv.get(BASE_URL + "/")
-    wait(drv, lambda d: d.execute_script("return document.readyState") == "complete", 20, "the page")
-    yield drv
-    try:
-        check_console(drv)
-    finally:
-        drv.quit()
+@pytest.fixture
+def page(blank_page):
+    return blank_page
 
 
 def run(drv, events):

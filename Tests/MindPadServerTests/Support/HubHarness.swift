@@ -160,6 +160,16 @@ final class HubClient {
         }
     }
 
+    /// Identifies as `name`, opens a room of `game` alone, starts it and
+    /// returns the first question.
+    @discardableResult
+    func startSolo(_ name: String, game: String? = nil, mode: String) -> JSON? {
+        identify(name)
+        _ = createRoom(game: game, mode: mode)
+        send([("type", .string("start"))])
+        return next("question")
+    }
+
     func submit(_ question: String, answer: JSON? = nil) {
         var fields: [(String, JSON)] = [("type", .string("submit")), ("question", .string(question))]
         if let answer { fields.append(("answer", answer)) }
