@@ -16,13 +16,14 @@ import { renderMenu } from "./scenes/menu.js";
 import { showRejected, startOnboarding } from "./scenes/onboard.js";
 import { showJoinError, showRace } from "./scenes/race.js";
 import { showBest, showResults, showStandings } from "./scenes/results.js";
+import { leaveTank, tankActive, tankGraded, tankOver, tankRefused } from "./scenes/fishtank.js";
 
 let state = initialState();
 const flow = {
   wantedName: identity.name,  // the name to identify with
   identifying: null,          // the name sent in `identify`, not answered yet
   prevName: null,             // the name to go back to when a rename is cancelled
-  pendingSolo: null,          // {game, mode}: create a solo room, then start it
+  pendingSolo: null,          // {game, mode, extra}: create a solo room (extra fields: a fish), then start it
   pendingJoin: new URLSearchParams(location.search).get("room"),
   resumeTimer: null,
   catalogFailed: false,
@@ -101,18 +102,25 @@ export function startRename() {
   startOnboarding(true, flow.prevName);
 }
 
-export function leaveToMenu() {
+/** Leaves the room (if any) without showing anything: the caller shows what comes next. */
+export function leaveRoom() {
   if (state.room) send({ type: "leave_room" });
   dispatch({ type: "local/leave" });
   flow.pendingSolo = null;
   stopClock();
+}
+
+export function leaveToMenu() {
+  leaveTank();
+  leaveRoom();
   showMenu();
 }
 
-export function playSolo(game, mode) {
-  flow.pendingSolo = { game, mode };
+/** A solo race: a room for one, started as soon as it exists. `extra` goes into create_room (`fish`). */
+export function playSolo(game, mode, extra = {}) {
+  flow.pendingSolo = { game, mode, extra };
   if (state.room) send({ type: "leave_room" });
-  else send({ type: "create_room", game, mode, max_players: 1 });
+  else send({ type: "create_room", game, mode, max_players: 1, ...extra });
 }
 
 function clearRoomParam() {
@@ -147,7 +155,7 @@ function handle(msg) {
       else showQuestion(state, !!prev.race.question && prev.race.question.id === msg.question);
       break;
     case "guess": refreshInput(); break;
-    case "graded": showGraded(state); break;
+    case "graded": showGraded(state); tankGraded(state); break;
     case "progress": renderLanes(state); break;
     case "finished": onFinished(); break;
     case "standings": onStandings(); break;
@@ -204,7 +212,8 @@ function onError(msg) {
     case "create_room":
       flow.pendingSolo = null;
       toast(errorText(msg));
-      showMenu();
+      if (tankActive()) tankRefused();
+      else showMenu();
       return;
     case "points":
     case "clear":
@@ -255,9 +264,10 @@ function onRoomUpdated(prev, msg) {
 function onLeftRoom() {
   stopClock();
   if (flow.pendingSolo) {
-    const { game, mode } = flow.pendingSolo;
-    send({ type: "create_room", game, mode, max_players: 1 });
-  } else if (!["menu", "highscores", "leaderboards", "race", "onboard"].includes(currentScene())) {
+    const { game, mode, extra } = flow.pendingSolo;
+    send({ type: "create_room", game, mode, max_players: 1, ...extra });
+  } else if (!["menu", "highscores", "leaderboards", "race", "onboard"].includes(currentScene())
+             && !currentScene().startsWith("fish-")) {
     showMenu();
   }
 }
@@ -266,17 +276,23 @@ function onFinished() {
   refreshInput();
   if (isSolo(state)) {
     stopClock();
-    showResults(state);
+    showSoloEnd();
   } else {
     showWait(t("game.waitOthers"));
   }
+}
+
+/** A solo run's end: the fish tank's game-over question, or the Results scene. */
+function showSoloEnd() {
+  if (tankActive()) tankOver(state);
+  else showResults(state);
 }
 
 function onStandings() {
   stopClock();
   hideCountdown();
   if (isSolo(state)) {
-    if (state.race.result && currentScene() !== "results") showResults(state);
+    if (state.race.result && currentScene() !== "results") showSoloEnd();
     return;
   }
   showStandings(state);

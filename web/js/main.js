@@ -12,12 +12,27 @@ import { initMenu, renderMenu } from "./scenes/menu.js";
 import { initOnboard } from "./scenes/onboard.js";
 import { initRace, renderRace, showRace } from "./scenes/race.js";
 import { initResults, showResults, showStandings } from "./scenes/results.js";
+import { initFishStart, showFishStart } from "./scenes/fishstart.js";
+import { initFishSettings, relabelFishSettings, showFishSettings } from "./scenes/fishsettings.js";
+import { initFishPlayers, relabelFishPlayers, showFishPlayers } from "./scenes/fishplayers.js";
+import { initFishTank, openTank, quitTank, tankActive } from "./scenes/fishtank.js";
+
+/** The pages a game's kind opens from the menu (kinds/*.js `home`). */
+const HOMES = { "fish-start": showFishStart };
 
 const ctx = {
   getState: app.getState,
   send: app.send,
   dispatch: app.dispatch,
   leaveToMenu: app.leaveToMenu,
+  leaveRoom: app.leaveRoom,
+  showMenu: app.showMenu,
+  quitGame: () => (tankActive() ? quitTank() : app.leaveToMenu()),
+  openHome: (scene) => { if (HOMES[scene]) HOMES[scene](); },
+  showFishStart,
+  showFishSettings,
+  showFishPlayers,
+  openTank,
   playSolo: app.playSolo,
   chosenGame: app.chosenGame,
   chooseGame: app.chooseGame,
@@ -39,12 +54,15 @@ function relabel() {
   if (scene === "game") relabelGame(state);
   if (scene === "results" && state.race.result) showResults(state);
   if (scene === "standings" && state.race.standings) showStandings(state);
+  if (scene === "fish-settings") relabelFishSettings();
+  if (scene === "fish-players") relabelFishPlayers();
   relabelBoards();
   relabelBanner();
 }
 
 function wire() {
-  for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards]) init(ctx);
+  for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards,
+    initFishStart, initFishSettings, initFishPlayers, initFishTank]) init(ctx);
   $("lang-switch").addEventListener("click", () => {
     setLang(getLang() === "en" ? "zh" : "en");
     relabel();

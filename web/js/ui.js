@@ -103,3 +103,38 @@ export function selectTab(container, value) {
     b.tabIndex = on ? 0 : -1;
   }
 }
+
+/**
+ * Asks a question in the page's one modal dialog (#ask) and resolves with the
+ * chosen choice's value, `cancel` (Escape), or `dismissed` when a newer
+ * question or dismissAsk took its place.
+ * Choices: [{value, label, kind}] with kind "primary", "danger" or none; the
+ * first choice has the focus. Texts go in as text.
+ */
+export function ask({ title, body = "", choices }) {
+  const dialog = $("ask");
+  if (dialog.open) dialog.close("dismissed");
+  $("ask-title").textContent = title;
+  $("ask-body").textContent = body;
+  $("ask-body").hidden = !body;
+  const box = $("ask-choices");
+  box.replaceChildren();
+  for (const c of choices) {
+    const b = textEl("button", c.kind || "", c.label);
+    b.value = c.value;
+    b.dataset.value = c.value;
+    box.append(b);
+  }
+  dialog.returnValue = "cancel";
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue || "cancel"), { once: true });
+    dialog.showModal();
+    if (box.firstElementChild) box.firstElementChild.focus();
+  });
+}
+
+/** Closes the dialog of `ask` if it is open (the question no longer stands). */
+export function dismissAsk() {
+  const dialog = $("ask");
+  if (dialog.open) dialog.close("dismissed");
+}

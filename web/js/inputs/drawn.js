@@ -1,11 +1,12 @@
 // Answers written by hand (answer_input drawn_digit or drawn_number): the
-// pad streams strokes as `points`, shows the server's live reading, and
+// pad streams strokes as `points`, shows the server's live reading (one
+// digit, or a whole number with each digit's box drawn under its ink), and
 // Submit sends the drawing (docs/protocol.md). The pad is the page's one
 // canvas, made once.
 import { t } from "../i18n.js";
 import { Pad } from "../pad.js";
 import { mayAnswer } from "../state.js";
-import { $ } from "../ui.js";
+import { $, textEl } from "../ui.js";
 
 let pad = null;
 let ctx = null;   // {send, dispatch, getState} of the input that is mounted
@@ -36,6 +37,18 @@ function ensurePad() {
   return pad;
 }
 
+/** Sends a typed answer (the keypad's) instead of the drawing; true when sent. */
+export function submitTyped(answer) {
+  if (!ctx) return false;
+  const state = ctx.getState();
+  const q = state.race.question;
+  if (!q || state.race.submitting || !mayAnswer(state)) return false;
+  ctx.dispatch({ type: "local/submit" });
+  ctx.send({ type: "submit", question: q.id, answer });
+  refresh();
+  return true;
+}
+
 function submit() {
   const state = ctx.getState();
   const q = state.race.question;
@@ -45,16 +58,46 @@ function submit() {
   ctx.send({ type: "submit", question: q.id });
 }
 
+/** A number guess's digits, each with its box ([x0,y0,x1,y1] in the pad's CSS pixels). */
+export function guessMarks(g) {
+  if (!g || !Array.isArray(g.digits)) return [];
+  return g.digits
+    .filter((d) => d && Number.isInteger(d.digit) && Array.isArray(d.box) && d.box.length === 4 && d.box.every(Number.isFinite))
+    .map((d) => ({ digit: d.digit, box: d.box, confidence: d.confidence }));
+}
+
+/** The read digits under their ink (over it when the ink reaches the pad's bottom). */
+function showMarks(g) {
+  const layer = $("pad-marks");
+  layer.replaceChildren();
+  if (!g || !pad || !pad.hasInk) return;
+  const height = $("pad").getBoundingClientRect().height;
+  for (const { digit, box } of guessMarks(g)) {
+    const [x0, y0, x1, y1] = box;
+    const mark = textEl("span", "pad-mark", String(digit));
+    const below = y1 + 30 < height;
+    mark.classList.toggle("over", !below);
+    mark.style.left = `${x0}px`;
+    mark.style.width = `${Math.max(16, x1 - x0)}px`;
+    mark.style.top = below ? `${y1 + 2}px` : `${Math.max(0, y0 - 28)}px`;
+    layer.append(mark);
+  }
+}
+
 function showGuess(g) {
   const el = $("guess");
+  showMarks(g);
   if (!g || !pad || !pad.hasInk) {
     el.textContent = "?";
     el.dataset.digit = "";
+    el.dataset.number = "";
     el.title = t("game.guess.none");
     return;
   }
-  el.textContent = String(g.digit);
-  el.dataset.digit = String(g.digit);
+  const text = typeof g.number === "string" ? g.number : String(g.digit);
+  el.textContent = text;
+  el.dataset.digit = typeof g.number === "string" ? "" : String(g.digit);
+  el.dataset.number = typeof g.number === "string" ? g.number : "";
   el.dataset.points = String(g.points);
   el.title = `${Math.round(g.confidence * 100)}%`;
 }

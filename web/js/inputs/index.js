@@ -2,6 +2,7 @@
 // that takes them in the game scene.
 import { createChoiceInput } from "./choice.js";
 import { createDrawnInput } from "./drawn.js";
+import { createNumberInput } from "./number.js";
 import { $ } from "../ui.js";
 
 function createUnsupportedInput() {
@@ -16,7 +17,7 @@ function createUnsupportedInput() {
 
 const INPUTS = {
   drawn_digit: createDrawnInput,
-  drawn_number: createDrawnInput,
+  drawn_number: createNumberInput,
   choice: createChoiceInput,
 };
 

@@ -1,10 +1,12 @@
 // The games this client draws in its own way. Adding a kind is its file
 // and one line here; a game without one is drawn by the generic kind.
+import addone from "./addone.js";
 import generic from "./generic.js";
 import mindpad from "./mindpad.js";
 
 const KINDS = new Map([
   [mindpad.id, mindpad],
+  [addone.id, addone],
 ]);
 
 /** The kind module of a game (its catalog id). */

@@ -10,14 +10,14 @@ import { gameInfo, isSolo, lanes, myRole } from "../state.js";
 import { $, currentScene, show, textEl } from "../ui.js";
 import { hideCountdown } from "./countdown.js";
 
-let ctx = null;     // {send, dispatch, getState, leaveToMenu}
+let ctx = null;     // {send, dispatch, getState, quitGame}
 let kind = null;
 let input = null;
 let clockTimer = null;
 
 export function initGame(context) {
   ctx = context;
-  $("game-quit").addEventListener("click", () => ctx.leaveToMenu());
+  $("game-quit").addEventListener("click", () => ctx.quitGame());
   document.addEventListener("keydown", (e) => {
     if (currentScene() !== "game" || !input || e.target.tagName === "INPUT") return;
     input.key(e);
@@ -54,7 +54,24 @@ export function enterGame(state) {
   if (myRole(state) === "spectator") showWait(t("game.spectating"));
 }
 
+/** The game scene with no race in it (the fish tank before Start): no input, no question, score 0. */
+export function clearGame(modeLabel = "") {
+  stopClock();
+  if (input) { input.unmount(); input = null; }
+  $("question").replaceChildren();
+  delete $("question").dataset.id;
+  $("question-num").textContent = "";
+  $("feedback").textContent = "";
+  $("feedback").className = "feedback";
+  $("game-score").textContent = "0";
+  $("game-mode").textContent = modeLabel;
+  $("game-wait").hidden = true;
+  $("lanes").hidden = true;
+  $("clock").textContent = "";
+}
+
 export function showQuestion(state, resent) {
+  if (!input) { enterGame(state); return; }
   const question = state.race.question;
   const q = $("question");
   kind.renderPrompt(q, question.prompt);

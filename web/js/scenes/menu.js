@@ -4,9 +4,11 @@ import { getLang, has, t } from "../i18n.js";
 import { gameName, modesOf } from "../catalog.js";
 import { modeName } from "../format.js";
 import { supportsInput } from "../inputs/index.js";
+import { kindFor } from "../kinds/index.js";
 import { $, currentScene, textEl } from "../ui.js";
 
-let ctx = null;   // {getState, chosenGame, chooseGame, playSolo, retryCatalog}
+let ctx = null;   // {getState, chosenGame, chooseGame, playSolo, retryCatalog, openHome(scene)}
+let pointerPick = null;   // the game whose card a pointer is picking: it opens the game's home
 
 export function initMenu(context) {
   ctx = context;
@@ -39,7 +41,17 @@ function renderGames(games, chosen) {
       radio.type = "radio";
       radio.name = "game";
       radio.value = entry.id;
-      radio.addEventListener("change", () => { if (radio.checked) ctx.chooseGame(entry.id); });
+      // A game with pages of its own (kind.home) opens them when picked by
+      // pointer; by keyboard the arrows only move the choice, and its
+      // button (below) opens them.
+      label.addEventListener("pointerdown", () => { pointerPick = entry.id; });
+      radio.addEventListener("change", () => {
+        if (!radio.checked) return;
+        ctx.chooseGame(entry.id);
+        const home = kindFor(entry.id).home;
+        if (home && pointerPick === entry.id) ctx.openHome(home);
+        pointerPick = null;
+      });
       label.append(radio, textEl("span", "game-name", name), textEl("small", "", blurb));
       list.append(label);
     }
@@ -65,6 +77,17 @@ export function renderMenu(state) {
   if (chosen) {
     $("menu-solo-h").textContent = t("menu.soloIn", { game: gameName(chosen, getLang()) });
     const playable = supportsInput(chosen.answer_input);
+    const home = kindFor(chosen.id).home;
+    if (home) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "mode-btn home-btn";
+      b.id = "btn-home";
+      b.disabled = !playable;
+      b.append(textEl("span", "", t(`home.${home}`)), textEl("small", "", t(`home.${home}.sub`)));
+      b.addEventListener("click", () => ctx.openHome(home));
+      modes.append(b);
+    }
     for (const mode of modesOf(chosen)) {
       const b = document.createElement("button");
       b.type = "button";

@@ -1,0 +1,61 @@
+// Numbers (answer_input drawn_number): the wide pad of the drawn input,
+// whose live guess shows the whole number, and the keypad beside it.
+// Enter sends what was typed as `{"type":"submit","question":…,"answer":"3240"}`
+// (graded as typed, docs/protocol.md), or the drawing when nothing was typed.
+import { mayAnswer } from "../state.js";
+import { $ } from "../ui.js";
+import { createDrawnInput, submitTyped } from "./drawn.js";
+import { createKeypad } from "./keypad.js";
+
+export function createNumberInput(kind, context) {
+  const drawn = createDrawnInput(kind, context);
+  const keypad = createKeypad(onKey);
+
+  function onKey(key) {
+    if (key === "enter") {
+      if (keypad.typed) {
+        if (submitTyped(keypad.typed)) keypad.clear();
+      } else if (!$("btn-submit").disabled) {
+        $("btn-submit").click();
+      }
+    } else {
+      keypad.press(key);
+    }
+    refresh();
+  }
+
+  function refresh() {
+    drawn.refresh();
+    const state = context.getState();
+    keypad.render(mayAnswer(state) && !state.race.submitting);
+  }
+
+  return {
+    mount() {
+      $("pad-area").classList.add("number");
+      drawn.mount();
+      keypad.clear();
+      keypad.show();
+      refresh();
+    },
+    question(q, resent) {
+      drawn.question(q, resent);
+      if (!resent) keypad.clear();
+      refresh();
+    },
+    refresh,
+    /** Digits and Backspace type, Enter sends, Escape clears the pad. */
+    key(e) {
+      if (e.target.tagName === "BUTTON" && e.key === "Enter") return;
+      if (/^[0-9]$/.test(e.key)) { e.preventDefault(); onKey(e.key); return; }
+      if (e.key === "Backspace") { e.preventDefault(); onKey("delete"); return; }
+      if (e.key === "Enter") { e.preventDefault(); onKey("enter"); return; }
+      drawn.key(e);
+    },
+    unmount() {
+      keypad.hide();
+      drawn.unmount();
+      $("pad-area").classList.remove("number");
+    },
+  };
+}

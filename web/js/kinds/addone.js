@@ -1,0 +1,39 @@
+// Add-One Fish: add one to every digit of a string (`2139` → `3240`, a 9
+// wraps to 0). The prompt is `{"digits":"2139"}`; answers are strings of
+// digits, written on the wide pad or typed on the keypad, and `graded.answer`
+// and `expected` are those strings (leading zeros kept). The fish pages
+// (scenes/fish*.js) are this game's home: the menu offers them.
+import { t } from "../i18n.js";
+import { textEl } from "../ui.js";
+
+/** The right answer to a prompt's digits: each one plus one, 9 wrapping to 0. */
+export function addOne(digits) {
+  return [...String(digits)].map((d) => (/[0-9]/.test(d) ? String((Number(d) + 1) % 10) : d)).join("");
+}
+
+export default {
+  id: "addone",
+  input: "drawn_number",
+  padLabel: "kind.addone.canvas",
+  /** The scene that opens this game from the menu (scenes/fishstart.js). */
+  home: "fish-start",
+
+  /** One tile per digit, so the eye can walk them left to right. */
+  renderPrompt(container, prompt) {
+    container.replaceChildren();
+    const digits = String((prompt && prompt.digits) ?? "");
+    const row = textEl("span", "addone-digits", "");
+    row.setAttribute("aria-label", t("kind.addone.prompt", { digits: [...digits].join(" ") }));
+    row.dataset.digits = digits;
+    for (const d of digits) {
+      const tile = textEl("span", "addone-digit", d);
+      tile.setAttribute("aria-hidden", "true");
+      row.append(tile);
+    }
+    container.append(row);
+  },
+
+  describeAnswer(answer) {
+    return String(answer);
+  },
+};

@@ -1,0 +1,167 @@
+// Add-One Fish's Game page: the aquarium around the game scene. The chosen
+// fish swims in a tank whose sky follows GET /api/weather (the clock's look
+// until it answers; never waited on). Start fades away and starts a solo
+// Time Attack with the fish (`create_room` with "fish"); the fish swims at 3
+// correct answers and jumps at 6; a tap or a swipe turns it around; Quit
+// asks first; the end offers Play again and Back. The race itself is the
+// game scene's (game.js) with the addone kind and the number input.
+import { t } from "../i18n.js";
+import { clockLook, pictureOf, weatherLook } from "../fish.js";
+import { $, ask, dismissAsk, show } from "../ui.js";
+import { clearGame } from "./game.js";
+
+let ctx = null;    // {getState, playSolo, leaveRoom, showFishStart}
+let tank = null;   // {fish}: the fish in the tank, while the Game page is open
+let lookSeq = 0;
+let swipe = null;  // {id, x, y} of a pointer down on the fish
+let swiped = false;
+
+export const SWIM_AT = 3;
+export const JUMP_AT = 6;
+
+/** How the fish reacts to a score: "", "swim" (3 or more) or "jump" (6 or more). */
+export function reactionFor(score) {
+  if (score >= JUMP_AT) return "jump";
+  if (score >= SWIM_AT) return "swim";
+  return "";
+}
+
+export function initFishTank(context) {
+  ctx = context;
+  $("fish-go").addEventListener("click", start);
+  const fish = $("fish-swimmer");
+  fish.addEventListener("pointerdown", (e) => { swipe = { id: e.pointerId, x: e.clientX, y: e.clientY }; });
+  fish.addEventListener("pointerup", (e) => {
+    if (!swipe || swipe.id !== e.pointerId) return;
+    const dx = e.clientX - swipe.x, dy = e.clientY - swipe.y;
+    swipe = null;
+    if (Math.abs(dx) > 24 && Math.abs(dx) > Math.abs(dy)) { swiped = true; flip(); }
+  });
+  fish.addEventListener("pointercancel", () => { swipe = null; });
+  // A swipe ends in a click too: that click is the swipe's, not a second turn.
+  fish.addEventListener("click", () => { if (swiped) { swiped = false; return; } flip(); });
+}
+
+export const tankActive = () => !!tank;
+
+/** Opens the Game page with `fish` ({id, name, kind, best_score}), ready to Start. */
+export function openTank(fish) {
+  tank = { fish: { ...fish } };
+  $("scene-game").classList.add("tank");
+  $("aquarium").hidden = false;
+  const img = $("fish-img");
+  img.src = pictureOf(fish.kind);
+  img.dataset.kind = fish.kind;
+  $("aq-name").textContent = fish.name;
+  resetTank();
+  show("game");
+  $("fish-go").focus();
+  applyLook(clockLook(), "clock");
+  const mine = ++lookSeq;
+  weatherLook().then((look) => {
+    if (mine === lookSeq && tank && look) applyLook(look, "weather");
+  }).catch(() => { /* the clock's look stays */ });
+}
+
+function applyLook(look, source) {
+  const aq = $("aquarium");
+  aq.dataset.look = look;
+  aq.dataset.lookSource = source;
+}
+
+/** The fish back where it started, unturned, still; the game scene empty; Start shown. */
+function resetTank() {
+  clearGame(t("mode.time_attack"));
+  const fish = $("fish-swimmer");
+  fish.dataset.react = "";
+  fish.dataset.flipped = "false";
+  const go = $("fish-go");
+  go.hidden = false;
+  go.disabled = false;
+  go.classList.remove("fading");
+}
+
+/** The server refused to open the race: Start again. */
+export function tankRefused() {
+  if (tank) resetTank();
+}
+
+function start() {
+  if (!tank) return;
+  const go = $("fish-go");
+  go.disabled = true;
+  const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (reduced) go.hidden = true;
+  else {
+    go.classList.add("fading");
+    go.addEventListener("animationend", () => { if (go.classList.contains("fading")) go.hidden = true; }, { once: true });
+  }
+  ctx.playSolo("addone", "time_attack", { fish: tank.fish.id });
+}
+
+function flip() {
+  const fish = $("fish-swimmer");
+  fish.dataset.flipped = String(fish.dataset.flipped !== "true");
+}
+
+/** A graded answer: the fish swims from 3 points and jumps from 6. */
+export function tankGraded(state) {
+  if (!tank) return;
+  const react = reactionFor(state.race.score);
+  const fish = $("fish-swimmer");
+  if (fish.dataset.react !== react) fish.dataset.react = react;
+}
+
+/** The run is over: the score, the fish's best, and Play again or Back. */
+export async function tankOver(state) {
+  if (!tank || !state.race.result || tank.over === state.race.result) return;
+  tank.over = state.race.result;
+  const score = state.race.result.score;
+  tank.fish.best_score = Math.max(tank.fish.best_score || 0, score);
+  const fish = tank.fish;
+  const choice = await ask({
+    title: t("fish.over.title"),
+    body: t("fish.over.body", { name: fish.name, score, best: fish.best_score }),
+    choices: [
+      { value: "again", label: t("results.again"), kind: "primary" },
+      { value: "back", label: t("fish.back") },
+    ],
+  });
+  if (tank && tank.fish === fish) {
+    if (choice === "again") again();
+    else if (choice !== "dismissed") leaveTank(true);
+  }
+}
+
+function again() {
+  resetTank();
+  start();
+}
+
+/** Quit: asks first; leaving goes back to the fish's start page. */
+export async function quitTank() {
+  const choice = await ask({
+    title: t("fish.quit.title"),
+    body: t("fish.quit.body"),
+    choices: [
+      { value: "stay", label: t("fish.quit.no"), kind: "primary" },
+      { value: "quit", label: t("fish.quit.yes"), kind: "danger" },
+    ],
+  });
+  if (choice === "quit" && tank) leaveTank(true);
+}
+
+/** Closes the tank; `toStart` leaves the room too and shows the fish's start page. */
+export function leaveTank(toStart = false) {
+  if (!tank) return;
+  tank = null;
+  lookSeq++;
+  dismissAsk();
+  $("aquarium").hidden = true;
+  $("fish-go").hidden = true;
+  $("scene-game").classList.remove("tank");
+  if (toStart) {
+    ctx.leaveRoom();
+    ctx.showFishStart();
+  }
+}
