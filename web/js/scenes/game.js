@@ -47,6 +47,7 @@ export function enterGame(state) {
   $("clock-label").dataset.i18n = label;
   $("clock-label").textContent = t(label);
   show("game");
+  document.querySelector("#scene-game .clock").hidden = false;
   input.mount();
   startClock();
   renderLanes(state);
@@ -68,6 +69,7 @@ export function clearGame(modeLabel = "") {
   $("game-wait").hidden = true;
   $("lanes").hidden = true;
   $("clock").textContent = "";
+  document.querySelector("#scene-game .clock").hidden = true;
 }
 
 export function showQuestion(state, resent) {

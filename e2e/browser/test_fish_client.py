@@ -1,0 +1,153 @@
+"""Add-One Fish's client pieces in real Chromium, imported into a page of the
+real server (no server game needed): the addone kind's prompt, the number
+input (the wide pad's whole-number guess with per-digit marks, the keypad
+driven by real clicks and keys, what a submit sends), the fish's reactions
+and the aquarium's look rules."""
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from conftest import wait
+
+XSS = "<img src=x onerror=alert(1)>"
+
+# The number input on the page's own pad and keypad, with a state driven
+# through state.js and a recording `send`.
+SETUP_NUMBER = """
+Promise.all([import('/js/state.js'), import('/js/inputs/index.js'), import('/js/kinds/index.js'), import('/js/ui.js')])
+.then(([st, inputs, kinds, ui]) => {
+  let state = st.initialState();
+  const sent = [];
+  const ctx = {getState: () => state, send: (m) => { sent.push(m); return true; },
+               dispatch: (e) => { state = st.apply(state, e, performance.now()); }};
+  const room = {game: 'addone', round: 1, mode: 'time_attack', phase: 'running', host: 'p1', max_players: 1,
+                members: [{player_id: 'p1', name: 'Kid', role: 'racer', ready: false, connected: true, host: true}]};
+  ctx.dispatch({type: 'room', code: 'FISH', you: 'p1', room});
+  ctx.dispatch({type: 'question', question: 'r1q0', prompt: {digits: '2139'}});
+  ui.show('game');
+  const kind = kinds.kindFor('addone');
+  const input = inputs.createInput('drawn_number', kind, ctx);
+  input.mount();
+  input.question(state.race.question, false);
+  document.addEventListener('keydown', (e) => input.key(e));
+  window.__num = {sent, input, ctx, get state() { return state; }};
+  done({kind: kind.id, padAria: document.getElementById('pad').getAttribute('aria-label')});
+}).catch((e) => done({error: String(e && e.stack || e)}));
+"""
+
+
+@pytest.fixture
+def page(blank_page):
+    return blank_page
+
+
+def js(drv, body, *args):
+    out = drv.execute_async_script("const done = arguments[arguments.length - 1];" + body, *args)
+    assert not (isinstance(out, dict) and "error" in out), out
+    return out
+
+
+def test_addone_answers_and_prompt(page):
+    out = js(page, """
+      Promise.all([import('/js/kinds/addone.js'), import('/js/kinds/index.js')]).then(([a, k]) => {
+        const box = document.createElement('p');
+        document.body.append(box);
+        k.kindFor('addone').renderPrompt(box, {digits: '2139'});
+        const tiles = [...box.querySelectorAll('.addone-digit')].map((e) => e.textContent);
+        const label = box.firstElementChild.getAttribute('aria-label');
+        k.kindFor('addone').renderPrompt(box, {digits: arguments[0]});
+        const hostile = {text: box.textContent, tags: [...box.querySelectorAll('img')].length};
+        box.remove();
+        done({sums: ['2139', '9099', '010', '0'].map(a.addOne), tiles, label, hostile,
+              said: k.kindFor('addone').describeAnswer('010'), input: k.kindFor('addone').input});
+      }).catch((e) => done({error: String(e.stack || e)}));""".replace("arguments[0]", repr(XSS)))
+    assert out["sums"] == ["3240", "0100", "121", "1"]
+    assert out["tiles"] == ["2", "1", "3", "9"]
+    assert out["label"] == "Add one to each digit: 2 1 3 9"
+    assert out["hostile"]["tags"] == 0 and out["hostile"]["text"] == XSS, "prompt text stays text"
+    assert out["said"] == "010" and out["input"] == "drawn_number"
+
+
+def test_reactions_and_looks(page):
+    out = js(page, """
+      Promise.all([import('/js/scenes/fishtank.js'), import('/js/fish.js')]).then(([tank, f]) => done({
+        react: [0, 2, 3, 5, 6, 9].map(tank.reactionFor),
+        clock: [0, 5, 6, 12, 18, 19, 23].map((h) => f.clockLook(new Date(2026, 10, 23, h, 30))),
+        read: [{look: 'snow'}, {look: 'hail'}, null, {look: 'night', source: 'clock'}].map(f.readWeather),
+        pics: ['betta', 'shark'].map(f.pictureOf)}))
+      .catch((e) => done({error: String(e.stack || e)}));""")
+    assert out["react"] == ["", "", "swim", "swim", "jump", "jump"]
+    assert out["clock"] == ["night", "night", "sunny", "sunny", "sunny", "night", "night"]
+    assert out["read"] == ["snow", None, None, "night"]
+    assert out["pics"] == ["/img/fish/betta.svg", "/img/fish/goldfish.svg"]
+
+
+def keypad(drv, key):
+    drv.find_element(By.CSS_SELECTOR, f'#keypad button[data-key="{key}"]').click()
+
+
+def sent(drv):
+    return drv.execute_script("return window.__num.sent")
+
+
+def test_the_keypad_types_and_sends_the_answer(page):
+    out = js(page, SETUP_NUMBER)
+    assert out["kind"] == "addone"
+    assert out["padAria"].startswith("Wide drawing area")
+    keys = page.find_elements(By.CSS_SELECTOR, "#keypad button[data-key]")
+    assert sorted(k.get_attribute("data-key") for k in keys) == sorted([*"0123456789", "delete", "enter"])
+    assert min(k.size["height"] for k in keys) >= 44 and min(k.size["width"] for k in keys) >= 44, "big targets"
+    pad = page.find_element(By.ID, "pad")
+    assert pad.size["width"] >= 2 * pad.size["height"], "the pad is wide"
+    for k in "3241":
+        keypad(page, k)
+    keypad(page, "delete")
+    keypad(page, "0")
+    assert page.find_element(By.ID, "keypad-display").text == "3240"
+    keypad(page, "enter")
+    assert sent(page) == [{"type": "submit", "question": "r1q0", "answer": "3240"}]
+    assert page.execute_script("return window.__num.state.race.submitting") is True
+    assert not page.find_element(By.CSS_SELECTOR, '#keypad button[data-key="5"]').is_enabled(), "one answer at a time"
+    assert page.find_element(By.ID, "keypad-display").text == ""
+
+    # Graded; the next question is answered with the keyboard's digits and Enter.
+    page.execute_script("""
+      const n = window.__num;
+      n.ctx.dispatch({type: 'graded', question: 'r1q0', answer: '3240', correct: true, expected: '3240', points: 1, score: 1, run_over: false});
+      n.ctx.dispatch({type: 'question', question: 'r1q1', prompt: {digits: '909'}});
+      n.input.question(n.state.race.question, false);
+      document.activeElement.blur();""")
+    ActionChains(page).send_keys("0100").send_keys("\ue003\ue003").send_keys("10").send_keys("\ue007").perform()
+    wait(page, lambda d: len(sent(d)) == 2, 5, "the keyed answer")
+    assert sent(page)[1] == {"type": "submit", "question": "r1q1", "answer": "0110"}
+
+
+def test_the_live_guess_shows_the_whole_number_and_each_digit_under_its_ink(page):
+    js(page, SETUP_NUMBER)
+    pad = page.find_element(By.ID, "pad")
+    # Some ink (a stroke by the real pointer), then the server's reading of it.
+    ActionChains(page).move_to_element_with_offset(pad, -100, 0).click_and_hold() \
+        .move_by_offset(0, 30).release().perform()
+    wait(page, lambda d: any(m["type"] == "points" for m in sent(d)), 5, "the stroke to stream")
+    assert sent(page)[0]["question"] == "r1q0"
+    page.execute_script("""
+      const n = window.__num;
+      n.ctx.dispatch({type: 'guess', question: 'r1q0', number: '3240', confidence: 0.9, points: 40,
+        digits: [{digit: 3, confidence: 0.99, box: [20, 20, 60, 80]}, {digit: 2, confidence: 0.9, box: [80, 20, 120, 80]},
+                 {digit: 4, confidence: 0.95, box: [140, 20, 180, 80]}, {digit: 0, confidence: 0.97, box: [200, 20, 240, 80]}]});
+      n.input.refresh();""")
+    guess = page.find_element(By.ID, "guess")
+    assert guess.text == "3240" and guess.get_attribute("data-number") == "3240"
+    marks = page.execute_script("""
+      const pad = document.getElementById('pad').getBoundingClientRect();
+      return [...document.querySelectorAll('#pad-marks .pad-mark')].map((m) => {
+        const r = m.getBoundingClientRect();
+        return [m.textContent, Math.round(r.left - pad.left), Math.round(r.top - pad.top)];
+      });""")
+    assert [m[0] for m in marks] == ["3", "2", "4", "0"]
+    assert [m[1] for m in marks] == [20, 80, 140, 200], "each digit sits at its ink's x"
+    assert all(m[2] >= 80 for m in marks), "under the ink"
+    # Nothing typed: Enter sends the drawing (a submit without answer).
+    keypad(page, "enter")
+    assert sent(page)[-1] == {"type": "submit", "question": "r1q0"}
+    page.execute_script("window.__num.input.unmount()")
