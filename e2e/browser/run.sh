@@ -7,7 +7,8 @@
 #
 # Installs what is missing (apt: chromium, chromium-driver, a CJK font; pip:
 # e2e/browser/requirements.txt into .venv-e2e), starts `mindpad serve` on a
-# free port with a short Time Attack, runs pytest, stops the server.
+# free port with a short Time Attack and the weather from the server's clock
+# (no network), runs pytest, stops the server.
 # Screenshots of every scene go to e2e/artifacts/.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +49,7 @@ mkdir -p "$root/e2e/artifacts"
 log=$root/e2e/artifacts/server.log
 MINDPAD_TIME_ATTACK_SECONDS=${MINDPAD_TIME_ATTACK_SECONDS:-20} \
 MINDPAD_COUNTDOWN_SECONDS=${MINDPAD_COUNTDOWN_SECONDS:-1} \
+MINDPAD_WEATHER_PROVIDER=${MINDPAD_WEATHER_PROVIDER:-none} \
     "$bin" serve --port "$port" --host 127.0.0.1 --web-root "$root/web" >"$log" 2>&1 &
 server=$!
 stop_server() {
