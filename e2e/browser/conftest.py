@@ -22,6 +22,10 @@ DESKTOP = (1280, 800)
 PHONE = (390, 844)
 
 
+# Markup a hostile name would inject; the page's own pictures (under /img/) are not.
+INJECTED = 'img:not([src^="/img/"]), [onerror]'
+
+
 def unique_name(prefix):
     return f"{prefix}{uuid.uuid4().hex[:6]}"
 

@@ -6,7 +6,7 @@ import re
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import (assert_no_alert, el, new_player, onboard, open_app, scene, snap, wait,
+from conftest import (INJECTED, assert_no_alert, el, new_player, onboard, open_app, scene, snap, wait,
                       wait_scene)
 
 WEB = pathlib.Path(__file__).resolve().parents[2] / "web"
@@ -94,7 +94,7 @@ def test_hostile_name_is_plain_text(browser):
     onboard(drv, XSS)
     # The server refuses the name; the page shows it back as text, never as markup.
     wait(drv, lambda d: XSS in el(d, "#onboard-error").text, 10, "the refusal")
-    assert drv.find_elements(By.TAG_NAME, "img") == []
+    assert drv.find_elements(By.CSS_SELECTOR, INJECTED) == []
     assert_no_alert(drv)
     assert el(drv, "#name-input").get_attribute("value") == XSS
     snap(drv, "17-hostile-name")
@@ -102,7 +102,7 @@ def test_hostile_name_is_plain_text(browser):
     el(drv, "#lang-switch").click()
     onboard(drv, XSS)
     wait(drv, lambda d: "无法使用" in el(d, "#onboard-error").text and XSS in el(d, "#onboard-error").text, 10, "zh refusal")
-    assert drv.find_elements(By.TAG_NAME, "img") == []
+    assert drv.find_elements(By.CSS_SELECTOR, INJECTED) == []
     assert_no_alert(drv)
     el(drv, "#lang-switch").click()
 
@@ -148,7 +148,7 @@ def test_hostile_names_from_other_players_stay_text(browser):
         wait_scene(drv, "menu")
         el(drv, "#btn-leaderboards").click()
         wait(drv, lambda d: XSS in [e.text for e in d.find_elements(By.CSS_SELECTOR, "#lb-body td.name")], 10, "board")
-        assert drv.find_elements(By.TAG_NAME, "img") == []
+        assert drv.find_elements(By.CSS_SELECTOR, INJECTED) == []
         assert_no_alert(drv)
     finally:
         conftest.BASE_URL = old

@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 import conftest
-from conftest import assert_no_alert, el, new_player, snap, wait, wait_scene
+from conftest import INJECTED, assert_no_alert, el, new_player, snap, wait, wait_scene
 from fake_server import MINDPAD, QUICK_PICK, FakeServer
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -93,7 +93,7 @@ def test_each_game_offers_only_its_modes_everywhere(browser, three_games):
     wait(drv, lambda d: mode_buttons(d) == ["btn-time_attack"], 5, "path's modes")
     assert not el(drv, "#btn-time_attack").is_enabled()
     assert "Not playable in this browser yet" in drv.find_elements(By.CSS_SELECTOR, "#menu-games-list .game-card")[2].text
-    assert drv.find_elements(By.CSS_SELECTOR, "img") == []
+    assert drv.find_elements(By.CSS_SELECTOR, INJECTED) == []
     drv.find_element(By.CSS_SELECTOR, "#menu-games-list input[value=quick_pick]").find_element(By.XPATH, "..").click()
     wait(drv, lambda d: mode_buttons(d) == ["btn-normal", "btn-time_attack"], 5, "quick_pick again")
 
@@ -123,7 +123,7 @@ def test_each_game_offers_only_its_modes_everywhere(browser, three_games):
     rows = lambda d: [r.get_attribute("data-mode") for r in d.find_elements(By.CSS_SELECTOR, "#hs-body tr")]
     wait(drv, lambda d: rows(d) == ["normal", "time_attack"], 5, "quick_pick's highscores")
     assert any(p.startswith("/api/players/") and p.endswith("?game=quick_pick") for p in fake.requests)
-    assert drv.find_elements(By.CSS_SELECTOR, "img") == []
+    assert drv.find_elements(By.CSS_SELECTOR, INJECTED) == []
     assert_no_alert(drv)
 
 
