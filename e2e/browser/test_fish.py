@@ -299,6 +299,11 @@ def test_two_browser_addone_race(browser):
     el(ann, "#fish-menu").click()
     wait_scene(ann, "menu")
     assert ann.find_element(By.CSS_SELECTOR, '#menu-games-list input[value="addone"]').is_selected()
+    # The chosen game's own pages stay one button away.
+    el(ann, "#btn-home").click()
+    wait_scene(ann, "fish-start")
+    el(ann, "#fish-menu").click()
+    wait_scene(ann, "menu")
     el(ann, "#btn-race").click()
     wait_scene(ann, "race")
     ann.find_element(By.CSS_SELECTOR, "input[name=race-mode][value=time_attack]").find_element(By.XPATH, "..").click()

@@ -199,4 +199,6 @@ export default {
   "err.bad_fish": "That fish cannot play this game.",
   "err.bad_answer": "The answer must be 1 to 8 digits.",
   "err.too_many_fish": "You already have 20 fish. Delete one to make room.",
+  "err.invalid_name": "a name has 1–20 letters, digits, spaces, _ or -",
+  "err.unknown_kind": "this kind of fish is not offered",
 };

@@ -199,4 +199,6 @@ export default {
   "err.bad_fish": "这条小鱼不能玩这个游戏。",
   "err.bad_answer": "答案必须是 1 到 8 位数字。",
   "err.too_many_fish": "你已经有 20 条小鱼了。删除一条再创建。",
+  "err.invalid_name": "名字须为 1–20 个字母、数字、空格、_ 或 -",
+  "err.unknown_kind": "没有这种鱼",
 };
