@@ -140,6 +140,34 @@ def answer_by_drawing(drv, previous=None):
     return qid
 
 
+A11Y = """
+const shown = (e) => e.offsetParent !== null || e.closest('dialog[open]');
+const root = document.querySelector('dialog[open]') || document.querySelector('.scene:not([hidden])');
+const bad = [];
+for (const b of root.querySelectorAll('button')) {
+  if (!shown(b)) continue;
+  const name = (b.getAttribute('aria-label') || b.textContent).trim();
+  const r = b.getBoundingClientRect();
+  if (!name) bad.push('unnamed button ' + b.outerHTML.slice(0, 80));
+  if (r.height < 40 || r.width < 44) bad.push('small target ' + name + ' ' + r.width + 'x' + r.height);
+}
+for (const i of root.querySelectorAll('img')) if (shown(i) && !i.hasAttribute('alt')) bad.push('img without alt ' + i.src);
+for (const i of root.querySelectorAll('input, select')) {
+  if (!shown(i) || i.type === 'radio') continue;
+  if (!(i.labels && i.labels.length) && !i.getAttribute('aria-label')) bad.push('unlabelled ' + i.id);
+}
+if (root.tagName === 'DIALOG' && !document.getElementById(root.getAttribute('aria-labelledby'))?.textContent) bad.push('unnamed dialog');
+return bad;
+"""
+
+
+def check_a11y(drv):
+    """What an axe run would flag first, on the scene or dialog shown: unnamed or tiny buttons,
+    pictures without alt, unlabelled fields, an unnamed dialog."""
+    bad = drv.execute_script(A11Y)
+    assert bad == [], bad
+
+
 def animation(drv):
     return drv.execute_script("return getComputedStyle(document.getElementById('fish-swimmer')).animationName")
 
@@ -149,9 +177,11 @@ def test_create_a_fish_bad_name_refused_then_played_listed_and_deleted(browser):
     player = new_player(drv, "Fi")
     to_fish_start(drv)
     snap(drv, "fish-01-start")
+    check_a11y(drv)
     el(drv, "#fish-about").click()
     wait_scene(drv, "fish-about")
     assert "3240" in el(drv, "#scene-fish-about").text
+    check_a11y(drv)
     el(drv, "#scene-fish-about .fish-home").click()
     wait_scene(drv, "fish-start")
 
@@ -172,6 +202,7 @@ def test_create_a_fish_bad_name_refused_then_played_listed_and_deleted(browser):
         pics.append(el(drv, "#fish-preview").get_attribute("src").rsplit("/", 1)[-1])
     assert pics == ["clownfish.svg", "pufferfish.svg", "betta.svg", "angelfish.svg", "goldfish.svg"]
     snap(drv, "fish-02-settings")
+    check_a11y(drv)
 
     create_fish(drv, "Bubbles", "pufferfish")
     wait(drv, lambda d: scene(d) == "game" and el(d, "#aquarium").is_displayed(), 10, "the tank")
@@ -194,11 +225,13 @@ def test_create_a_fish_bad_name_refused_then_played_listed_and_deleted(browser):
     assert names == ["Bubbles", "Nemo 2"]
     assert "0" in el(drv, "#fish-list .fish-row .fish-best").text
     snap(drv, "fish-03-players")
+    check_a11y(drv)
 
     # Delete asks first; Cancel keeps the fish.
     el(drv, f'#fish-list .fish-row[data-id="{second["id"]}"] .fish-delete').click()
     wait(drv, lambda d: "Nemo 2" in el(d, "#ask-title").text, 5, "the delete question")
     snap(drv, "fish-04-delete-confirm")
+    check_a11y(drv)
     ask_choose(drv, "cancel")
     assert len(my_fish(drv, player)) == 2
     el(drv, f'#fish-list .fish-row[data-id="{second["id"]}"] .fish-delete').click()
@@ -245,6 +278,7 @@ def test_solo_race_by_keypad_and_drawing_with_reactions_weather_and_the_end(brow
     wait(drv, lambda d: el(d, "#fish-swimmer").get_attribute("data-react") == "swim", 5, "the fish to swim at 3")
     assert animation(drv) == "fish-swim"
     snap(drv, "fish-05-tank-swim")
+    check_a11y(drv)
     prev = answer_by_drawing(drv, prev)
     snap(drv, "fish-06-drawn-number")
     for _ in range(2):
@@ -262,6 +296,7 @@ def test_solo_race_by_keypad_and_drawing_with_reactions_weather_and_the_end(brow
     body = el(drv, "#ask-body").text
     assert "Finn" in body and "6" in body, body
     snap(drv, "fish-07-game-over")
+    check_a11y(drv)
     assert [f["best_score"] for f in my_fish(drv, player)] == [6] or my_fish(drv, player)[0]["best_score"] >= 6
     ask_choose(drv, "again")
     wait(drv, lambda d: el(d, "#fish-swimmer").get_attribute("data-react") == "", 5, "the fish back at rest")
@@ -328,6 +363,7 @@ def test_two_browser_addone_race(browser):
     prev[bo_name] = answer_by_keypad(bo)
     prev[bo_name] = answer_by_keypad(bo, prev[bo_name])
     snap(bo, "fish-08-race-game")
+    check_a11y(bo)
     for d in (ann, bo):
         wait_scene(d, "standings", 40)
     rows = [e.text for e in ann.find_elements(By.CSS_SELECTOR, "#standings-list .standing .name")]
