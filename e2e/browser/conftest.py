@@ -26,6 +26,22 @@ PHONE = (390, 844)
 INJECTED = 'img:not([src^="/img/"]), [onerror]'
 
 
+def racing_state_js(game, mode):
+    """JavaScript for an input test: `state` driven through state.js (module `st`), a
+    recording `send` into `sent`, one racer in a running room of `game`, and the
+    question r1q0 with the script's `prompt`."""
+    return f"""
+  let state = st.initialState();
+  const sent = [];
+  const ctx = {{getState: () => state, send: (m) => {{ sent.push(m); return true; }},
+               dispatch: (e) => {{ state = st.apply(state, e, performance.now()); }}}};
+  const room = {{game: '{game}', round: 1, mode: '{mode}', phase: 'running', host: 'p1', max_players: 1,
+                members: [{{player_id: 'p1', name: 'Kid', role: 'racer', ready: false, connected: true, host: true}}]}};
+  ctx.dispatch({{type: 'room', code: 'KBRW', you: 'p1', room}});
+  ctx.dispatch({{type: 'question', question: 'r1q0', prompt}});
+"""
+
+
 def unique_name(prefix):
     return f"{prefix}{uuid.uuid4().hex[:6]}"
 

@@ -7,7 +7,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from conftest import wait
+from conftest import racing_state_js, wait
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -16,14 +16,7 @@ XSS = "<img src=x onerror=alert(1)>"
 SETUP_NUMBER = """
 Promise.all([import('/js/state.js'), import('/js/inputs/index.js'), import('/js/kinds/index.js'), import('/js/ui.js')])
 .then(([st, inputs, kinds, ui]) => {
-  let state = st.initialState();
-  const sent = [];
-  const ctx = {getState: () => state, send: (m) => { sent.push(m); return true; },
-               dispatch: (e) => { state = st.apply(state, e, performance.now()); }};
-  const room = {game: 'addone', round: 1, mode: 'time_attack', phase: 'running', host: 'p1', max_players: 1,
-                members: [{player_id: 'p1', name: 'Kid', role: 'racer', ready: false, connected: true, host: true}]};
-  ctx.dispatch({type: 'room', code: 'FISH', you: 'p1', room});
-  ctx.dispatch({type: 'question', question: 'r1q0', prompt: {digits: '2139'}});
+  const prompt = {digits: '2139'};""" + racing_state_js("addone", "time_attack") + """
   ui.show('game');
   const kind = kinds.kindFor('addone');
   const input = inputs.createInput('drawn_number', kind, ctx);

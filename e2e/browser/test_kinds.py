@@ -7,7 +7,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from conftest import BASE_URL, INJECTED, wait
+from conftest import BASE_URL, INJECTED, racing_state_js, wait
 
 XSS = "<img src=x onerror=alert(1)>"
 QUICK_PICK = {"options": [3, 11, 7], "instruction": "Tap the largest"}
@@ -32,15 +32,7 @@ import('/js/kinds/index.js').then((k) => {
 SETUP_CHOICE = """
 const [prompt, done] = arguments;
 Promise.all([import('/js/state.js'), import('/js/inputs/choice.js'), import('/js/kinds/index.js')])
-.then(([st, choice, kinds]) => {
-  let state = st.initialState();
-  const sent = [];
-  const ctx = {getState: () => state, send: (m) => { sent.push(m); return true; },
-               dispatch: (e) => { state = st.apply(state, e, performance.now()); }};
-  const room = {game: 'quick_pick', round: 1, mode: 'normal', phase: 'running', host: 'p1', max_players: 1,
-                members: [{player_id: 'p1', name: 'Kid', role: 'racer', ready: false, connected: true, host: true}]};
-  ctx.dispatch({type: 'room', code: 'KBRW', you: 'p1', room});
-  ctx.dispatch({type: 'question', question: 'r1q0', prompt});
+.then(([st, choice, kinds]) => {""" + racing_state_js("quick_pick", "normal") + """
   const root = document.createElement('div');
   root.id = 'test-choices';
   root.className = 'choices';
