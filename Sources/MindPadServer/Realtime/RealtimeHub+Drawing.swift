@@ -97,6 +97,9 @@ extension RealtimeHub {
         // A number may also be typed on the keypad: graded as typed, and
         // counted. (A one-digit game's `answer` is ignored, as it always was.)
         if room.game.answerInput == .drawnNumber, let answer {
+            guard let typed = answer.string, DigitString.isValid(typed) else {
+                return reply(session, ProtocolError(.badAnswer, "A keypad \"answer\" is 1 to \(DigitString.maxCount) digits 0-9 in a string, such as \"3240\".", request: request))
+            }
             return room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
         }
         guard session.drawing.question == question, session.drawing.pointCount > 0 else {
