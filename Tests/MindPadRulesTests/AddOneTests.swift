@@ -170,6 +170,7 @@ import Testing
         #expect(results["bo"]?.keypadAnswers == 10 && results["bo"]?.wrong == 1)
         // 2 s per question: 15 × length − 2, summed over the Normal schedule.
         #expect(results["ann"]?.score == AddOneSchedule.normal.reduce(0) { $0 + 15 * $1 - 2 })
+        #expect(results["ann"]?.score == 490)  // docs/rules.md's worked example
         #expect(results["bo"]?.kind == "addone")
     }
 }
