@@ -68,14 +68,19 @@ public struct ScoreStore {
                 FROM input ORDER BY result_id
                 ON CONFLICT (result_id) DO NOTHING
                 RETURNING result_id, player_id, game, mode, score, duration_ms, finished_at, fish_id
+            ), fish_best AS (
+                -- The best new score played with each fish, per player: one
+                -- update cannot touch a row twice, and only the owner's count.
+                SELECT fish_id, player_id, max(score) AS score FROM ins
+                WHERE fish_id IS NOT NULL GROUP BY fish_id, player_id
+            ), fish_locked AS (
+                -- Locked in id order, so two batches never wait on each
+                -- other's fish in a cycle.
+                SELECT id FROM fish WHERE id IN (SELECT fish_id FROM fish_best) ORDER BY id FOR UPDATE
             ), fished AS (
-                -- Each fish once (one update cannot touch a row twice), with
-                -- the best new score played with it; only its owner's results
-                -- count. In id order, so two batches lock fish in one order.
-                UPDATE fish f SET best_score = GREATEST(f.best_score, best.score)
-                FROM (SELECT fish_id, player_id, max(score) AS score FROM ins
-                      WHERE fish_id IS NOT NULL GROUP BY fish_id, player_id ORDER BY fish_id) AS best
-                WHERE f.id = best.fish_id AND f.player_id = best.player_id
+                UPDATE fish f SET best_score = GREATEST(f.best_score, b.score)
+                FROM fish_best b JOIN fish_locked l ON l.id = b.fish_id
+                WHERE f.id = b.fish_id AND f.player_id = b.player_id
             ), periods AS (
                 -- The best new result of each player on each board: one
                 -- upsert cannot touch the same row twice.
