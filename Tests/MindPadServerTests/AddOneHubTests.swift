@@ -168,4 +168,39 @@ import Testing
         #expect(records.count == 2 && Set(fishByPlayer.values.compactMap { $0 }) == [annFish, boFish])
         #expect(records.allSatisfy { $0.keypadAnswers == 1 && $0.score == 1 })
     }
+
+    @Test func aKeypadAnswerWhileTheDrawingIsBeingReadIsRefused() throws {
+        let h = try HubHarness()
+        let ann = h.connect("ann")
+        let question = try #require(ann.startSolo("Ann", game: "addone", mode: "normal"))
+        let right = DigitTemplates.addOne(try #require(question["prompt"]?["digits"]?.string))
+        ann.drawNumber(right, question: "r1q0")
+        // Both arrive before the reading comes back (posted, not yet run).
+        h.hub.received(#"{"type":"submit","question":"r1q0"}"#, from: ann.connection)
+        h.hub.received(#"{"type":"submit","question":"r1q0","answer":"\#(right)"}"#, from: ann.connection)
+        h.transport.settle()
+        #expect(ann.errorCode() == "submit_pending")
+        let graded = try #require(ann.next("graded"))
+        #expect(graded["answer"] == .string(right) && graded["confidence"] != nil)
+        #expect(ann.all("graded").isEmpty)
+    }
+
+    @Test func theFishStaysWithTheRacerThroughARematch() throws {
+        let h = try HubHarness()
+        let ann = h.connect("ann")
+        ann.identify("Ann")
+        let bubbles = UUID()
+        #expect(ann.createRoom(game: "addone", mode: "survival", fish: bubbles.uuidString) != nil)
+        for round in 1...2 {
+            ann.send([("type", .string("start"))])
+            #expect(ann.next("question") != nil)
+            // A miss ends a Survival run at once.
+            ann.submit("r\(round)q0", answer: .string("0"))
+            #expect(ann.next("graded")?["run_over"] == .bool(true))
+            #expect(ann.next("standings") != nil)
+            if round == 1 { ann.send([("type", .string("rematch"))]) }
+        }
+        let records = h.sink.records.withLock { $0 }
+        #expect(records.count == 2 && records.allSatisfy { $0.fishID == bubbles && $0.keypadAnswers == 1 && $0.answered == 1 })
+    }
 }
