@@ -1,5 +1,6 @@
 import Foundation
 import MindPadJSON
+import MindPadRecognition
 import MindPadRules
 import Testing
 @testable import MindPadServer
@@ -202,5 +203,11 @@ import Testing
         }
         let records = h.sink.records.withLock { $0 }
         #expect(records.count == 2 && records.allSatisfy { $0.fishID == bubbles && $0.keypadAnswers == 1 && $0.answered == 1 })
+    }
+
+    @Test func anAnswerHoldsEveryDigitTheRecognizerReads() {
+        // A reading is never too long to be an answer (it would be
+        // `unreadable_answer` instead of a wrong answer), and the keypad takes as many.
+        #expect(DigitString.maxCount == Recognizer.maxNumberDigits)
     }
 }
