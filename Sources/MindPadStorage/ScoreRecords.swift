@@ -22,6 +22,11 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     public var raceID: String?
     /// Milliseconds since 1970, UTC.
     public var finishedAtMs: Int64
+    /// How many of `answered` were typed on the keypad (0…answered).
+    public var keypadAnswers: Int
+    /// The player's pet fish the game was played with (the Fish game), if
+    /// any; storing the result raises that fish's best score.
+    public var fishID: UUID?
 
     /// The game of every result stored before results named their game
     /// (migration 0006 made those rows this game's; journal lines of that
@@ -31,7 +36,8 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     public init(resultID: String = UUID().uuidString.lowercased(), playerID: Int64, game: String = legacyGame,
                 lowerScoreWins: Bool = false, mode: String,
                 score: Int, correct: Int, answered: Int, durationMs: Int,
-                roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64) {
+                roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64,
+                keypadAnswers: Int = 0, fishID: UUID? = nil) {
         self.resultID = resultID
         self.playerID = playerID
         self.game = game
@@ -44,15 +50,19 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
         self.roomID = roomID
         self.raceID = raceID
         self.finishedAtMs = finishedAtMs
+        self.keypadAnswers = keypadAnswers
+        self.fishID = fishID
     }
 }
 
 extension GameResultRecord {
     private enum CodingKeys: String, CodingKey {
         case resultID, playerID, game, lowerScoreWins, mode, score, correct, answered, durationMs, roomID, raceID, finishedAtMs
+        case keypadAnswers, fishID
     }
 
-    /// Journal lines written before games had names are MindPad results.
+    /// Journal lines written before games had names are MindPad results;
+    /// lines written before the keypad and fish (0007) had none.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         resultID = try c.decode(String.self, forKey: .resultID)
@@ -67,6 +77,8 @@ extension GameResultRecord {
         roomID = try c.decodeIfPresent(String.self, forKey: .roomID)
         raceID = try c.decodeIfPresent(String.self, forKey: .raceID)
         finishedAtMs = try c.decode(Int64.self, forKey: .finishedAtMs)
+        keypadAnswers = try c.decodeIfPresent(Int.self, forKey: .keypadAnswers) ?? 0
+        fishID = try c.decodeIfPresent(UUID.self, forKey: .fishID)
     }
 
     /// The key a board orders by, smaller first: -score where more is better.

@@ -41,7 +41,10 @@ public struct ScoreStore {
     }
 
     /// Stores every result of `batch` and improves the bests they beat, in
-    /// one statement (so one transaction and one commit). Returns one outcome
+    /// one statement (so one transaction and one commit). A result played
+    /// with a fish raises that fish's best score in the same statement, if
+    /// the fish is still there and is the player's (a deleted fish, or one
+    /// named by another player, changes nothing; the result still lands). Returns one outcome
     /// per result, in the order given, exactly as if they had been recorded
     /// one by one in order of finishing: a player's second result in the
     /// batch is a personal best only if it beats the first too.
@@ -55,15 +58,29 @@ public struct ScoreStore {
             WITH input AS (
                 SELECT * FROM jsonb_to_recordset(\(String(decoding: rows, as: UTF8.self))::jsonb) AS t (
                     i int, result_id uuid, player_id bigint, game text, rank_key int, mode text, score int,
-                    correct int, answered int, duration_ms int, room_id text, race_id text, finished_ms bigint)
+                    correct int, answered int, duration_ms int, room_id text, race_id text, finished_ms bigint,
+                    keypad_answers int, fish_id uuid)
             ), ins AS (
                 INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered,
-                                          duration_ms, room_id, race_id, finished_at)
+                                          duration_ms, room_id, race_id, finished_at, keypad_answers, fish_id)
                 SELECT result_id, player_id, game, mode, score, correct, answered, duration_ms, room_id, race_id,
-                       to_timestamp(finished_ms / 1000.0)
+                       to_timestamp(finished_ms / 1000.0), keypad_answers, fish_id
                 FROM input ORDER BY result_id
                 ON CONFLICT (result_id) DO NOTHING
-                RETURNING result_id, player_id, game, mode, score, duration_ms, finished_at
+                RETURNING result_id, player_id, game, mode, score, duration_ms, finished_at, fish_id
+            ), fish_best AS (
+                -- The best new score played with each fish, per player: one
+                -- update cannot touch a row twice, and only the owner's count.
+                SELECT fish_id, player_id, max(score) AS score FROM ins
+                WHERE fish_id IS NOT NULL GROUP BY fish_id, player_id
+            ), fish_locked AS (
+                -- Locked in id order, so two batches never wait on each
+                -- other's fish in a cycle.
+                SELECT id FROM fish WHERE id IN (SELECT fish_id FROM fish_best) ORDER BY id FOR UPDATE
+            ), fished AS (
+                UPDATE fish f SET best_score = GREATEST(f.best_score, b.score)
+                FROM fish_best b JOIN fish_locked l ON l.id = b.fish_id
+                WHERE f.id = b.fish_id AND f.player_id = b.player_id
             ), periods AS (
                 -- The best new result of each player on each board: one
                 -- upsert cannot touch the same row twice.
@@ -154,11 +171,14 @@ public struct ScoreStore {
         let score, correct, answered, duration_ms: Int
         let room_id, race_id: String?
         let finished_ms: Int64
+        let keypad_answers: Int
+        let fish_id: String?
 
         init(index: Int, _ r: GameResultRecord) {
             (i, result_id, player_id, game, rank_key, mode) = (index, r.resultID, r.playerID, r.game, r.rankKey, r.mode)
             (score, correct, answered, duration_ms) = (r.score, r.correct, r.answered, r.durationMs)
             (room_id, race_id, finished_ms) = (r.roomID, r.raceID, r.finishedAtMs)
+            (keypad_answers, fish_id) = (r.keypadAnswers, r.fishID?.uuidString.lowercased())
         }
     }
 
@@ -307,7 +327,7 @@ public struct ScoreStore {
             """)
         let recent = try connection.query("""
             SELECT result_id::text AS result_id, game, mode, score, correct, answered, duration_ms, room_id, race_id,
-                   (extract(epoch FROM finished_at) * 1000)::bigint AS finished_ms
+                   (extract(epoch FROM finished_at) * 1000)::bigint AS finished_ms, keypad_answers, fish_id::text AS fish_id
             FROM game_results WHERE player_id = \(player.id)::bigint
               AND (\(game)::text IS NULL OR game = \(game)::text)
             ORDER BY finished_at DESC LIMIT \(recentLimit)::int
@@ -325,7 +345,9 @@ public struct ScoreStore {
                                  correct: try Self.int(recent, "correct", i), answered: try Self.int(recent, "answered", i),
                                  durationMs: try Self.int(recent, "duration_ms", i),
                                  roomID: recent.value("room_id", row: i), raceID: recent.value("race_id", row: i),
-                                 finishedAtMs: Int64(try Self.int(recent, "finished_ms", i)))
+                                 finishedAtMs: Int64(try Self.int(recent, "finished_ms", i)),
+                                 keypadAnswers: try Self.int(recent, "keypad_answers", i),
+                                 fishID: recent.value("fish_id", row: i).flatMap(UUID.init(uuidString:)))
             })
     }
 

@@ -43,13 +43,13 @@ import Testing
                 // The pure query agrees with what handling the answer does,
                 // deadlines due by now included, and changes nothing.
                 var predicted: RaceError?? = nil
-                if case .answer(let player, let question, _, _) = event {
+                if case .answer(let player, let question, _, _, _) = event {
                     let before = race.machine.snapshot
                     predicted = .some(race.machine.refusal(ofAnswerBy: player, to: question, at: race.now))
                     #expect(race.machine.snapshot == before)
                 }
                 let effects = race.send(event)
-                if case .some(let refusal) = predicted, case .answer(let player, _, _, _) = event {
+                if case .some(let refusal) = predicted, case .answer(let player, _, _, _, _) = event {
                     let rejected = effects.compactMap { e -> RaceError? in
                         if case .rejected(player, let error) = e { return error }
                         return nil

@@ -32,7 +32,7 @@ import Testing
         // The catalog lists both games.
         let catalog = try TestHTTP.request(port: port, path: "/api/games").json()
         let ids = (catalog["games"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
-        #expect(ids == ["mindpad", "quick_pick"])
+        #expect(ids == ["mindpad", "addone", "quick_pick"])
 
         let ann = try RealtimeClient(port: port, label: "ann")
         let bo = try RealtimeClient(port: port, label: "bo")

@@ -27,6 +27,23 @@ enum DigitTemplates {
         }
     }
 
+    /// A number written left to right: each digit's strokes shifted right
+    /// by `spacing` per place (the templates' ink spans x 40…170, so 220
+    /// leaves a gap between digits), on a wide pad.
+    static func strokes(forNumber number: String, spacing: Double = 220) -> [[StrokePoint]] {
+        number.compactMap { Int(String($0)) }.enumerated().flatMap { place, digit in
+            strokes(for: digit).map { stroke in
+                stroke.map { StrokePoint(x: $0.x + Double(place) * spacing, y: $0.y, t: $0.t + Double(place) * 1000) }
+            }
+        }
+    }
+
+    /// The digits `+1` mod 10 (the Add-One answer to `digits`), worked out
+    /// as a player would.
+    static func addOne(_ digits: String) -> String {
+        String(digits.map { Character(String((Int(String($0))! + 1) % 10)) })
+    }
+
     private static func arc(cx: Double, cy: Double, rx: Double, ry: Double, from: Double, to: Double) -> [(Double, Double)] {
         let steps = Int(abs(to - from) / 10) + 1
         return (0...steps).map { i in

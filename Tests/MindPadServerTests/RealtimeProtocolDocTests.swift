@@ -2,11 +2,13 @@ import Foundation
 import MindPadTestSupport
 import Testing
 
-/// `docs/protocol.md` matches the server: its example transcript is replayed
-/// against the real binary. Client lines are sent with this run's room code,
-/// token and drawings (a right or wrong digit, as the transcript's `graded`
-/// says); server lines are checked field by field, except values that differ
-/// from run to run (tokens, codes, questions and their answers, timings).
+/// `docs/protocol.md` matches the server: each of its example transcripts is
+/// replayed against the real binary. Client lines are sent with this run's
+/// room code, token, drawings and typed answers (right or wrong, as the
+/// transcript's next `graded` says: a digit for MindPad, a number written or
+/// typed for Add-One); server lines are checked field by field, except
+/// values that differ from run to run (tokens, codes, questions and their
+/// answers, timings).
 @Suite struct RealtimeProtocolDocTests {
     /// Keys whose values change between runs.
     static let variable: Set<String> = [
@@ -22,11 +24,16 @@ import Testing
         let json: [String: Any]
     }
 
-    static func transcript() throws -> [Line] {
+    /// The lines of every "Example transcript" section, one list per section.
+    static func transcripts() throws -> [[Line]] {
         let url = ServerProcess.projectRoot.appendingPathComponent("docs/protocol.md")
         let doc = try String(contentsOf: url, encoding: .utf8)
-        let section = try #require(doc.range(of: "## Example transcript"))
-        return try doc[section.upperBound...].split(separator: "\n").compactMap { raw -> Line? in
+        let sections = doc.components(separatedBy: "\n## ").filter { $0.hasPrefix("Example transcript") }
+        return try sections.map(lines)
+    }
+
+    static func lines(_ section: String) throws -> [Line] {
+        try section.split(separator: "\n").compactMap { raw -> Line? in
             let parts = raw.split(separator: " ", maxSplits: 2)
             guard parts.count == 3, parts[1] == "→" || parts[1] == "←", parts[2].hasPrefix("{") else { return nil }
             let json = try JSONSerialization.jsonObject(with: Data(parts[2].utf8)) as! [String: Any]
@@ -34,10 +41,19 @@ import Testing
         }
     }
 
-    @Test func theExampleTranscriptReplays() throws {
-        let lines = try Self.transcript()
-        #expect(lines.count > 40)
-        #expect(lines.contains { $0.json["type"] as? String == "standings" })
+    @Test func theExampleTranscriptsAreTheMindPadRaceAndTheAddOneRace() throws {
+        let sections = try Self.transcripts()
+        #expect(sections.count == 2)
+        #expect(sections.allSatisfy { lines in lines.contains { $0.json["type"] as? String == "standings" } })
+        #expect(sections.first?.count ?? 0 > 40)
+        let games = sections.map { lines in
+            lines.compactMap { (($0.json["room"] as? [String: Any])?["game"] as? String) }.first
+        }
+        #expect(games == ["mindpad", "addone"])
+    }
+
+    @Test(arguments: 0..<2) func theExampleTranscriptReplays(section: Int) throws {
+        let lines = try Self.transcripts()[section]
         let (db, server, port) = try RealtimeLiveTests.startServer(timeAttackSeconds: "5")
         defer { db.drop(); _ = server.stop() }
 
@@ -57,15 +73,27 @@ import Testing
                 var message = line.json
                 if message["code"] != nil, let roomCode { message["code"] = roomCode }
                 if message["token"] != nil { message["token"] = tokens[line.client] }
+                // Right or wrong, as the transcript's next `graded` for this client says.
+                let graded = lines[(i + 1)...].first { $0.client == line.client && !$0.outgoing && $0.json["type"] as? String == "graded" }
+                let right = graded?.json["correct"] as? Bool ?? true
+                let addOneDigits = (questions[line.client]?["prompt"] as? [String: Any])?["digits"] as? String
                 if type == "points" {
                     let id = message["question"] as! String
                     guard drawn.insert("\(line.client)/\(id)").inserted else { continue }
-                    // Right or wrong, as the transcript's next `graded` for this client says.
-                    let graded = lines[(i + 1)...].first { $0.client == line.client && !$0.outgoing && $0.json["type"] as? String == "graded" }
-                    let right = graded?.json["correct"] as? Bool ?? true
-                    let expected = expectedDigit(try #require(questions[line.client]))
-                    try client.draw(right ? expected : (expected + 1) % 10, question: id, waitForGuess: false)
+                    if let digits = addOneDigits {
+                        let answer = DigitTemplates.addOne(digits)
+                        try client.drawNumber(right ? answer : DigitTemplates.addOne(answer), question: id, waitForGuess: false)
+                    } else {
+                        let expected = expectedDigit(try #require(questions[line.client]))
+                        try client.draw(right ? expected : (expected + 1) % 10, question: id, waitForGuess: false)
+                    }
                     continue
+                }
+                // A typed Add-One answer (digits only; a mistyped one is sent as written).
+                if type == "submit", let typed = message["answer"] as? String, typed.allSatisfy(\.isASCIIDigit),
+                   let digits = addOneDigits {
+                    let answer = DigitTemplates.addOne(digits)
+                    message["answer"] = right ? answer : DigitTemplates.addOne(answer)
                 }
                 try client.send(message)
                 if type == "ready" {
@@ -112,4 +140,8 @@ import Testing
             return same ? [] : ["\(path): \(expected) vs \(actual)"]
         }
     }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MindPadRecognition
 import MindPadTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -263,7 +264,18 @@ final class RealtimeClient: @unchecked Sendable {
     /// live guess that covers every point. Returns that guess.
     @discardableResult
     func draw(_ digit: Int, question: String, batches: Int = 3, waitForGuess: Bool = true) throws -> Message {
-        let strokes = DigitTemplates.strokes(for: digit)
+        try draw(strokes: DigitTemplates.strokes(for: digit), question: question, batches: batches, waitForGuess: waitForGuess)
+    }
+
+    /// Writes `number` left to right (`DigitTemplates.strokes(forNumber:)`),
+    /// then waits for the live guess that covers every point.
+    @discardableResult
+    func drawNumber(_ number: String, question: String, batches: Int = 2, waitForGuess: Bool = true) throws -> Message {
+        try draw(strokes: DigitTemplates.strokes(forNumber: number), question: question, batches: batches, waitForGuess: waitForGuess)
+    }
+
+    @discardableResult
+    func draw(strokes: [[StrokePoint]], question: String, batches: Int, waitForGuess: Bool) throws -> Message {
         var total = 0
         for (s, stroke) in strokes.enumerated() {
             let size = max(1, (stroke.count + batches - 1) / batches)

@@ -47,6 +47,8 @@ public struct GameInfo: Sendable, Hashable {
     public let normalQuestionCount: Int
     public let answerInput: AnswerInput
     public let boardOrder: BoardOrder
+    /// Whether racers may bring a fish (`GameKind.playsWithFish`).
+    public let playsWithFish: Bool
 }
 
 /// A handwritten answer as the recognizer read it: the digits, left to
@@ -61,6 +63,6 @@ public struct HandwrittenAnswer: Sendable, Hashable {
 extension GameKind {
     public var info: GameInfo {
         GameInfo(identifier: identifier, names: names, modes: modes, normalQuestionCount: normalQuestionCount,
-                 answerInput: answerInput, boardOrder: boardOrder)
+                 answerInput: answerInput, boardOrder: boardOrder, playsWithFish: playsWithFish)
     }
 }

@@ -37,6 +37,10 @@ public protocol GameKind: Sendable {
     /// Which end of the game's leaderboards is the top (default: higher first).
     var boardOrder: BoardOrder { get }
 
+    /// Whether a racer may bring a pet fish (`create_room`/`join_room`
+    /// `fish`), whose best score their results raise. Default false.
+    var playsWithFish: Bool { get }
+
     /// The answer a handwritten reading stands for, or nil when it cannot
     /// be one (a kind of drawn digits given two digits). Only asked of kinds
     /// whose `answerInput` is handwriting; the default reads nothing.
@@ -65,6 +69,8 @@ extension GameKind {
     public var modes: [GameMode] { GameMode.allCases }
 
     public var boardOrder: BoardOrder { .higherFirst }
+
+    public var playsWithFish: Bool { false }
 
     public func answer(handwritten: HandwrittenAnswer) -> Answer? { nil }
 

@@ -28,11 +28,14 @@ public struct PlayerResult: Sendable, Hashable, Codable {
     /// Questions answered, right or wrong (`correct + wrong`); Survival's
     /// "how far did they get".
     public let answered: Int
+    /// How many of `answered` were typed on the keypad rather than written
+    /// (0 in games without a keypad).
+    public let keypadAnswers: Int
 
     public init(
         player: PlayerID, name: PlayerName, kind: String, mode: GameMode, round: Int, seed: UInt64,
         score: Int, correct: Int, wrong: Int, duration: RaceDuration, scoreReachedAfter: RaceDuration,
-        completed: Bool, seat: Int
+        completed: Bool, seat: Int, keypadAnswers: Int = 0
     ) {
         self.player = player
         self.name = name
@@ -48,5 +51,6 @@ public struct PlayerResult: Sendable, Hashable, Codable {
         self.completed = completed
         self.seat = seat
         self.answered = correct + wrong
+        self.keypadAnswers = keypadAnswers
     }
 }

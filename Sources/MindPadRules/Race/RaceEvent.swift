@@ -19,8 +19,10 @@ public enum RaceEvent<Kind: GameKind>: Sendable {
     case start(by: PlayerID)
     /// A racer's answer to the question they were sent as `question`.
     /// `confidence` is how sure the reading of a handwritten answer was
-    /// (0…1); it is only passed on to the outcome.
-    case answer(PlayerID, question: QuestionID, Kind.Answer, confidence: Double? = nil)
+    /// (0…1); it is only passed on to the outcome. `keypad`: the answer was
+    /// typed on the on-screen keypad rather than written (counted in the
+    /// result's `keypadAnswers`).
+    case answer(PlayerID, question: QuestionID, Kind.Answer, confidence: Double? = nil, keypad: Bool = false)
     /// Finished races only, host only: back to the lobby for another round
     /// in the same room with a new seed (the owner draws it).
     case rematch(by: PlayerID, seed: UInt64)

@@ -93,7 +93,7 @@ extension RaceStateMachine {
     }
 
     mutating func submit(
-        _ answer: Kind.Answer, confidence: Double?, to id: QuestionID, by player: PlayerID,
+        _ answer: Kind.Answer, confidence: Double?, keypad: Bool, to id: QuestionID, by player: PlayerID,
         at now: RaceInstant, into effects: inout [RaceEffect<Kind>]
     ) {
         if let refusal = answerRefusal(by: player, to: id) {
@@ -113,6 +113,7 @@ extension RaceStateMachine {
         case .timeAttack: points = isCorrect ? 1 : 0
         }
         if isCorrect { racer.correct += 1 } else { racer.wrong += 1 }
+        if keypad { racer.keypadAnswers += 1 }
         if points > 0 {
             racer.score += points
             racer.scoreReachedAt = now

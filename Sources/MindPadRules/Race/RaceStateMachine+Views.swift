@@ -77,7 +77,7 @@ extension RaceStateMachine {
             player: racer.id, name: racer.name, kind: kind.identifier, mode: configuration.mode,
             round: round, seed: seed, score: racer.score, correct: racer.correct, wrong: racer.wrong,
             duration: endedAt - running.startedAt, scoreReachedAfter: racer.scoreReachedAt - running.startedAt,
-            completed: completed, seat: racer.seat
+            completed: completed, seat: racer.seat, keypadAnswers: racer.keypadAnswers
         )
     }
 

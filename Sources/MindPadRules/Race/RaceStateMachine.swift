@@ -86,8 +86,8 @@ public struct RaceStateMachine<Kind: GameKind>: Sendable {
             setReady(id, ready, into: &effects)
         case .start(let id):
             start(by: id, at: now, into: &effects)
-        case .answer(let id, let question, let answer, let confidence):
-            submit(answer, confidence: confidence, to: question, by: id, at: now, into: &effects)
+        case .answer(let id, let question, let answer, let confidence, let keypad):
+            submit(answer, confidence: confidence, keypad: keypad, to: question, by: id, at: now, into: &effects)
         case .rematch(let id, let seed):
             rematch(by: id, seed: seed, into: &effects)
         case .tick:

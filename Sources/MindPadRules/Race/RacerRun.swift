@@ -11,6 +11,8 @@ struct RacerRun: Sendable, Hashable {
     var score: Int
     var correct: Int
     var wrong: Int
+    /// How many of the answers (right or wrong) were typed on the keypad.
+    var keypadAnswers: Int
     /// When the score last went up (the race start if it never did).
     var scoreReachedAt: RaceInstant
     var status: Status
@@ -30,6 +32,7 @@ struct RacerRun: Sendable, Hashable {
         score = 0
         correct = 0
         wrong = 0
+        keypadAnswers = 0
         scoreReachedAt = startedAt
         status = .playing
     }

@@ -1,3 +1,4 @@
+import Foundation
 import MindPadJSON
 import MindPadRecognition
 import MindPadRules
@@ -6,9 +7,10 @@ import MindPadRules
 /// room there, is it your question) are the hub's and the rules' business.
 enum ClientMessage: Sendable {
     case identify(name: String, token: String?)
-    /// `game` is a kind's identifier (`mindpad` when absent).
-    case createRoom(game: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?)
-    case joinRoom(code: String)
+    /// `game` is a kind's identifier (`mindpad` when absent). `fish`: the
+    /// player's pet fish to play with (games that play with fish).
+    case createRoom(game: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?)
+    case joinRoom(code: String, fish: UUID?)
     case leaveRoom
     case ready(Bool)
     case start
@@ -99,9 +101,9 @@ private struct FieldReader {
             if let maxPlayers, !(1...8).contains(maxPlayers) { throw bad("\"max_players\" must be 1…8.") }
             let maxSpectators = try optionalInt("max_spectators")
             if let maxSpectators, !(0...16).contains(maxSpectators) { throw bad("\"max_spectators\" must be 0…16.") }
-            return .createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators)
+            return .createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators, fish: try fish())
         case .joinRoom:
-            return .joinRoom(code: try string("code"))
+            return .joinRoom(code: try string("code"), fish: try fish())
         case .leaveRoom:
             return .leaveRoom
         case .ready:
@@ -157,6 +159,16 @@ private struct FieldReader {
         guard let value = json[key], !value.isNull else { return nil }
         guard let i = value.integer, abs(i) < 1_000_000_000 else { throw bad("\"\(key)\" must be an integer.") }
         return i
+    }
+
+    /// The optional `fish`: a fish's id as the fish API gave it (a UUID).
+    private func fish() throws(ProtocolError) -> UUID? {
+        guard let value = json["fish"], !value.isNull else { return nil }
+        guard let text = value.string, text.utf8.count == 36, let id = UUID(uuidString: text) else {
+            throw ProtocolError(.badFish, "\"fish\" must be the id of one of your fish, such as \"3f2b8c1e-6a4d-4e0b-9a57-1c2d3e4f5a6b\".",
+                                request: kind.rawValue)
+        }
+        return id
     }
 
     private func questionID() throws(ProtocolError) -> QuestionID {

@@ -29,6 +29,7 @@ public struct GameRegistry: Sendable {
     public static var standard: GameRegistry {
         var registry = GameRegistry()
         registry.register(MindPadArithmetic())
+        registry.register(AddOne())
         return registry
     }
 

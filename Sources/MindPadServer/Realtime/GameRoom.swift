@@ -1,10 +1,12 @@
+import Foundation
 import MindPadJSON
 import MindPadRules
 
 /// Something that happens to a room other than an answer: the events of
 /// `RaceEvent` that are the same for every game kind.
 enum RoomEvent {
-    case join(Session.Player)
+    /// `fish`: the pet fish the player brings (games that play with fish).
+    case join(Session.Player, fish: UUID?)
     case leave(PlayerID)
     case disconnect(PlayerID)
     case reconnect(PlayerID)
@@ -18,8 +20,10 @@ enum RoomEvent {
 enum SubmittedAnswer {
     /// Handwriting, as the recognizer read it.
     case handwriting(HandwrittenAnswer, confidence: Double)
-    /// A tap or a move: the kind's `Answer` as the client sent it.
-    case wire(JSON)
+    /// A tap or a move, or an answer typed on the keypad of a game answered
+    /// in handwriting (`keypad`, counted in the result): the kind's
+    /// `Answer` as the client sent it.
+    case wire(JSON, keypad: Bool)
 }
 
 /// One room as the hub sees it, whatever game it plays: `RoomOwner<Kind>`

@@ -26,6 +26,7 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case serverFull = "server_full"
     case unknownGame = "unknown_game"
     case modeNotOffered = "mode_not_offered"
+    case badFish = "bad_fish"
     // The race rules (RaceError).
     case roomClosed = "room_closed"
     case roomFull = "room_full"

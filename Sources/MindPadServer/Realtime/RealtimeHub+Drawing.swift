@@ -47,19 +47,29 @@ extension RealtimeHub {
             }
             let connection = session.connection
             let pointCount = session.drawing.pointCount
-            recognition.recognize(session.drawing.drawing) { [weak self] result in
+            read(session.drawing) { [weak self] result in
                 guard let self else { return }
                 self.transport.post { self.liveGuessDone(connection, question: question, points: pointCount, result: result) }
             }
         }
     }
 
+    /// Reads a drawing off the service thread, as one digit or as a number
+    /// (`drawn_number`); `completion` runs on a recognition thread.
+    private func read(_ buffer: DrawingBuffer, completion: @escaping @Sendable (Result<DrawingReading, RecognitionError>) -> Void) {
+        if buffer.readsNumber {
+            recognition.readNumber(buffer.drawing) { completion($0.map(DrawingReading.number)) }
+        } else {
+            recognition.recognize(buffer.drawing) { completion($0.map(DrawingReading.digit)) }
+        }
+    }
+
     private func liveGuessDone(_ connection: ConnectionID, question: QuestionID, points: Int,
-                               result: Result<Recognition, RecognitionError>) {
+                               result: Result<DrawingReading, RecognitionError>) {
         guard let session = sessions[connection] else { return }
-        if case .success(let recognition) = result, session.drawing.question == question,
-           session.drawing.pointCount > 0, !session.drawing.isBeingRead {
-            reply(session, ServerMessage.guess(question: question, recognition: recognition, points: points))
+        if case .success(let reading) = result, session.drawing.question == question,
+           session.drawing.pointCount > 0, !session.drawing.isBeingRead, let guess = reading.guess(question: question, points: points) {
+            reply(session, guess)
         }
         carryOut(session.pacer.readingFinished(at: transport.now), for: session)
     }
@@ -79,10 +89,18 @@ extension RealtimeHub {
             guard let answer else {
                 return reply(session, ProtocolError(.answerMissing, "Send your answer as \"answer\" with \"submit\".", request: request))
             }
-            return room.submit(.wire(answer), by: player.id, to: question, receivedAt: receivedAt)
+            return room.submit(.wire(answer, keypad: false), by: player.id, to: question, receivedAt: receivedAt)
         }
         guard !session.drawing.isBeingRead else {
             return reply(session, ProtocolError(.submitPending, "Your previous answer is still being read.", request: request))
+        }
+        // A number may also be typed on the keypad: graded as typed, and
+        // counted. (A one-digit game's `answer` is ignored, as it always was.)
+        if room.game.answerInput == .drawnNumber, let answer {
+            guard let typed = answer.string, DigitString.isValid(typed) else {
+                return reply(session, ProtocolError(.badAnswer, "A keypad \"answer\" is 1 to \(DigitString.maxCount) digits 0-9 in a string, such as \"3240\".", request: request))
+            }
+            return room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
         }
         guard session.drawing.question == question, session.drawing.pointCount > 0 else {
             return reply(session, ProtocolError(.emptyDrawing, "Write your answer before submitting.", request: request))
@@ -90,7 +108,7 @@ extension RealtimeHub {
         session.drawing.isBeingRead = true
         session.pacer.cancel()
         let connection = session.connection
-        recognition.recognize(session.drawing.drawing) { [weak self] result in
+        read(session.drawing) { [weak self] result in
             guard let self else { return }
             self.transport.post {
                 self.submissionRead(connection, player: player.id, question: question, receivedAt: receivedAt, result: result)
@@ -99,16 +117,45 @@ extension RealtimeHub {
     }
 
     private func submissionRead(_ connection: ConnectionID, player: PlayerID, question: QuestionID, receivedAt: RaceInstant,
-                                result: Result<Recognition, RecognitionError>) {
+                                result: Result<DrawingReading, RecognitionError>) {
         let session = sessions[connection]
         if let session, session.drawing.question == question { session.drawing.isBeingRead = false }
         switch result {
         case .failure(let error):
             if let session { reply(session, ProtocolError(ProtocolErrorCode(error), error.description, request: "submit")) }
-        case .success(let recognition):
+        case .success(let reading):
             guard let code = memberships[player], let room = rooms[code] else { return }
-            room.submit(.handwriting(HandwrittenAnswer(digits: [recognition.digit]), confidence: Double(recognition.confidence)),
-                        by: player, to: question, receivedAt: receivedAt)
+            room.submit(.handwriting(reading.handwritten, confidence: reading.confidence), by: player, to: question, receivedAt: receivedAt)
+        }
+    }
+}
+
+/// A drawing as read: one digit (`drawn_digit`) or a number (`drawn_number`).
+enum DrawingReading: Sendable {
+    case digit(Recognition)
+    case number(NumberReading)
+
+    /// The digits read, left to right, for the game's `answer(handwritten:)`.
+    var handwritten: HandwrittenAnswer {
+        switch self {
+        case .digit(let r): HandwrittenAnswer(digits: [r.digit])
+        case .number(let n): HandwrittenAnswer(digits: n.digits.map(\.digit))
+        }
+    }
+
+    /// How sure the reading is (a number: its least sure digit).
+    var confidence: Double {
+        switch self {
+        case .digit(let r): Double(r.confidence)
+        case .number(let n): Double(n.confidence)
+        }
+    }
+
+    /// The live `guess`; nil when a number reading found no digit at all.
+    func guess(question: QuestionID, points: Int) -> OutgoingMessage? {
+        switch self {
+        case .digit(let r): ServerMessage.guess(question: question, recognition: r, points: points)
+        case .number(let n): n.digits.isEmpty ? nil : ServerMessage.guess(question: question, number: n, points: points)
         }
     }
 }

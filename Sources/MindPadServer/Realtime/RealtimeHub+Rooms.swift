@@ -25,14 +25,16 @@ extension RealtimeHub {
     }
 
     /// A question went out to `player` (nil: their run ended): their canvas
-    /// now belongs to it, if the game is answered in handwriting.
-    func questionSent(_ question: QuestionID?, to player: PlayerID, takesHandwriting: Bool) {
+    /// now belongs to it, if the game is answered in handwriting, and is read
+    /// as one digit or as a number as the game's `input` says.
+    func questionSent(_ question: QuestionID?, to player: PlayerID, input: AnswerInput?) {
         guard let connection = online[player], let session = sessions[connection] else { return }
-        let drawingFor = takesHandwriting ? question : nil
+        let drawingFor = input?.isHandwriting == true ? question : nil
         if session.drawing.question != drawingFor || session.drawing.isBeingRead {
             session.drawing.reset(to: drawingFor)
             session.pacer.cancel()
         }
+        session.drawing.readsNumber = input == .drawnNumber
     }
 
     func memberJoined(_ player: PlayerID, room code: String) {
@@ -41,7 +43,7 @@ extension RealtimeHub {
 
     func memberLeft(_ player: PlayerID, room code: String) {
         if memberships[player] == code { memberships[player] = nil }
-        questionSent(nil, to: player, takesHandwriting: false)
+        questionSent(nil, to: player, input: nil)
     }
 
     func roomDisposed(_ code: String) {
@@ -53,14 +55,14 @@ extension RealtimeHub {
     /// runs once the run would survive a crash
     /// (`ResultSink.record(_:durable:completion:)`), and `saved` gets the
     /// `result_saved` message once storage answered.
-    func store(_ result: PlayerResult, account: Int64, game: GameInfo, room code: String,
+    func store(_ result: PlayerResult, account: Int64, fish: UUID?, game: GameInfo, room code: String,
                durable: @escaping () -> Void, saved: @escaping (OutgoingMessage) -> Void) {
         let record = GameResultRecord(
             playerID: account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
             mode: result.mode.rawValue, score: result.score, correct: result.correct, answered: result.answered,
             durationMs: Int(result.mode == .timeAttack ? result.scoreReachedAfter.milliseconds : result.duration.milliseconds),
             roomID: code, raceID: "\(code)-\(result.round)",
-            finishedAtMs: Int64(Date().timeIntervalSince1970 * 1000))
+            finishedAtMs: Int64(Date().timeIntervalSince1970 * 1000), keypadAnswers: result.keypadAnswers, fishID: fish)
         let round = result.round
         let mode = result.mode
         let identifier = game.identifier

@@ -7,7 +7,10 @@ import MindPadStorage
 /// Reads drawings off the service thread; the completion may run on any
 /// thread. `RecognitionPool` in production.
 public protocol DrawingRecognizer: Sendable {
+    /// One digit (games answered `drawn_digit`).
     func recognize(_ drawing: Drawing, completion: @escaping @Sendable (Result<Recognition, RecognitionError>) -> Void)
+    /// A number written left to right (games answered `drawn_number`).
+    func readNumber(_ drawing: Drawing, completion: @escaping @Sendable (Result<NumberReading, RecognitionError>) -> Void)
 }
 
 /// The realtime game over WebSocket (protocol `mindpad.v1`, see
@@ -136,10 +139,11 @@ public final class RealtimeHub: @unchecked Sendable {
         switch message {
         case .identify:
             break
-        case .createRoom(let game, let mode, let maxPlayers, let maxSpectators):
-            createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators, for: player, session: session)
-        case .joinRoom(let input):
-            joinRoom(input, for: player, session: session)
+        case .createRoom(let game, let mode, let maxPlayers, let maxSpectators, let fish):
+            createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators, fish: fish,
+                       for: player, session: session)
+        case .joinRoom(let input, let fish):
+            joinRoom(input, fish: fish, for: player, session: session)
         case .leaveRoom:
             guard let room = room(of: player, session: session, request: message.type) else { return }
             room.handle(.leave(player.id), request: message.type)
@@ -168,7 +172,7 @@ public final class RealtimeHub: @unchecked Sendable {
         return room
     }
 
-    private func createRoom(game identifier: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?,
+    private func createRoom(game identifier: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?,
                             for player: Session.Player, session: Session) {
         let request = ClientMessage.Kind.createRoom.rawValue
         if let code = memberships[player.id] {
@@ -182,6 +186,7 @@ public final class RealtimeHub: @unchecked Sendable {
             let offered = game.info.modes.map(\.rawValue).joined(separator: ", ")
             return reply(session, ProtocolError(.modeNotOffered, "\(game.info.names.en) is played in \(offered).", request: request))
         }
+        if let refusal = Self.fishRefusal(fish, game: game.info, request: request) { return reply(session, refusal) }
         guard rooms.count < options.maxRooms else {
             return reply(session, ProtocolError(.serverFull, "No more rooms can be opened right now; try again later.", request: request))
         }
@@ -191,10 +196,10 @@ public final class RealtimeHub: @unchecked Sendable {
         let room = game.openRoom(code, configuration, seed, transport.now, self)
         rooms[code] = room
         logger.info("room created", metadata: ["room": "\(code)", "game": "\(identifier)", "mode": "\(mode.rawValue)", "conn": "\(session.connection)"])
-        room.handle(.join(player), request: request)
+        room.handle(.join(player, fish: fish), request: request)
     }
 
-    private func joinRoom(_ input: String, for player: Session.Player, session: Session) {
+    private func joinRoom(_ input: String, fish: UUID?, for player: Session.Player, session: Session) {
         let request = ClientMessage.Kind.joinRoom.rawValue
         if let code = memberships[player.id] {
             return reply(session, ProtocolError(.alreadyInRoom, "You are already in room \(code); leave it first.", request: request))
@@ -202,7 +207,14 @@ public final class RealtimeHub: @unchecked Sendable {
         guard let code = RoomCode.normalize(input), let room = rooms[code] else {
             return reply(session, ProtocolError(.roomNotFound, "There is no room with that code.", request: request))
         }
-        room.handle(.join(player), request: request)
+        if let refusal = Self.fishRefusal(fish, game: room.game, request: request) { return reply(session, refusal) }
+        room.handle(.join(player, fish: fish), request: request)
+    }
+
+    /// A fish brought to a game not played with one: a client bug, said clearly.
+    private static func fishRefusal(_ fish: UUID?, game: GameInfo, request: String) -> ProtocolError? {
+        guard fish != nil, !game.playsWithFish else { return nil }
+        return ProtocolError(.badFish, "\(game.names.en) is not played with a fish; send \"fish\" only to a fish game.", request: request)
     }
 }
 

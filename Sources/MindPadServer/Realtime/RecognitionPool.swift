@@ -4,14 +4,19 @@ import Synchronization
 
 /// Recognition off the service thread: N worker threads, each with its own
 /// `Recognizer.Workspace` (so a call allocates nothing), fed from one FIFO.
-/// Completions run on the worker thread; callers hop back to the service
-/// thread with `WebServer.post`.
+/// One digit (`recognize`, MindPad) and a whole number (`readNumber`, the
+/// Add-One game) share the threads and workspaces. Completions run on the
+/// worker thread; callers hop back to the service thread with `WebServer.post`.
 public final class RecognitionPool: DrawingRecognizer {
     public typealias Completion = @Sendable (Result<Recognition, RecognitionError>) -> Void
+    public typealias NumberCompletion = @Sendable (Result<NumberReading, RecognitionError>) -> Void
 
+    /// One reading to do: `read` reads with the worker's recognizer and
+    /// workspace and returns the call of its completion (made after the
+    /// reading's time is taken); `refuse` fails it unread.
     private struct Job: Sendable {
-        let drawing: Drawing
-        let completion: Completion
+        let read: @Sendable (Recognizer, Recognizer.Workspace) -> () -> Void
+        let refuse: @Sendable (RecognitionError) -> Void
     }
 
     private struct Queue: ~Copyable {
@@ -50,17 +55,33 @@ public final class RecognitionPool: DrawingRecognizer {
         RecognitionPool(recognizer: try Recognizer.bundled(), threads: threads, metrics: metrics)
     }
 
-    /// Queues a drawing; `completion` runs on a worker thread.
+    /// Queues a drawing of one digit; `completion` runs on a worker thread.
     public func recognize(_ drawing: Drawing, completion: @escaping Completion) {
+        enqueue(Job(read: { recognizer, workspace in
+            let result = Result { () throws(RecognitionError) in try recognizer.recognize(drawing, in: workspace) }
+            return { completion(result) }
+        }, refuse: { completion(.failure($0)) }))
+    }
+
+    /// Queues a drawing of a number written left to right
+    /// (`Recognizer.readNumber`); `completion` runs on a worker thread.
+    public func readNumber(_ drawing: Drawing, completion: @escaping NumberCompletion) {
+        enqueue(Job(read: { recognizer, workspace in
+            let result = Result { () throws(RecognitionError) in try recognizer.readNumber(drawing, in: workspace) }
+            return { completion(result) }
+        }, refuse: { completion(.failure($0)) }))
+    }
+
+    private func enqueue(_ job: Job) {
         let accepted = queue.withLock { q -> Bool in
             guard !q.stopping else { return false }
-            q.jobs.append(Job(drawing: drawing, completion: completion))
+            q.jobs.append(job)
             return true
         }
         if accepted {
             available.signal()
         } else {
-            completion(.failure(RecognitionError(.invalidModel, detail: "recognition pool stopped")))
+            job.refuse(RecognitionError(.invalidModel, detail: "recognition pool stopped"))
         }
     }
 
@@ -93,9 +114,9 @@ public final class RecognitionPool: DrawingRecognizer {
                 continue
             }
             let started = ContinuousClock.now
-            let result = Result { () throws(RecognitionError) in try recognizer.recognize(job.drawing, in: workspace) }
+            let deliver = job.read(recognizer, workspace)
             metrics?.recognition.record(ContinuousClock.now - started)
-            job.completion(result)
+            deliver()
         }
         finished.signal()
     }

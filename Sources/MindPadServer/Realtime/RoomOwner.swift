@@ -1,3 +1,4 @@
+import Foundation
 import MindPadJSON
 import MindPadRules
 
@@ -18,6 +19,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     /// waits in `joining` until the rules let them in.
     private var accounts: [PlayerID: Int64] = [:]
     private var joining: [PlayerID: Int64] = [:]
+    /// The fish each member brought (games that play with fish), stored
+    /// with their results; a joiner's waits in `joiningFish` like `joining`.
+    private var fish: [PlayerID: UUID] = [:]
+    private var joiningFish: [PlayerID: UUID] = [:]
     private var tick: TimerToken?
     private var pendingProgress: RaceProgress?
     private var lastProgressAt: RaceInstant?
@@ -50,8 +55,9 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     func handle(_ event: RoomEvent, request: String?) {
         let raceEvent: RaceEvent<Kind>
         switch event {
-        case .join(let player):
+        case .join(let player, let withFish):
             joining[player.id] = player.accountID
+            joiningFish[player.id] = withFish
             raceEvent = .join(player.id, name: player.name)
         case .leave(let id): raceEvent = .leave(id)
         case .disconnect(let id): raceEvent = .disconnect(id)
@@ -80,7 +86,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                 return
             }
             feed(.answer(player, question: question, answer, confidence: confidence), at: receivedAt, request: request)
-        case .wire(let json):
+        case .wire(let json, let keypad):
             let answer: Kind.Answer
             do {
                 answer = try JSONValueDecoder().decode(Kind.Answer.self, from: json)
@@ -88,7 +94,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                 say(ServerMessage.error(ProtocolError(.badAnswer, "\"answer\" is not an answer to this game: \(Self.reason(error))", request: request)), to: player)
                 return
             }
-            feed(.answer(player, question: question, answer), at: receivedAt, request: request)
+            feed(.answer(player, question: question, answer, keypad: keypad), at: receivedAt, request: request)
         }
     }
 
@@ -120,7 +126,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         case .raceStarted(let round, let mode, _, let endsAt):
             broadcast(ServerMessage.raceStarted(round: round, mode: mode, endsAt: endsAt, now: now))
         case .sendQuestion(let delivery):
-            hub.questionSent(delivery.id, to: delivery.player, takesHandwriting: game.answerInput.isHandwriting)
+            hub.questionSent(delivery.id, to: delivery.player, input: game.answerInput)
             say(ServerMessage.question(delivery.id, prompt: encode(delivery.prompt)), to: delivery.player)
         case .answerGraded(let o):
             say(ServerMessage.graded(question: o.question, answer: encode(o.answer), expected: encode(o.correctAnswer),
@@ -130,7 +136,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             pendingProgress = progress
             flushProgress(force: false)
         case .playerFinished(let result):
-            hub.questionSent(nil, to: result.player, takesHandwriting: false)
+            hub.questionSent(nil, to: result.player, input: nil)
             let finished = ServerMessage.finished(result)
             ended[result.player] = (result.round, finished, nil)
             guard let account = accounts[result.player] else {
@@ -145,7 +151,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             held.hold(result.player)
             say(finished, to: result.player)
             let player = result.player, round = result.round
-            hub.store(result, account: account, game: game, room: code, durable: { [self] in
+            hub.store(result, account: account, fish: fish[result.player], game: game, room: code, durable: { [self] in
                 for message in held.release(player) { hub.send(message, to: player) }
             }, saved: { [self] saved in
                 if let e = ended[player], e.round == round { ended[player] = (round, e.finished, saved) }
@@ -233,14 +239,17 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         let now = Set(race.snapshot.members.map(\.id))
         for gone in members.subtracting(now) {
             accounts[gone] = nil
+            fish[gone] = nil
             ended[gone] = nil
             hub.memberLeft(gone, room: code)
         }
         for joined in now.subtracting(members) {
             if let account = joining[joined] { accounts[joined] = account }
+            fish[joined] = joiningFish[joined]
             hub.memberJoined(joined, room: code)
         }
         joining = [:]
+        joiningFish = [:]
         members = now
     }
 }

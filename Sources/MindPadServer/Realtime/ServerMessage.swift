@@ -63,6 +63,23 @@ enum ServerMessage {
         ])
     }
 
+    /// A `drawn_number` game's live reading: the number, the least sure
+    /// digit's confidence, and each digit with its box in the coordinates of
+    /// the strokes the client sent.
+    static func guess(question: QuestionID, number: NumberReading, points: Int) -> OutgoingMessage {
+        OutgoingMessage("guess", [
+            ("question", .string(question.wire)), ("number", .string(number.number)),
+            ("confidence", .double(rounded(Double(number.confidence)))),
+            ("digits", .array(number.digits.map { d in
+                .object([
+                    ("digit", .int(d.digit)), ("confidence", .double(rounded(Double(d.confidence)))),
+                    ("box", .array([d.box.x0, d.box.y0, d.box.x1, d.box.y1].map { .double(rounded($0)) })),
+                ])
+            })),
+            ("points", .int(points)),
+        ])
+    }
+
     /// `answer` and `expected`: the kind's `Answer`, encoded.
     static func graded(question: QuestionID, answer: JSON, expected: JSON, confidence: Double?, correct: Bool,
                        points: Int, score: Int, runOver: Bool) -> OutgoingMessage {
@@ -157,6 +174,7 @@ enum ServerMessage {
             ("score", .int(r.score)), ("correct", .int(r.correct)), ("wrong", .int(r.wrong)),
             ("answered", .int(r.answered)), ("duration_ms", .int(Int(r.duration.milliseconds))),
             ("score_reached_ms", .int(Int(r.scoreReachedAfter.milliseconds))), ("completed", .bool(r.completed)),
+            ("keypad_answers", .int(r.keypadAnswers)),
         ]
     }
 

@@ -57,6 +57,8 @@ struct DrawingBuffer {
     var pointCount = 0
     /// A submission of this drawing is being read: it is frozen until graded.
     var isBeingRead = false
+    /// Read as a number written left to right (`drawn_number`), not one digit.
+    var readsNumber = false
 
     mutating func reset(to question: QuestionID?) {
         self.question = question

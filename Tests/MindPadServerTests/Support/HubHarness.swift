@@ -138,9 +138,10 @@ final class HubClient {
     }
 
     /// Creates a room and returns its code.
-    func createRoom(game: String? = nil, mode: String, maxPlayers: Int? = nil) -> String? {
+    func createRoom(game: String? = nil, mode: String, maxPlayers: Int? = nil, fish: String? = nil) -> String? {
         var fields: [(String, JSON)] = [("type", .string("create_room")), ("mode", .string(mode))]
         if let game { fields.append(("game", .string(game))) }
+        if let fish { fields.append(("fish", .string(fish))) }
         if let maxPlayers { fields.append(("max_players", .int(maxPlayers))) }
         send(fields)
         return next("room")?["code"]?.string
@@ -149,7 +150,15 @@ final class HubClient {
     /// Streams a digit's strokes for `question` in batches of `perBatch`
     /// points, `every` apart on the manual clock.
     func draw(_ digit: Int, question: String, perBatch: Int = 4, every: RaceDuration = .milliseconds(20)) {
-        let strokes = DigitTemplates.strokes(for: digit)
+        draw(strokes: DigitTemplates.strokes(for: digit), question: question, perBatch: perBatch, every: every)
+    }
+
+    /// Writes `number` left to right, its digits side by side.
+    func drawNumber(_ number: String, question: String, perBatch: Int = 16, every: RaceDuration = .milliseconds(50)) {
+        draw(strokes: DigitTemplates.strokes(forNumber: number), question: question, perBatch: perBatch, every: every)
+    }
+
+    func draw(strokes: [[StrokePoint]], question: String, perBatch: Int, every: RaceDuration) {
         for (s, stroke) in strokes.enumerated() {
             for start in stride(from: 0, to: stroke.count, by: perBatch) {
                 let part = stroke[start..<min(stroke.count, start + perBatch)]
@@ -163,9 +172,9 @@ final class HubClient {
     /// Identifies as `name`, opens a room of `game` alone, starts it and
     /// returns the first question.
     @discardableResult
-    func startSolo(_ name: String, game: String? = nil, mode: String) -> JSON? {
+    func startSolo(_ name: String, game: String? = nil, mode: String, fish: String? = nil) -> JSON? {
         identify(name)
-        _ = createRoom(game: game, mode: mode)
+        _ = createRoom(game: game, mode: mode, fish: fish)
         send([("type", .string("start"))])
         return next("question")
     }

@@ -138,4 +138,12 @@ final class InlineRecognizer: DrawingRecognizer {
         }
         completion(result)
     }
+
+    func readNumber(_ drawing: Drawing, completion: @escaping @Sendable (Result<NumberReading, RecognitionError>) -> Void) {
+        let result = state.withLock { s in
+            s.readings += 1
+            return Result { () throws(RecognitionError) in try recognizer.readNumber(drawing, in: s.workspace) }
+        }
+        completion(result)
+    }
 }
