@@ -101,7 +101,15 @@ def test_the_keypad_types_and_sends_the_answer(page):
     assert sent(page) == [{"type": "submit", "question": "r1q0", "answer": "3240"}]
     assert page.execute_script("return window.__num.state.race.submitting") is True
     assert not page.find_element(By.CSS_SELECTOR, '#keypad button[data-key="5"]').is_enabled(), "one answer at a time"
-    assert page.find_element(By.ID, "keypad-display").text == ""
+    assert page.find_element(By.ID, "keypad-display").text == "3240", "kept until the next question"
+    # Refused (the server says why): what was typed is still there to send again.
+    page.execute_script("""
+      const n = window.__num;
+      n.ctx.dispatch({type: 'error', request: 'submit', code: 'submit_pending', message: 'wait'});
+      n.input.refresh();""")
+    assert page.find_element(By.CSS_SELECTOR, '#keypad button[data-key="enter"]').is_enabled()
+    keypad(page, "enter")
+    assert sent(page)[-1] == {"type": "submit", "question": "r1q0", "answer": "3240"} and len(sent(page)) == 2
 
     # Graded; the next question is answered with the keyboard's digits and Enter.
     page.execute_script("""
@@ -110,9 +118,11 @@ def test_the_keypad_types_and_sends_the_answer(page):
       n.ctx.dispatch({type: 'question', question: 'r1q1', prompt: {digits: '909'}});
       n.input.question(n.state.race.question, false);
       document.activeElement.blur();""")
+    assert page.find_element(By.ID, "keypad-display").text == "", "a new question, a clean keypad"
     ActionChains(page).send_keys("0100").send_keys("\ue003\ue003").send_keys("10").send_keys("\ue007").perform()
-    wait(page, lambda d: len(sent(d)) == 2, 5, "the keyed answer")
-    assert sent(page)[1] == {"type": "submit", "question": "r1q1", "answer": "0110"}
+    assert page.find_element(By.ID, "keypad-display").text == "0110"
+    wait(page, lambda d: len(sent(d)) == 3, 5, "the keyed answer")
+    assert sent(page)[2] == {"type": "submit", "question": "r1q1", "answer": "0110"}
 
 
 def test_the_live_guess_shows_the_whole_number_and_each_digit_under_its_ink(page):

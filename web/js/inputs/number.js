@@ -14,7 +14,8 @@ export function createNumberInput(kind, context) {
   function onKey(key) {
     if (key === "enter") {
       if (keypad.typed) {
-        if (submitTyped(keypad.typed)) keypad.clear();
+        // What was typed stays until the next question: a refused submit loses nothing.
+        submitTyped(keypad.typed);
       } else if (!$("btn-submit").disabled) {
         $("btn-submit").click();
       }

@@ -201,4 +201,5 @@ export default {
   "err.too_many_fish": "You already have 20 fish. Delete one to make room.",
   "err.invalid_name": "a name has 1–20 letters, digits, spaces, _ or -",
   "err.unknown_kind": "this kind of fish is not offered",
+  "err.submit_pending": "Your last answer is still being read. Try again in a moment.",
 };

@@ -201,4 +201,5 @@ export default {
   "err.too_many_fish": "你已经有 20 条小鱼了。删除一条再创建。",
   "err.invalid_name": "名字须为 1–20 个字母、数字、空格、_ 或 -",
   "err.unknown_kind": "没有这种鱼",
+  "err.submit_pending": "上一个答案还在识别中，请稍后再试。",
 };
