@@ -19,7 +19,7 @@ RUN bin="$(swift build -c release --show-bin-path)" \
 # (libcrypto is in libssl3).
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libwebsockets17 libpq5 libssl3 ca-certificates curl \
+ && apt-get install -y --no-install-recommends libwebsockets17 libpq5 libssl3 libcurl4 ca-certificates curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --home /app mindpad \
  && mkdir -p /var/lib/mindpad && chown mindpad /var/lib/mindpad
