@@ -22,7 +22,8 @@ public struct Configuration: Sendable {
     /// the client.
     public var trustedProxies: TrustedProxies = .none
     /// `MINDPAD_AUTH_FAILURE_LIMIT`: wrong tokens one client may send for one
-    /// purpose (admin reset, player reset) within 5 minutes before 429.
+    /// purpose (the admin token; a player's token, for their own reset or
+    /// their fish) within 5 minutes before 429.
     /// Default 5.
     public var authFailureLimit: Int = 5
     /// `MINDPAD_WEB_ROOT` / `--web-root`: static files. Default `./web`.
