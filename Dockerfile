@@ -1,8 +1,9 @@
-# Build stage: the Swift toolchain plus the three C libraries' headers, then
-# the same release build that `make run` performs.
+# Build stage: the Swift toolchain plus the three C libraries' headers (and
+# libcurl's, which the statically linked FoundationNetworking links for the
+# weather provider), then the same release build that `make run` performs.
 FROM swift:6.0-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends pkg-config libwebsockets-dev libpq-dev libssl-dev \
+ && apt-get install -y --no-install-recommends pkg-config libwebsockets-dev libpq-dev libssl-dev libcurl4-openssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -19,7 +20,7 @@ RUN bin="$(swift build -c release --show-bin-path)" \
 # (libcrypto is in libssl3).
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libwebsockets17 libpq5 libssl3 ca-certificates curl \
+ && apt-get install -y --no-install-recommends libwebsockets17 libpq5 libssl3 libcurl4 ca-certificates curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --home /app mindpad \
  && mkdir -p /var/lib/mindpad && chown mindpad /var/lib/mindpad

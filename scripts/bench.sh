@@ -101,7 +101,7 @@ wait_port() { for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/n
 
 serve() {  # serve DBURL → starts mindpad on $port, sets server_pid
     rm -rf "$out/data"; mkdir -p "$out/data"
-    MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 LOG_LEVEL=warning \
+    MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 LOG_LEVEL=warning MINDPAD_WEATHER_PROVIDER=none \
         "$mindpad" serve --port "$port" --host 127.0.0.1 --database-url "$1" --data-dir "$out/data" \
         --migrations Migrations --web-root web --no-migrate >> "$out/server.log" 2>&1 &
     server_pid=$!

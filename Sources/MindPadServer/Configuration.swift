@@ -22,7 +22,8 @@ public struct Configuration: Sendable {
     /// the client.
     public var trustedProxies: TrustedProxies = .none
     /// `MINDPAD_AUTH_FAILURE_LIMIT`: wrong tokens one client may send for one
-    /// purpose (admin reset, player reset) within 5 minutes before 429.
+    /// purpose (the admin token; a player's token, for their own reset or
+    /// their fish) within 5 minutes before 429.
     /// Default 5.
     public var authFailureLimit: Int = 5
     /// `MINDPAD_WEB_ROOT` / `--web-root`: static files. Default `./web`.
@@ -39,6 +40,20 @@ public struct Configuration: Sendable {
     /// `LOG_LEVEL` / `--log-level`: trace, debug, info (default), notice,
     /// warning, error, critical.
     public var logLevel: Logger.Level = .info
+    /// `MINDPAD_WEATHER_PLACE` / `--weather-place` and
+    /// `MINDPAD_WEATHER_LATLON` / `--weather-latlon`: whose weather the
+    /// aquarium shows. Default Rochester, NY (its coordinates built in);
+    /// another place is "lat,lon", or any name with its "lat,lon" in the
+    /// second variable.
+    public var weatherPlace: WeatherPlace = .rochester
+    /// `MINDPAD_WEATHER_PROVIDER` / `--weather-provider`: `open-meteo`
+    /// (default) or `none`, which always shows the look of the local time
+    /// and makes no network request.
+    public var weatherProvider: WeatherProviderChoice = .openMeteo
+    /// `MINDPAD_WEATHER_URL` / `--weather-url`: the provider's forecast
+    /// endpoint, its query added by the server. Default
+    /// `https://api.open-meteo.com/v1/forecast`; tests point it at a stub.
+    public var weatherURL: URL = OpenMeteoProvider.defaultEndpoint
     /// Rooms, races and the WebSocket protocol (`MINDPAD_*` variables, see
     /// `RealtimeOptions`).
     public var realtime = RealtimeOptions()
@@ -69,6 +84,9 @@ public struct Configuration: Sendable {
             databasePoolSize = n
         }
         if let v = environment["LOG_LEVEL"], !v.isEmpty { logLevel = try Self.level(v) }
+        weatherPlace = try WeatherPlace(place: environment["MINDPAD_WEATHER_PLACE"], latlon: environment["MINDPAD_WEATHER_LATLON"])
+        if let v = environment["MINDPAD_WEATHER_PROVIDER"], !v.isEmpty { weatherProvider = try Self.weatherProvider(v) }
+        if let v = environment["MINDPAD_WEATHER_URL"], !v.isEmpty { weatherURL = try Self.weatherURL(v) }
         realtime = try RealtimeOptions(environment: environment)
     }
 
@@ -84,6 +102,29 @@ public struct Configuration: Sendable {
             throw ConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; got \(text)")
         }
         return level
+    }
+
+    public static func weatherProvider(_ text: String) throws -> WeatherProviderChoice {
+        guard let choice = WeatherProviderChoice(rawValue: text.lowercased()) else {
+            throw ConfigurationError("weather provider must be open-meteo or none, got \(text)")
+        }
+        return choice
+    }
+
+    public static func weatherURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host?.isEmpty == false else {
+            throw ConfigurationError("weather URL must be an http:// or https:// URL, got \(text)")
+        }
+        return url
+    }
+
+    /// The weather source this configuration names; nil for `none`.
+    public func makeWeatherProvider() -> (any WeatherProvider)? {
+        switch weatherProvider {
+        case .openMeteo: OpenMeteoProvider(endpoint: weatherURL)
+        case .none: nil
+        }
     }
 
     /// The database URL with any password replaced by `***`, for logs.
@@ -112,6 +153,12 @@ public struct Configuration: Sendable {
         }
         return s
     }
+}
+
+/// Where the aquarium's weather comes from.
+public enum WeatherProviderChoice: String, Sendable {
+    case openMeteo = "open-meteo"
+    case none
 }
 
 public struct ConfigurationError: Error, CustomStringConvertible {

@@ -9,6 +9,8 @@ public final class GameServer: WebServerDelegate {
     let pool: DatabaseWorkerPool
     let logger: Logger
     let scores: ScoresAPI
+    /// The aquarium's weather (`GET /api/weather`).
+    public let weather: WeatherService
     let metrics: ServerMetrics
     /// The WebSocket game (`docs/protocol.md`); nil refuses WebSockets.
     let realtime: RealtimeHub?
@@ -26,8 +28,9 @@ public final class GameServer: WebServerDelegate {
         self.realtime = realtime
         self.recognition = recognition
         self.results = results
+        weather = WeatherService(place: configuration.weatherPlace, provider: configuration.makeWeatherProvider())
         scores = ScoresAPI(pool: pool, directory: directory, adminToken: configuration.adminToken, games: games, metrics: metrics,
-                           trustedProxies: configuration.trustedProxies, authFailureLimit: configuration.authFailureLimit,
+                           weather: weather, trustedProxies: configuration.trustedProxies, authFailureLimit: configuration.authFailureLimit,
                            logger: Logger(label: "mindpad.scores"))
     }
 

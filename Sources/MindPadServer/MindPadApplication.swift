@@ -47,6 +47,7 @@ public final class MindPadApplication: Sendable {
             "version": "\(MindPadVersion.current)", "database": "\(config.redactedDatabaseURL)",
             "admin_token": "\(config.adminToken == nil ? "unset" : "set")",
             "games": "\(games.games.map(\.identifier).joined(separator: ","))",
+            "weather": "\(config.weatherProvider.rawValue) \(config.weatherPlace.name)",
         ])
         if config.migrateOnStart {
             let files = try MigrationFile.load(from: URL(fileURLWithPath: config.migrationsDirectory))
@@ -76,6 +77,8 @@ public final class MindPadApplication: Sendable {
         parts.withLock { $0 = Parts(server: server, realtime: realtime, pool: pool, results: results,
                                     recognition: recognition, app: app) }
         try server.start()
+        // In the background: the first visitor already sees the weather.
+        app.weather.prefetch()
         return server.port
     }
 

@@ -1,4 +1,4 @@
-extension Duration {
+public extension Duration {
     /// Whole milliseconds, rounded down (what libpq's settings and poll take).
     var wholeMilliseconds: Int64 {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000

@@ -36,6 +36,18 @@ public enum LibCrypto {
         return bytes
     }
 
+    /// A random (version 4) UUID in its lower-case text form, from
+    /// `randomBytes`: 122 secret bits, so an identifier a player sees
+    /// tells nothing about the others (RFC 9562 §5.4).
+    public static func uuidV4() -> String {
+        var b = randomBytes(16)
+        b[6] = b[6] & 0x0f | 0x40  // version 4
+        b[8] = b[8] & 0x3f | 0x80  // variant 10
+        let h = hex(b)
+        let cut = [8, 12, 16, 20].map { h.index(h.startIndex, offsetBy: $0) }
+        return [h[..<cut[0]], h[cut[0]..<cut[1]], h[cut[1]..<cut[2]], h[cut[2]..<cut[3]], h[cut[3]...]].joined(separator: "-")
+    }
+
     /// Lower-case hex, two digits a byte.
     public static func hex(_ bytes: some Collection<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MindPadServer
 
 struct Serve: ParsableCommand {
@@ -22,6 +23,18 @@ struct Serve: ParsableCommand {
     @Option(help: "Database worker threads (env MINDPAD_DB_POOL; default 2).")
     var dbPool: Int?
 
+    @Option(help: "Whose weather the aquarium shows: a name with --weather-latlon, or \"lat,lon\" (env MINDPAD_WEATHER_PLACE; default Rochester, NY).")
+    var weatherPlace: String?
+
+    @Option(help: "The weather place's \"latitude,longitude\" in degrees (env MINDPAD_WEATHER_LATLON).")
+    var weatherLatlon: String?
+
+    @Option(help: "open-meteo, or none for the look of the local time without any network request (env MINDPAD_WEATHER_PROVIDER; default open-meteo).")
+    var weatherProvider: String?
+
+    @Option(help: "The weather provider's forecast endpoint (env MINDPAD_WEATHER_URL; default https://api.open-meteo.com/v1/forecast).")
+    var weatherURL: String?
+
     @Flag(help: "Do not apply migrations at start.")
     var noMigrate = false
 
@@ -33,6 +46,13 @@ struct Serve: ParsableCommand {
         if let dataDir { config.dataDirectory = dataDir }
         if let dbPool { config.databasePoolSize = dbPool }
         if noMigrate { config.migrateOnStart = false }
+        if weatherPlace != nil || weatherLatlon != nil {
+            let env = ProcessInfo.processInfo.environment
+            config.weatherPlace = try WeatherPlace(place: weatherPlace ?? env["MINDPAD_WEATHER_PLACE"],
+                                                   latlon: weatherLatlon ?? env["MINDPAD_WEATHER_LATLON"])
+        }
+        if let weatherProvider { config.weatherProvider = try Configuration.weatherProvider(weatherProvider) }
+        if let weatherURL { config.weatherURL = try Configuration.weatherURL(weatherURL) }
         bootstrapLogging(config.logLevel)
         let app = MindPadApplication(configuration: config)
         _ = try app.start()

@@ -18,32 +18,32 @@ import Testing
 
     @Test func purposesCountApart() {
         var limiter = AuthFailureLimiter(maxFailures: 5, window: 300)
-        for i in 0..<5 { limiter.recordFailure(.playerReset, "a", now: t0 + Double(i)) }
-        #expect(limiter.retryAfter(.playerReset, "a", now: t0 + 5) != nil)
+        for i in 0..<5 { limiter.recordFailure(.playerToken, "a", now: t0 + Double(i)) }
+        #expect(limiter.retryAfter(.playerToken, "a", now: t0 + 5) != nil)
         // Five wrong player tokens do not lock the operator out.
         #expect(limiter.retryAfter(.adminReset, "a", now: t0 + 5) == nil)
         for i in 0..<5 { limiter.recordFailure(.adminReset, "b", now: t0 + Double(i)) }
         #expect(limiter.retryAfter(.adminReset, "b", now: t0 + 5) != nil)
-        #expect(limiter.retryAfter(.playerReset, "b", now: t0 + 5) == nil)
+        #expect(limiter.retryAfter(.playerToken, "b", now: t0 + 5) == nil)
     }
 
     @Test func successClearsOnlyItsOwnPurpose() {
         var limiter = AuthFailureLimiter(maxFailures: 2, window: 60)
         limiter.recordFailure(.adminReset, "a", now: t0)
-        limiter.recordFailure(.playerReset, "a", now: t0)
+        limiter.recordFailure(.playerToken, "a", now: t0)
         limiter.recordSuccess(.adminReset, "a")
         limiter.recordFailure(.adminReset, "a", now: t0 + 1)
-        limiter.recordFailure(.playerReset, "a", now: t0 + 1)
+        limiter.recordFailure(.playerToken, "a", now: t0 + 1)
         #expect(limiter.retryAfter(.adminReset, "a", now: t0 + 2) == nil)
-        #expect(limiter.retryAfter(.playerReset, "a", now: t0 + 2) != nil)
+        #expect(limiter.retryAfter(.playerToken, "a", now: t0 + 2) != nil)
     }
 
     @Test func aFloodOfAddressesIsBounded() {
         var limiter = AuthFailureLimiter(maxFailures: 1, window: 60, maxAddresses: 10)
-        limiter.recordFailure(.playerReset, "quiet", now: t0)
-        for i in 0..<20 { limiter.recordFailure(.playerReset, "x\(i)", now: t0 + 1 + Double(i)) }
-        #expect(limiter.retryAfter(.playerReset, "quiet", now: t0 + 30) == nil)
-        #expect(limiter.retryAfter(.playerReset, "x19", now: t0 + 30) != nil)
+        limiter.recordFailure(.playerToken, "quiet", now: t0)
+        for i in 0..<20 { limiter.recordFailure(.playerToken, "x\(i)", now: t0 + 1 + Double(i)) }
+        #expect(limiter.retryAfter(.playerToken, "quiet", now: t0 + 30) == nil)
+        #expect(limiter.retryAfter(.playerToken, "x19", now: t0 + 30) != nil)
     }
 }
 

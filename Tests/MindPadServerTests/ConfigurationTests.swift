@@ -33,7 +33,33 @@ import Testing
         #expect(c.logLevel == .debug)
     }
 
-    @Test(arguments: [["PORT": "http"], ["PORT": "70000"], ["MINDPAD_DB_POOL": "0"], ["LOG_LEVEL": "loud"]])
+    @Test func weatherDefaultsToRochesterFromOpenMeteo() throws {
+        let c = try Configuration(environment: [:])
+        #expect(c.weatherPlace == WeatherPlace(name: "Rochester, NY", latitude: 43.1566, longitude: -77.6088))
+        #expect(c.weatherProvider == .openMeteo)
+        #expect(c.weatherURL.absoluteString == "https://api.open-meteo.com/v1/forecast")
+        #expect(c.makeWeatherProvider()?.name == "open-meteo")
+        #expect(try Configuration(environment: ["MINDPAD_WEATHER_PLACE": "rochester, ny"]).weatherPlace == .rochester)
+    }
+
+    @Test func weatherPlacesProvidersAndURLs() throws {
+        let named = try Configuration(environment: [
+            "MINDPAD_WEATHER_PLACE": "Harbin", "MINDPAD_WEATHER_LATLON": " 45.75, 126.65 ",
+            "MINDPAD_WEATHER_PROVIDER": "none", "MINDPAD_WEATHER_URL": "http://127.0.0.1:9/forecast?models=icon",
+        ])
+        #expect(named.weatherPlace == WeatherPlace(name: "Harbin", latitude: 45.75, longitude: 126.65))
+        #expect(named.weatherProvider == .none)
+        #expect(named.makeWeatherProvider() == nil)
+        #expect(named.weatherURL.absoluteString == "http://127.0.0.1:9/forecast?models=icon")
+        let bare = try Configuration(environment: ["MINDPAD_WEATHER_PLACE": "-33.87,151.21"])
+        #expect(bare.weatherPlace == WeatherPlace(name: "-33.87,151.21", latitude: -33.87, longitude: 151.21))
+    }
+
+    @Test(arguments: [["PORT": "http"], ["PORT": "70000"], ["MINDPAD_DB_POOL": "0"], ["LOG_LEVEL": "loud"],
+                      ["MINDPAD_WEATHER_PLACE": "Paris"], ["MINDPAD_WEATHER_LATLON": "91,0"],
+                      ["MINDPAD_WEATHER_LATLON": "45.7"], ["MINDPAD_WEATHER_LATLON": "north,east"],
+                      ["MINDPAD_WEATHER_PROVIDER": "yahoo"], ["MINDPAD_WEATHER_URL": "ftp://example.org/x"],
+                      ["MINDPAD_WEATHER_URL": "not a url"]])
     func refusesNonsense(environment: [String: String]) {
         #expect(throws: ConfigurationError.self) { try Configuration(environment: environment) }
     }

@@ -20,6 +20,7 @@ import Testing
         config.webRoot = ServerProcess.projectRoot.appendingPathComponent("web").path
         config.dataDirectory = data.path
         config.realtime.countdown = .milliseconds(100)
+        config.weatherProvider = .none  // no test reaches the internet
         var games = GameRegistry.standard
         games.register(QuickPick())
         let app = MindPadApplication(configuration: config, games: games)

@@ -63,4 +63,15 @@ import Testing
     @Test func hexIsLowerCaseTwoDigitsPerByte() {
         #expect(LibCrypto.hex([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
     }
+
+    /// Version 4, variant 10, in the text form PostgreSQL's uuid and
+    /// Foundation both read back unchanged.
+    @Test func uuidV4HasItsVersionAndVariantAndIsFresh() {
+        let ids = (0..<256).map { _ in LibCrypto.uuidV4() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            #expect(id.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil, "\(id)")
+            #expect(UUID(uuidString: id)?.uuidString.lowercased() == id)
+        }
+    }
 }

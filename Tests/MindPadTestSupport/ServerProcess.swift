@@ -60,10 +60,12 @@ public final class ServerProcess: Sendable {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mindpad-data-\(UUID().uuidString)")
             arguments += ["--data-dir", dir.path]
         }
+        // No test reaches the internet: the weather comes from the clock
+        // unless the test names a provider of its own (a local stub).
         let server = try ServerProcess(
             arguments: ["serve", "--port", "0", "--host", "127.0.0.1", "--web-root", root + "/web",
                         "--migrations", root + "/Migrations"] + arguments,
-            environment: environment.merging(["DATABASE_URL": databaseURL]) { a, _ in a })
+            environment: environment.merging(["DATABASE_URL": databaseURL, "MINDPAD_WEATHER_PROVIDER": "none"]) { a, _ in a })
         let line = try server.waitForLine(containing: "listening", timeout: .seconds(15))
         guard let range = line.range(of: #"port=(\d+)"#, options: .regularExpression),
               let port = Int(line[range].dropFirst(5)) else {

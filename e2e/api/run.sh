@@ -27,7 +27,8 @@ trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev
 serve() {
     local name=$1 port=$2
     shift 2
-    env "$@" "$MINDPAD_BIN" serve --host 127.0.0.1 --port "$port" --web-root "$root/web" \
+    # No test reaches the internet: the weather comes from the clock.
+    env MINDPAD_WEATHER_PROVIDER=none "$@" "$MINDPAD_BIN" serve --host 127.0.0.1 --port "$port" --web-root "$root/web" \
         --migrations "$root/Migrations" --data-dir "$(mktemp -d)" >"$logs/$name.log" 2>&1 &
     servers+=($!)
     for _ in $(seq 1 100); do

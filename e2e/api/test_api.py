@@ -175,6 +175,88 @@ def test_player_resets_own_highscores():
     assert call("GET", f"/api/players/{name}").json()["highscores"]["normal"]["score"] == 0
 
 
+def fish_path(name, fish_id=None):
+    path = "/api/players/" + requests.utils.quote(name) + "/fish"
+    return path if fish_id is None else path + "/" + fish_id
+
+
+def test_fish_kinds_and_a_players_fish():
+    kinds = call("GET", "/api/fish/kinds")
+    assert kinds.status_code == 200
+    assert kinds.json()["kinds"][:5] == ["goldfish", "clownfish", "angelfish", "pufferfish", "betta"]
+    name, token = register("F")
+    auth = {"Authorization": f"Bearer {token}"}
+    assert call("GET", fish_path(name), headers=auth).json() == {"fish": []}
+    made = [call("POST", fish_path(name), headers=auth, json={"name": n, "kind": k})
+            for n, k in [("Bubbles", "goldfish"), ("DROP TABLE fish--", "pufferfish")]]
+    assert [m.status_code for m in made] == [201, 201]
+    assert [f["name"] for f in call("GET", fish_path(name), headers=auth).json()["fish"]] == ["Bubbles", "DROP TABLE fish--"]
+    assert psql("SELECT count(*) FROM fish WHERE name = :'p0'", "DROP TABLE fish--") == "1"
+    first = made[0].json()["id"]
+    assert call("DELETE", fish_path(name, first), headers=auth).status_code == 204
+    gone = call("DELETE", fish_path(name, first), headers=auth)
+    assert gone.status_code == 404 and gone.json()["error"] == "unknown_fish"
+    assert [f["id"] for f in call("GET", fish_path(name), headers=auth).json()["fish"]] == [made[1].json()["id"]]
+    # The player's own reset and the operator's leave fish alone.
+    psql("UPDATE fish SET best_score = 9 WHERE id = :'p0'::uuid", made[1].json()["id"])
+    assert call("POST", f"/api/players/{name}/highscores/reset", headers=auth).status_code == 200
+    assert call("POST", "/api/admin/reset", headers={"Authorization": f"Bearer {ADMIN}"}, json={"player": name}).status_code == 200
+    assert call("GET", fish_path(name), headers=auth).json()["fish"][0]["best_score"] == 9
+
+
+def test_fish_are_private():
+    name, token = register("Q")
+    other_name, other = register("Q")
+    assert call("GET", fish_path(name)).status_code == 401
+    assert call("GET", fish_path(name), headers={"Authorization": f"Bearer {other}"}).status_code == 401
+    assert call("GET", fish_path("nobody" + uuid.uuid4().hex[:6]), headers={"Authorization": f"Bearer {token}"}).status_code == 404
+    mine = call("POST", fish_path(name), headers={"Authorization": f"Bearer {token}"}, json={"name": "Mine", "kind": "betta"})
+    theirs = call("DELETE", fish_path(other_name, mine.json()["id"]), headers={"Authorization": f"Bearer {other}"})
+    assert theirs.status_code == 404
+
+
+@pytest.mark.parametrize("body,code", [
+    ("{not json", "bad_json"),
+    ('["Bubbles", "betta"]', "bad_json"),
+    ('{"name": 7, "kind": "betta"}', "invalid_name"),
+    ('{"name": "Robert\'); DROP TABLE fish;--", "kind": "betta"}', "invalid_name"),
+    ('{"name": "<b>x</b>", "kind": "betta"}', "invalid_name"),
+    ('{"name": "ABCDEFGHIJKLMNOPQRSTU", "kind": "betta"}', "invalid_name"),
+    ('{"name": "Bubbles", "kind": "shark"}', "unknown_kind"),
+    ('{"name": "Bubbles"}', "unknown_kind"),
+])
+def test_fish_refusals(body, code):
+    name, token = register("B")
+    r = call("POST", fish_path(name), data=body,
+             headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"] == code
+    assert call("GET", fish_path(name), headers={"Authorization": f"Bearer {token}"}).json() == {"fish": []}
+
+
+def test_a_fish_id_must_be_a_uuid():
+    name, token = register("U")
+    r = requests.delete(BASE + fish_path(name, "not-a-uuid"), headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert r.status_code == 400 and r.json()["error"] == "bad_fish"
+
+
+def test_twenty_fish_at_most():
+    name, token = register("T")
+    auth = {"Authorization": f"Bearer {token}"}
+    for i in range(20):
+        assert call("POST", fish_path(name), headers=auth, json={"name": f"Fish {i}", "kind": "angelfish"}).status_code == 201
+    more = call("POST", fish_path(name), headers=auth, json={"name": "One more", "kind": "angelfish"})
+    assert more.status_code == 409 and more.json()["error"] == "too_many_fish"
+    assert len(call("GET", fish_path(name), headers=auth).json()["fish"]) == 20
+
+
+def test_weather_answers_from_the_clock_without_a_provider():
+    r = call("GET", "/api/weather")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["source"] == "clock" and body["observed_at"] is None
+    assert body["look"] in ("sunny", "night") and body["place"] == "Rochester, NY"
+
+
 def test_admin_reset_scopes_and_audit():
     name, _ = register("A")
     give_best(name, "normal", 300, 30_000)

@@ -6,8 +6,11 @@ import Foundation
 public enum AuthPurpose: String, Sendable, CaseIterable {
     /// `POST /api/admin/reset` with the operator's token.
     case adminReset = "admin_reset"
-    /// `POST /api/players/{name}/highscores/reset` with a player's token.
-    case playerReset = "player_reset"
+    /// Every call with a player's token: their own reset
+    /// (`POST /api/players/{name}/highscores/reset`) and their fish
+    /// (`/api/players/{name}/fish…`). One bucket: a guess is a guess,
+    /// whichever of them it is sent to.
+    case playerToken = "player_token"
 }
 
 /// Slows down guessing: after `maxFailures` failed authentications for one

@@ -5,7 +5,8 @@ import MindPadRules
 import MindPadStorage
 import Synchronization
 
-/// The HTTP API of scores (docs/openapi.yaml). Handlers run on the service
+/// The HTTP API (docs/openapi.yaml): scores, players, their fish
+/// (`ScoresAPI+Fish.swift`) and the weather. Handlers run on the service
 /// thread and only parse, check and dispatch; every query runs on a
 /// database worker, which answers through the `HTTPResponder`.
 final class ScoresAPI: Sendable {
@@ -24,12 +25,15 @@ final class ScoresAPI: Sendable {
     let trustedProxies: TrustedProxies
 
     let games: GameRegistry
+    /// `GET /api/weather`: answers at once, refreshes in the background.
+    let weather: WeatherService
     static let maxLimit = 100
 
     init(pool: DatabaseWorkerPool, directory: any PlayerDirectory, adminToken: String?, games: GameRegistry,
-         metrics: ServerMetrics, trustedProxies: TrustedProxies = .none, authFailureLimit: Int = 5,
+         metrics: ServerMetrics, weather: WeatherService, trustedProxies: TrustedProxies = .none, authFailureLimit: Int = 5,
          logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
         self.trustedProxies = trustedProxies
+        self.weather = weather
         limiter = Mutex(AuthFailureLimiter(maxFailures: authFailureLimit))
         self.games = games
         self.metrics = metrics
@@ -57,6 +61,11 @@ final class ScoresAPI: Sendable {
         case .profile(let name): profile(name: name, request, responder)
         case .ownReset(let name): resetOwn(name: name, request, responder)
         case .adminReset: adminReset(request, responder)
+        case .fishList(let name) where request.method == .post: createFish(name: name, request, responder)
+        case .fishList(let name): listFish(name: name, request, responder)
+        case .fish(let name, let id): deleteFish(name: name, id: id, request, responder)
+        case .fishKinds: responder.respond(.json(200, FishJSON.Kinds(kinds: FishKind.all)))
+        case .weather: responder.respond(.json(200, WeatherJSON(weather.current())))
         }
         return true
     }
@@ -65,7 +74,7 @@ final class ScoresAPI: Sendable {
 
     /// The game a request names with `game` (MindPad when it names none),
     /// or the 400 that says it does not exist.
-    private func game(_ name: String?) throws(Refusal) -> GameInfo {
+    func game(_ name: String?) throws(Refusal) -> GameInfo {
         let identifier = name ?? GameRegistry.defaultGame
         guard let info = games.info(identifier) else {
             let known = games.games.map(\.identifier).joined(separator: ", ")
@@ -168,34 +177,64 @@ final class ScoresAPI: Sendable {
     }
 
     private func resetOwn(name raw: String, _ request: HTTPRequest, _ responder: HTTPResponder) {
-        // No token is no guess: always 401, never counted (the limiter is
-        // for wrong tokens).
-        guard let token = request.bearerToken else {
-            return responder.respond(Self.unauthorized("send the player's token as Authorization: Bearer <token>"))
-        }
-        let client = trustedProxies.clientAddress(of: request)
-        if let wait = limiter.withLock({ $0.retryAfter(.playerReset, client, now: now()) }) {
-            return responder.respond(Self.tooMany(wait))
-        }
-        let name: PlayerName
-        do { name = try PlayerName(validating: raw) } catch {
-            return responder.respond(.error(400, code: "invalid_name", message: error.description))
-        }
+        let player: PlayerCredentials
+        do { player = try credentials(name: raw, request) } catch { return responder.respond(error.response) }
         // `?game=`: only that game's boards; without it, every game's.
         var gameID: String?
         if let name = request.query["game"] {
             do { gameID = try game(name).identifier } catch { return responder.respond(error.response) }
         }
-        run(responder, onAuthFailure: { [weak self] in self?.noteFailure(.playerReset, client) }) { [gameID] connection in
-            let store = ScoreStore(connection)
-            guard let found = try store.findPlayer(nameKey: name.key) else {
+        runAsPlayer(player, responder) { [gameID] connection, found in
+            let count = try ScoreStore(connection).resetOwnHighscores(playerID: found.id, game: gameID)
+            return .json(200, ScoresJSON.OwnReset(name: found.name, highscores_reset: count))
+        }
+    }
+
+    // MARK: Player tokens
+
+    /// What a request says about whose it is, checked as far as it can be
+    /// without the database.
+    struct PlayerCredentials {
+        let name: PlayerName
+        let token: String
+        /// The client's address, for the failure limiter.
+        let client: String
+    }
+
+    /// The player a request names in its path and the token it brings:
+    /// 401 without a token (no token is no guess: never counted), 429 while
+    /// this client is blocked from guessing, 400 for a name that cannot be
+    /// anyone's.
+    func credentials(name raw: String, _ request: HTTPRequest) throws(Refusal) -> PlayerCredentials {
+        guard let token = request.bearerToken else {
+            throw Refusal(Self.unauthorized("send the player's token as Authorization: Bearer <token>"))
+        }
+        let client = trustedProxies.clientAddress(of: request)
+        if let wait = limiter.withLock({ $0.retryAfter(.playerToken, client, now: now()) }) {
+            throw Refusal(Self.tooMany(wait))
+        }
+        do {
+            return PlayerCredentials(name: try PlayerName(validating: raw), token: token, client: client)
+        } catch {
+            throw Refusal(.error(400, code: "invalid_name", message: error.description))
+        }
+    }
+
+    /// Runs `work` on a database worker for the player `credentials` name,
+    /// once their token is proven: 404 for an unknown name, 401 (counted
+    /// against the client) for a wrong token. Every endpoint that acts as
+    /// a player goes through here.
+    func runAsPlayer(_ credentials: PlayerCredentials, _ responder: HTTPResponder, within: Duration? = nil,
+                     _ work: @escaping @Sendable (PostgresConnection, PlayerRecord) throws -> HTTPResponse) {
+        let (name, token, client) = (credentials.name, credentials.token, credentials.client)
+        run(responder, within: within, onAuthFailure: { [weak self] in self?.noteFailure(.playerToken, client) }) { connection in
+            guard let found = try ScoreStore(connection).findPlayer(nameKey: name.key) else {
                 return .error(404, code: "unknown_player", message: "no player is called \(name.display)")
             }
             guard PlayerToken.matches(token, storedHash: found.tokenHash) else {
                 return Self.unauthorized("wrong token for this player")
             }
-            let count = try store.resetOwnHighscores(playerID: found.player.id, game: gameID)
-            return .json(200, ScoresJSON.OwnReset(name: found.player.name, highscores_reset: count))
+            return try work(connection, found.player)
         }
     }
 
@@ -294,7 +333,7 @@ final class ScoresAPI: Sendable {
     /// database that is away, or that has not answered `within` (reads
     /// only: a write answered early might still happen), answers 503. A 401
     /// from `work` is reported to `onAuthFailure`.
-    private func run(_ responder: HTTPResponder, within: Duration? = nil, onAuthFailure: (@Sendable () -> Void)? = nil,
+    func run(_ responder: HTTPResponder, within: Duration? = nil, onAuthFailure: (@Sendable () -> Void)? = nil,
                      _ work: @escaping @Sendable (PostgresConnection) throws -> HTTPResponse) {
         let logger = self.logger
         let metrics = self.metrics

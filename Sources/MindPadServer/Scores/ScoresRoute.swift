@@ -1,6 +1,7 @@
-/// The resources of the scores API (docs/openapi.yaml) and the methods each
-/// takes. A path is matched on its decoded segments (`HTTPRequest
-/// .pathSegments`), never decoded again: a name arrives as it was sent.
+/// The resources of the HTTP API (docs/openapi.yaml): scores, fish and
+/// weather, and the methods each takes. A path is matched on its decoded
+/// segments (`HTTPRequest.pathSegments`), never decoded again: a name
+/// arrives as it was sent.
 enum ScoresRoute: Equatable {
     case games
     case leaderboard
@@ -8,6 +9,12 @@ enum ScoresRoute: Equatable {
     case profile(name: String)
     case ownReset(name: String)
     case adminReset
+    /// A player's fish: list (GET) and create (POST).
+    case fishList(name: String)
+    /// One of a player's fish: delete.
+    case fish(name: String, id: String)
+    case fishKinds
+    case weather
 
     /// The route for the segments after `/api`, or nil (404).
     init?(_ segments: some Collection<String>) {
@@ -18,7 +25,11 @@ enum ScoresRoute: Equatable {
         case let p where p.count == 2 && p[0] == "players": self = .profile(name: p[1])
         case let p where p.count == 4 && p[0] == "players" && p[2] == "highscores" && p[3] == "reset":
             self = .ownReset(name: p[1])
+        case let p where p.count == 3 && p[0] == "players" && p[2] == "fish": self = .fishList(name: p[1])
+        case let p where p.count == 4 && p[0] == "players" && p[2] == "fish": self = .fish(name: p[1], id: p[3])
         case ["admin", "reset"]: self = .adminReset
+        case ["fish", "kinds"]: self = .fishKinds
+        case ["weather"]: self = .weather
         default: return nil
         }
     }
@@ -26,8 +37,10 @@ enum ScoresRoute: Equatable {
     /// What `Allow` lists for this resource; anything else is 405.
     var allowed: [HTTPMethod] {
         switch self {
-        case .games, .leaderboard, .profile: [.get]
+        case .games, .leaderboard, .profile, .fishKinds, .weather: [.get]
         case .players, .ownReset, .adminReset: [.post]
+        case .fishList: [.get, .post]
+        case .fish: [.delete]
         }
     }
 }
