@@ -46,13 +46,18 @@ def run(drv, events):
     return result["steps"]
 
 
-def transcript(player):
-    """What `player` receives and sends in docs/protocol.md's example race, in order.
-    A `submit` the player sends becomes the local event the page records for it."""
+def transcript(player, example="a two-player Time Attack race"):
+    """What `player` receives and sends in one of docs/protocol.md's example
+    transcripts (its heading's words), in order. A `submit` the player sends
+    becomes the local event the page records for it."""
     events = []
+    inside = False
     for line in PROTOCOL.read_text().splitlines():
+        if line.startswith("## "):
+            inside = line == f"## Example transcript: {example}"
+            continue
         m = re.match(r"^(ann|bo) (←|→) (\{.*\})$", line)
-        if not m or m.group(1) != player:
+        if not inside or not m or m.group(1) != player:
             continue
         msg = json.loads(m.group(3))
         if m.group(2) == "←":
@@ -127,6 +132,28 @@ def test_ann_plays_the_documented_race(page):
     assert final["race"]["saved"] == {"game": "mindpad", "personalBest": True, "stored": "database"}
     assert final["room"]["room"]["phase"] == "finished"
     assert final["race"]["result"]["score"] == 1, "the finished room keeps this player's result"
+
+
+def test_ann_plays_the_documented_addone_race_with_her_fish(page):
+    """The Add-One transcript: a keypad answer, a refused one (nothing lost), a
+    written number read as a whole with each digit's box, the keypad count."""
+    events = transcript("ann", "a solo Add-One race with a fish and the keypad")
+    steps = run(page, [(e, 1000 + 10 * i) for i, e in enumerate(events)])
+    s = step_after(steps, events, "room")["state"]
+    assert s["race"]["game"] == "addone" and s["race"]["mode"] == "time_attack"
+    s = step_after(steps, events, "question")["state"]
+    assert s["race"]["question"]["prompt"] == {"digits": "97"}
+    s = step_after(steps, events, "graded")["state"]
+    assert s["race"]["graded"]["answer"] == "08" and s["race"]["graded"]["expected"] == "08" and s["race"]["score"] == 1
+    refused = step_after(steps, events, "error")
+    assert refused["state"]["race"]["submitting"] is False and refused["may"] is True, "a refused keypad answer may be sent again"
+    s = step_after(steps, events, "guess")["state"]
+    assert s["race"]["guess"]["number"] == "46"
+    assert [d["box"] for d in s["race"]["guess"]["digits"]] == [[40, 40, 170, 270], [275, 40, 375, 260]]
+    s = step_after(steps, events, "finished")["state"]
+    assert s["race"]["result"]["keypad_answers"] == 1 and s["race"]["result"]["score"] == 2
+    assert steps[-2]["state"]["race"]["saved"]["game"] == "addone"
+    assert steps[-1]["state"]["room"] is None
 
 
 def test_bo_misreads_then_leaves(page):
