@@ -209,6 +209,12 @@ def test_create_a_fish_bad_name_refused_then_played_listed_and_deleted(browser):
     assert el(drv, "#aq-name").text == "Bubbles"
     assert el(drv, "#fish-img").get_attribute("src").endswith("/img/fish/pufferfish.svg")
     assert el(drv, "#fish-go").is_displayed()
+    # In Chinese the tank's texts follow at once, and no stale question appears.
+    el(drv, "#lang-switch").click()
+    wait(drv, lambda d: el(d, "#game-mode").text == "计时模式" and el(d, "#fish-go").text == "开始", 5, "the tank in Chinese")
+    assert el(drv, "#question").text == "" and el(drv, "#aq-name").text == "Bubbles"
+    el(drv, "#lang-switch").click()
+    wait(drv, lambda d: el(d, "#game-mode").text == "Time Attack", 5, "the tank in English")
     # Quit before starting still asks; Back to the start page.
     el(drv, "#game-quit").click()
     ask_choose(drv, "quit")

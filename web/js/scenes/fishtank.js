@@ -71,7 +71,7 @@ function applyLook(look, source) {
 
 /** The fish back where it started, unturned, still; the game scene empty; Start shown. */
 function resetTank() {
-  clearGame(t("mode.time_attack"));
+  clearGame("time_attack");
   const fish = $("fish-swimmer");
   fish.dataset.react = "";
   fish.dataset.flipped = "false";

@@ -20,6 +20,7 @@ export function initGame(context) {
   $("game-quit").addEventListener("click", () => ctx.quitGame());
   document.addEventListener("keydown", (e) => {
     if (currentScene() !== "game" || !input || e.target.tagName === "INPUT") return;
+    if (document.querySelector("dialog[open]")) return;   // keys belong to the open question
     input.key(e);
   });
 }
@@ -33,7 +34,7 @@ export function enterGame(state) {
   if (input) input.unmount();
   input = createInput(info ? info.answer_input : kind.input, kind, ctx);
   $("game-score").textContent = String(race.score);
-  $("game-mode").textContent = modeName(race.mode);
+  showMode(race.mode);
   const q = $("question");
   q.replaceChildren();
   delete q.dataset.id;
@@ -55,8 +56,14 @@ export function enterGame(state) {
   if (myRole(state) === "spectator") showWait(t("game.spectating"));
 }
 
+/** The mode in the bar, remembered so a language switch names it again. */
+function showMode(mode) {
+  $("game-mode").dataset.mode = mode || "";
+  $("game-mode").textContent = mode ? modeName(mode) : "";
+}
+
 /** The game scene with no race in it (the fish tank before Start): no input, no question, score 0. */
-export function clearGame(modeLabel = "") {
+export function clearGame(mode = null) {
   stopClock();
   if (input) { input.unmount(); input = null; }
   $("question").replaceChildren();
@@ -65,7 +72,7 @@ export function clearGame(modeLabel = "") {
   $("feedback").textContent = "";
   $("feedback").className = "feedback";
   $("game-score").textContent = "0";
-  $("game-mode").textContent = modeLabel;
+  showMode(mode);
   $("game-wait").hidden = true;
   $("lanes").hidden = true;
   $("clock").textContent = "";
@@ -148,8 +155,10 @@ export function stopClock() {
 
 /** Texts that depend on the language. */
 export function relabelGame(state) {
-  $("game-mode").textContent = modeName(state.race.mode);
+  showMode($("game-mode").dataset.mode);
   renderLanes(state);
-  if (state.race.question && kind) kind.renderPrompt($("question"), state.race.question.prompt);
-  if (state.race.question) $("question-num").textContent = t("game.question", { n: state.race.question.index + 1 });
+  // Only a question on screen is drawn again (the tank before Start shows none).
+  const shown = !!state.race.question && $("question").dataset.id === state.race.question.id;
+  if (shown && kind) kind.renderPrompt($("question"), state.race.question.prompt);
+  if (shown) $("question-num").textContent = t("game.question", { n: state.race.question.index + 1 });
 }
