@@ -15,7 +15,7 @@ import { initResults, showResults, showStandings } from "./scenes/results.js";
 import { initFishStart, showFishStart } from "./scenes/fishstart.js";
 import { initFishSettings, relabelFishSettings, showFishSettings } from "./scenes/fishsettings.js";
 import { initFishPlayers, relabelFishPlayers, showFishPlayers } from "./scenes/fishplayers.js";
-import { initFishTank, openTank, quitTank, tankActive } from "./scenes/fishtank.js";
+import { initFishTank, openTank, quitTank, relabelTank, tankActive } from "./scenes/fishtank.js";
 
 /** The pages a game's kind opens from the menu (kinds/*.js `home`). */
 const HOMES = { "fish-start": showFishStart };
@@ -51,7 +51,7 @@ function relabel() {
   if (scene === "menu") renderMenu(state);
   if (scene === "race") renderRace();
   if (scene === "lobby" && state.room) renderLobby(state);
-  if (scene === "game") relabelGame(state);
+  if (scene === "game") { relabelGame(state); relabelTank(); }
   if (scene === "results" && state.race.result) showResults(state);
   if (scene === "standings" && state.race.standings) showStandings(state);
   if (scene === "fish-settings") relabelFishSettings();

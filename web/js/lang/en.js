@@ -202,4 +202,5 @@ export default {
   "err.invalid_name": "a name has 1–20 letters, digits, spaces, _ or -",
   "err.unknown_kind": "this kind of fish is not offered",
   "err.submit_pending": "Your last answer is still being read. Try again in a moment.",
+  "fish.startHint": "Start shows the digits and starts the timer. {name}'s best: {best}",
 };

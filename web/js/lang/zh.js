@@ -202,4 +202,5 @@ export default {
   "err.invalid_name": "名字须为 1–20 个字母、数字、空格、_ 或 -",
   "err.unknown_kind": "没有这种鱼",
   "err.submit_pending": "上一个答案还在识别中，请稍后再试。",
+  "fish.startHint": "按“开始”显示数字并开始计时。{name}的最高分：{best}",
 };

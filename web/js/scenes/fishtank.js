@@ -79,6 +79,19 @@ function resetTank() {
   go.hidden = false;
   go.disabled = false;
   go.classList.remove("fading");
+  showHint();
+}
+
+/** Under Start: what it does, and the fish's best so far. */
+function showHint() {
+  const hint = $("fish-hint");
+  hint.hidden = false;
+  hint.textContent = t("fish.startHint", { name: tank.fish.name, best: tank.fish.best_score || 0 });
+}
+
+/** Texts that depend on the language. */
+export function relabelTank() {
+  if (tank && !$("fish-hint").hidden) showHint();
 }
 
 /** The server refused to open the race: Start again. */
@@ -90,6 +103,7 @@ function start() {
   if (!tank) return;
   const go = $("fish-go");
   go.disabled = true;
+  $("fish-hint").hidden = true;
   const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (reduced) go.hidden = true;
   else {
@@ -159,6 +173,7 @@ export function leaveTank(toStart = false) {
   dismissAsk();
   $("aquarium").hidden = true;
   $("fish-go").hidden = true;
+  $("fish-hint").hidden = true;
   $("scene-game").classList.remove("tank");
   if (toStart) {
     ctx.leaveRoom();
