@@ -118,6 +118,18 @@ import Testing
         // The same moment is another hour elsewhere.
         #expect(WeatherLook.byClock(at(12, 0), in: try #require(TimeZone(identifier: "Asia/Shanghai"))) == .night)
     }
+
+    @Test func theFallbackFollowsThePlacesClockNotTheServers() throws {
+        // 02:00 UTC is 21:00 in Rochester (night) and 10:00 in Shanghai (day),
+        // whatever zone the server runs in.
+        let at = Date(timeIntervalSince1970: 1_795_312_800)  // 2026-11-22 02:00 UTC
+        let shanghai = try WeatherPlace(place: "Shanghai", latlon: "31.23,121.47")
+        #expect(shanghai.timeZone.secondsFromGMT(for: at) == 8 * 3600)
+        #expect(WeatherService(place: shanghai, provider: nil, now: { at }).current().look == .sunny)
+        let rochester = WeatherService(place: .rochester, provider: nil, now: { at }).current()
+        #expect(rochester.look == .night && rochester.source == "clock")
+        #expect(WeatherPlace.rochester.timeZone.secondsFromGMT(for: at) == -5 * 3600)
+    }
 }
 
 private final class ResultBox: @unchecked Sendable {

@@ -27,8 +27,8 @@ public enum WeatherLook: String, Sendable, CaseIterable {
     }
 
     /// The look without a weather report: `night` from 19:00 to 06:00 in
-    /// `timeZone` (the server's own by default), else `sunny`.
-    public static func byClock(_ date: Date, in timeZone: TimeZone = .current) -> WeatherLook {
+    /// `timeZone` (the weather place's: `WeatherPlace.timeZone`), else `sunny`.
+    public static func byClock(_ date: Date, in timeZone: TimeZone) -> WeatherLook {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let hour = calendar.component(.hour, from: date)

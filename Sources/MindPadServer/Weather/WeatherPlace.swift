@@ -1,18 +1,31 @@
 import Foundation
 
-/// Where the aquarium's weather comes from: a name to show and the
-/// coordinates a provider is asked about.
+/// Where the aquarium's weather comes from: a name to show, the
+/// coordinates a provider is asked about, and the place's clock (what the
+/// look falls back to when there is no report: night is the place's night,
+/// not the server's).
 public struct WeatherPlace: Sendable, Equatable {
     public var name: String
     public var latitude: Double
     public var longitude: Double
+    public var timeZone: TimeZone
 
-    public init(name: String, latitude: Double, longitude: Double) {
+    /// `timeZone` defaults to the zone the longitude lies in (whole hours
+    /// from UTC): close to the sun, which is what day and night follow.
+    public init(name: String, latitude: Double, longitude: Double, timeZone: TimeZone? = nil) {
         (self.name, self.latitude, self.longitude) = (name, latitude, longitude)
+        self.timeZone = timeZone ?? Self.solarZone(longitude: longitude)
     }
 
-    /// The default place: Rochester, NY (city hall).
-    public static let rochester = WeatherPlace(name: "Rochester, NY", latitude: 43.1566, longitude: -77.6088)
+    /// The default place: Rochester, NY (city hall), on New York's clock
+    /// (UTC−5 if the system has no time-zone data).
+    public static let rochester = WeatherPlace(name: "Rochester, NY", latitude: 43.1566, longitude: -77.6088,
+                                               timeZone: TimeZone(identifier: "America/New_York"))
+
+    /// UTC plus the longitude's whole hours (15° an hour).
+    static func solarZone(longitude: Double) -> TimeZone {
+        TimeZone(secondsFromGMT: Int((longitude / 15).rounded()) * 3600) ?? TimeZone(secondsFromGMT: 0)!
+    }
 
     /// The place `MINDPAD_WEATHER_PLACE` and `MINDPAD_WEATHER_LATLON`
     /// describe: nothing (Rochester, NY); "lat,lon" alone; or any name with

@@ -52,14 +52,14 @@ public final class WeatherService: Sendable {
 
     public init(place: WeatherPlace, provider: (any WeatherProvider)?, fresh: Duration = .seconds(15 * 60),
                 retryAfterFailure: Duration = .seconds(60), timeout: Duration = .seconds(3),
-                timeZone: TimeZone = .current, logger: Logger = Logger(label: "mindpad.weather"),
+                timeZone: TimeZone? = nil, logger: Logger = Logger(label: "mindpad.weather"),
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.place = place
         self.provider = provider
         self.fresh = fresh
         self.retryAfterFailure = retryAfterFailure
         self.timeout = timeout
-        self.timeZone = timeZone
+        self.timeZone = timeZone ?? place.timeZone
         self.logger = logger
         self.now = now
     }
