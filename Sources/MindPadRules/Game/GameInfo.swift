@@ -49,6 +49,13 @@ public struct GameInfo: Sendable, Hashable {
     public let boardOrder: BoardOrder
     /// Whether racers may bring a fish (`GameKind.playsWithFish`).
     public let playsWithFish: Bool
+    /// The number of levels (`GameKind.levelCount`); nil: no levels.
+    public let levelCount: Int?
+    /// Correct answers that pass a level (`GameKind.passMark`); nil: no levels.
+    public let passMark: Int?
+
+    /// Whether the game has a ladder of levels (and so progress per player).
+    public var hasLevels: Bool { levelCount != nil }
 }
 
 /// A handwritten answer as the recognizer read it: the digits, left to
@@ -63,6 +70,7 @@ public struct HandwrittenAnswer: Sendable, Hashable {
 extension GameKind {
     public var info: GameInfo {
         GameInfo(identifier: identifier, names: names, modes: modes, normalQuestionCount: normalQuestionCount,
-                 answerInput: answerInput, boardOrder: boardOrder, playsWithFish: playsWithFish)
+                 answerInput: answerInput, boardOrder: boardOrder, playsWithFish: playsWithFish,
+                 levelCount: levelCount, passMark: passMark)
     }
 }

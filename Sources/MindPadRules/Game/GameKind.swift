@@ -41,6 +41,15 @@ public protocol GameKind: Sendable {
     /// `fish`), whose best score their results raise. Default false.
     var playsWithFish: Bool { get }
 
+    /// How many levels the game's ladder has (a race plays one level;
+    /// passing one opens the next), or nil for a game without levels.
+    /// Default nil.
+    var levelCount: Int? { get }
+
+    /// How many correct answers of a level's race pass it, or nil for a
+    /// game without levels. Default nil.
+    var passMark: Int? { get }
+
     /// The answer a handwritten reading stands for, or nil when it cannot
     /// be one (a kind of drawn digits given two digits). Only asked of kinds
     /// whose `answerInput` is handwriting; the default reads nothing.
@@ -71,6 +80,10 @@ extension GameKind {
     public var boardOrder: BoardOrder { .higherFirst }
 
     public var playsWithFish: Bool { false }
+
+    public var levelCount: Int? { nil }
+
+    public var passMark: Int? { nil }
 
     public func answer(handwritten: HandwrittenAnswer) -> Answer? { nil }
 
