@@ -129,12 +129,12 @@ private final class LevelsServer {
             try server.give(name, "retired_game", level: 1, correct: 3, passed: true)
         }
         let one = try http.call("POST", "/api/players/Kid/levels/reset?game=ladder_pick", token: kid)
-        #expect(one.status == 200 && (try one.json()["reset"] as? Int) == 2)
+        #expect(one.status == 200 && ((try? one.json())?["reset"] as? Int) == 2)
         #expect(try server.rows("Kid") == 1)
         #expect(try games(try http.call("GET", "/api/players/Kid/levels", token: kid)).first?["unlocked"] as? Int == 1)
         // Every game: also one the server no longer hosts.
         let all = try http.call("POST", "/api/players/Kid/levels/reset", token: kid, body: "")
-        #expect(all.status == 200 && (try all.json()["reset"] as? Int) == 1)
+        #expect(all.status == 200 && ((try? all.json())?["reset"] as? Int) == 1)
         #expect(try server.rows("Kid") == 0)
         #expect(try server.rows("Sib") == 3)
         #expect(try http.call("POST", "/api/players/Sib/levels/reset", token: sib).status == 200)
@@ -152,20 +152,25 @@ private final class LevelsServer {
             try server.give(name, "mindpad", level: 1, correct: 3, passed: true)
         }
         let plain = try http.call("POST", "/api/players/Kid/highscores/reset", token: kid)
-        #expect(plain.status == 200 && (try plain.json()["levels_reset"]) == nil)
+        #expect(plain.status == 200)
+        #expect(try plain.json()["highscores_reset"] as? Int == 0)
+        #expect(try plain.json().keys.contains("levels_reset") == false)
         #expect(try http.call("POST", "/api/players/Kid/highscores/reset?levels=false", token: kid).status == 200)
         for body in [#"{"player":"Kid"}"#, #"{"levels":false}"#, #"{"levels":null,"game":"ladder_pick"}"#] {
             #expect(try http.call("POST", "/api/admin/reset", token: admin, body: body).status == 200, "\(body)")
         }
-        #expect(try server.rows("Kid") == 2 && server.rows("Sib") == 2)
+        #expect(try server.rows("Kid") == 2)
+        #expect(try server.rows("Sib") == 2)
 
         let own = try http.call("POST", "/api/players/Kid/highscores/reset?game=ladder_pick&levels=true", token: kid)
-        #expect(own.status == 200 && (try own.json()["levels_reset"] as? Int) == 1)
-        #expect(try server.rows("Kid") == 1 && server.rows("Sib") == 2)
+        #expect(own.status == 200 && ((try? own.json())?["levels_reset"] as? Int) == 1)
+        #expect(try server.rows("Kid") == 1)
+        #expect(try server.rows("Sib") == 2)
         // The operator's, for one game, every player, whatever the mode.
         let byGame = try http.call("POST", "/api/admin/reset", token: admin, body: #"{"game":"mindpad","mode":"survival","levels":true}"#)
-        #expect(byGame.status == 200 && (try byGame.json()["levels_reset"] as? Int) == 2)
-        #expect(try server.rows("Kid") == 0 && server.rows("Sib") == 1)
+        #expect(byGame.status == 200 && ((try? byGame.json())?["levels_reset"] as? Int) == 2)
+        #expect(try server.rows("Kid") == 0)
+        #expect(try server.rows("Sib") == 1)
     }
 
     @Test func badInputIsRefusedClearlyAndChangesNothing() throws {
