@@ -38,6 +38,49 @@ struct InkPart: Sendable, Equatable {
         return t0 <= t1 ? (t0, t1) : nil
     }
 
+    /// The widest the part's ink is over any `window` of its height (in the
+    /// drawing's units; the ink inside `box`, which the caller already has).
+    /// A slant widens this by `window` × the slant, where a box widens by all
+    /// of the height × the slant. Allocates nothing.
+    func width(in drawing: Drawing, box: InkBox, window: Double) -> Double {
+        let bands = 24
+        let step = max((box.y1 - box.y0) / Double(bands), 1e-9)
+        let span = max(1, Int((window / step).rounded()))
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * bands) { buffer in
+            let left = buffer.baseAddress!, right = left + bands
+            left.update(repeating: .infinity, count: bands)
+            right.update(repeating: -.infinity, count: bands)
+            @inline(__always) func add(_ x: Double, _ y: Double) {
+                let b = min(max(Int((y - box.y0) / step), 0), bands - 1)
+                left[b] = min(left[b], x); right[b] = max(right[b], x)
+            }
+            for (s, stroke) in drawing.strokes.enumerated() where contains(stroke: s) {
+                guard var a = stroke.first else { continue }
+                if stroke.count == 1, self.band.contains(u(a)) { add(a.x, a.y) }
+                for b in stroke.dropFirst() {
+                    if let (t0, t1) = clips ? clip(a, b) : (0, 1) {
+                        let ex = b.x - a.x, ey = b.y - a.y
+                        // The stretch's ends, and a point in every band it passes.
+                        let y0 = a.y + t0 * ey, y1 = a.y + t1 * ey
+                        let steps = min(Int(abs(y1 - y0) / step) + 1, bands)
+                        for k in 0...steps {
+                            let t = t0 + (t1 - t0) * Double(k) / Double(steps)
+                            add(a.x + t * ex, a.y + t * ey)
+                        }
+                    }
+                    a = b
+                }
+            }
+            var widest = 0.0
+            for b in 0..<bands {
+                var lo = Double.infinity, hi = -Double.infinity
+                for c in b..<min(b + span, bands) { lo = min(lo, left[c]); hi = max(hi, right[c]) }
+                if lo <= hi { widest = max(widest, hi - lo) }
+            }
+            return widest
+        }
+    }
+
     /// The bounding box of the part's ink (points in the band and the places where
     /// segments leave it), or nil when the part has no ink.
     func box(in drawing: Drawing) -> InkBox? {

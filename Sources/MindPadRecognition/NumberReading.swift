@@ -79,11 +79,18 @@ extension Recognizer {
     /// and touching digits are cut where their ink is thinnest when that reads
     /// better than one digit. Validates like `recognize`; boxes are in the
     /// drawing's coordinates.
+    ///
+    /// `tuning` and `gateFeatures` are for measuring and fitting the segmenter
+    /// (tools/train/number_reading.py): `gateFeatures` is told, for every group
+    /// of strokes the split gate decides on, the strokes (bit s for stroke s)
+    /// and the gate's features.
     public func readNumber(
-        _ drawing: Drawing, in workspace: Workspace, tuning: NumberReadingTuning = .standard
+        _ drawing: Drawing, in workspace: Workspace, tuning: NumberReadingTuning = .standard,
+        gateFeatures: ((UInt64, [Double]) -> Void)? = nil
     ) throws(RecognitionError) -> NumberReading {
         try Rasterizer.validate(drawing)
         var segmenter = NumberSegmenter(drawing, recognizer: self, workspace: workspace, tuning: tuning)
+        segmenter.gateFeatures = gateFeatures
         return NumberReading(digits: segmenter.read())
     }
 }

@@ -29,7 +29,12 @@ struct NumberSegmenter {
     private(set) var height = 1.0
     /// The median group's width.
     private(set) var typicalWidth = 1.0
+    private(set) var groupCount = 0
+    /// Told every group the split gate decides on: its strokes and features
+    /// (for fitting the gate: tools/train/number_reading.py --gate).
+    var gateFeatures: ((UInt64, [Double]) -> Void)?
     private(set) var digits: [DigitReading] = []
+    private(set) var calls = 0
 
     /// Bands of the line's height in a row profile.
     static let bands = 24
@@ -59,11 +64,13 @@ struct NumberSegmenter {
         var widths = groups.map(\.width)
         widths.sort()
         typicalWidth = max(widths[widths.count / 2], 1e-9)
+        groupCount = groups.count
         if debug { print("height \(height) typical \(typicalWidth) groups \(groups.map { ($0.x0, $0.x1, $0.width / height) })") }
         for group in groups {
             guard digits.count < Recognizer.maxNumberDigits else { break }
             read(group)
         }
+        if debug { print("calls \(calls) digits \(digits.count)") }
         return digits
     }
 
@@ -174,28 +181,39 @@ struct NumberSegmenter {
             height = max(boxes.map { $0.x1 - $0.x0 }.max() ?? 1, 1e-6)
         }
         var groups = clusters(closerThan: tuning.joinGap * height)
-        // A low, short group (a bar drawn apart) belongs to the group nearest to it.
-        func distance(_ a: Group, _ b: Group) -> Double {
-            var d = Double.infinity
-            for i in 0..<n where a.strokes & (1 << UInt64(ids[i])) != 0 {
-                for j in 0..<n where b.strokes & (1 << UInt64(ids[j])) != 0 { d = min(d, apart[i * n + j]) }
-            }
-            return d
+        // A low, short group (a bar drawn apart) belongs to the group nearest to
+        // it, when there is a group that is not one.
+        func isFragment(_ g: Group) -> Bool {
+            g.height < tuning.fragmentHeight * height && g.x1 - g.x0 < tuning.fragmentWidth * height
         }
-        var i = 0
-        while groups.count > 1 && i < groups.count {
-            let g = groups[i]
-            guard g.height < tuning.fragmentHeight * height && g.x1 - g.x0 < tuning.fragmentWidth * height else {
-                i += 1
-                continue
+        if groups.count > 1 && groups.contains(where: { !isFragment($0) }) && groups.contains(where: isFragment) {
+            // Group to group: the least distance between their strokes.
+            let m = groups.count
+            var near = [Double](repeating: .infinity, count: m * m)
+            var of = [Int](repeating: 0, count: n)
+            for (k, g) in groups.enumerated() {
+                for i in 0..<n where g.strokes & (1 << UInt64(ids[i])) != 0 { of[i] = k }
             }
-            var nearest = i == 0 ? 1 : 0
-            for k in groups.indices where k != i && distance(g, groups[k]) < distance(g, groups[nearest]) {
-                nearest = k
+            for i in 0..<n {
+                for j in 0..<n where of[i] != of[j] {
+                    near[of[i] * m + of[j]] = min(near[of[i] * m + of[j]], apart[i * n + j])
+                }
             }
-            groups[nearest].merge(g)
-            groups.remove(at: i)
-            i = 0
+            var alive = [Bool](repeating: true, count: m)
+            for f in 0..<m where isFragment(groups[f]) {
+                var nearest = -1
+                for k in 0..<m where k != f && alive[k] && (nearest < 0 || near[f * m + k] < near[f * m + nearest]) {
+                    nearest = k
+                }
+                guard nearest >= 0 else { continue }
+                groups[nearest].merge(groups[f])
+                alive[f] = false
+                for k in 0..<m {
+                    near[nearest * m + k] = min(near[nearest * m + k], near[f * m + k])
+                    near[k * m + nearest] = near[nearest * m + k]
+                }
+            }
+            groups = groups.indices.filter { alive[$0] }.map { groups[$0] }
         }
         // Widths: the widest the group's ink is over a third of the height (a
         // slant widens that by a third of itself; a whole box would by all of it).
@@ -223,8 +241,9 @@ struct NumberSegmenter {
 
     // MARK: reading
 
-    private func recognize(_ part: InkPart) -> Recognition {
-        recognizer.recognize(drawing, part: part, in: workspace)
+    private mutating func recognize(_ part: InkPart) -> Recognition {
+        calls += 1
+        return recognizer.recognize(drawing, part: part, in: workspace)
     }
 
     private static func log(_ p: Float) -> Double { Foundation.log(max(Double(p), 1e-6)) }
@@ -234,54 +253,119 @@ struct NumberSegmenter {
         digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box))
     }
 
-    /// Reads one group as one digit or more: whole, and, when it is too wide
-    /// for one digit or not read confidently, as k digits for the few k its
-    /// width suggests, cut along the best lines; the best score wins.
+    /// One way to read a group as k digits: its score, its digits, and what the
+    /// split gate looks at.
+    struct Hypothesis {
+        var score: Double
+        var reading: [(Recognition, InkPart)] = []
+        var lowest = Double.infinity
+        var widest = -Double.infinity
+    }
+
+    /// Reads a group cut into k digits along `split`, stopping once the score
+    /// cannot beat `floor` any more (the score only falls as digits are added).
+    private mutating func read(_ group: Group, _ split: Split, floor: Double) -> Hypothesis {
+        let k = split.at.count + 1
+        var h = Hypothesis(score: -Double(k - 1) * tuning.cutCost - split.cost)
+        h.reading.reserveCapacity(k)
+        for i in 0..<k {
+            let lo = i == 0 ? -Double.infinity : split.at[i - 1]
+            let hi = i == k - 1 ? Double.infinity : split.at[i]
+            let part = InkPart(strokes: group.strokes, shear: split.shear, band: lo...hi)
+            guard let box = part.box(in: drawing) else { h.score = -.infinity; break }
+            let r = recognize(part)
+            let tall = (box.y1 - box.y0) / height
+            let wide = part.width(in: drawing, box: box, window: height / 3)
+            h.lowest = min(h.lowest, tall)
+            h.widest = max(h.widest, wide / height - tuning.singleWidths[r.digit])
+            h.score += Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.pieceHeight - tall)
+                - widthCost(wide, digit: r.digit)
+            h.reading.append((r, part))
+            if h.score <= floor { break }
+        }
+        return h
+    }
+
+    /// Reads one group as one digit or more. A group narrow enough and read
+    /// confidently is one digit. Otherwise it is also read as two digits, cut
+    /// along the best line; the split gate (a logistic model over the width,
+    /// both readings and the cut) decides between one and more, and for more,
+    /// k = 3… (as many as its width suggests, and one either side) compete with
+    /// the two by score.
     private mutating func read(_ group: Group) {
         let wholePart = InkPart(strokes: group.strokes, shear: 0, band: -Double.infinity...Double.infinity)
         let whole = recognize(wholePart)
         let width = group.width / height
         let relative = group.width / typicalWidth
-        if width <= tuning.splitWidth && relative <= tuning.relativeSplitWidth
-            && (whole.confidence >= tuning.sureConfidence || width < tuning.narrowWidth)
+        let room = Recognizer.maxNumberDigits - digits.count
+        if room < 2 || (width <= tuning.splitWidth && relative <= tuning.relativeSplitWidth
+            && (whole.confidence >= tuning.sureConfidence || width < tuning.narrowWidth))
         {
             return emit(whole, wholePart)
         }
-        let room = Recognizer.maxNumberDigits - digits.count
+        // Clearly one digit by its shape and the cheapest cut (the pre-gate, the
+        // split gate's cheap half): no need to read any cut.
+        let splits = cuts(group, into: 2)
+        guard let cheapest = splits.first else { return emit(whole, wholePart) }
+        let shape: [Double] = [
+            width, relative, Self.log(whole.confidence), width - tuning.singleWidths[whole.digit],
+            Double(cheapest.crossings[0]), cheapest.extents[0], abs(cheapest.offsets[0]), groupCount == 1 ? 1 : 0,
+        ]
+        if !tuning.preGate.isEmpty && gateFeatures == nil && Self.gate(shape, tuning.preGate) < tuning.preGateFloor {
+            return emit(whole, wholePart)
+        }
+        // Two digits: the few cheapest cuts that differ (at mid-height), read
+        // both sides of each, the best score kept.
+        let mid = (group.y0 + group.y1) / 2
+        var tried: [Double] = []
+        var two = Hypothesis(score: -.infinity)
+        var pair: Split?
+        for split in splits where tried.count < tuning.pairCandidates {
+            let x = split.at[0] - split.shear * mid
+            guard tried.allSatisfy({ abs($0 - x) > tuning.distinctCuts * height }) else { continue }
+            tried.append(x)
+            let h = read(group, split, floor: -.infinity)
+            if pair == nil || h.score > two.score { two = h; pair = split }
+        }
+        guard let pair else { return emit(whole, wholePart) }
+        let wholeScore = Self.log(whole.confidence) - widthCost(group.width, digit: whole.digit)
+        let features: [Double] = [
+            width, relative, Self.log(whole.confidence), width - tuning.singleWidths[whole.digit],
+            two.reading.count == 2 ? Self.log(two.reading[0].0.confidence) : -14,
+            two.reading.count == 2 ? Self.log(two.reading[1].0.confidence) : -14,
+            Double(pair.crossings[0]), pair.extents[0], abs(pair.offsets[0]),
+            two.lowest.isFinite ? two.lowest : 0, two.widest.isFinite ? two.widest : 0,
+            groupCount == 1 ? 1 : 0, two.score - wholeScore,
+        ]
+        gateFeatures?(group.strokes, features + shape)
+        guard tuning.splitGate.isEmpty ? two.score > wholeScore : Self.gate(features, tuning.splitGate) > 0 else {
+            return emit(whole, wholePart)
+        }
+        var best = two
         let unit = min(typicalWidth, tuning.unitWidth * height)
         let guess = max(1, Int((group.width / unit).rounded()))
-        var best = Self.log(whole.confidence) - widthCost(group.width)
-        var bestReading: [(Recognition, InkPart)] = [(whole, wholePart)]
-        for k in Set([2, guess - 1, guess, guess + 1]).sorted() where k >= 2 && k <= min(room, 8) {
-            guard let split = cuts(group, into: k) else { continue }
-            var score = -Double(k - 1) * tuning.cutCost - split.cost
-            var reading: [(Recognition, InkPart)] = []
-            reading.reserveCapacity(k)
-            for i in 0..<k {
-                let lo = i == 0 ? -Double.infinity : split.at[i - 1]
-                let hi = i == k - 1 ? Double.infinity : split.at[i]
-                let part = InkPart(strokes: group.strokes, shear: split.shear, band: lo...hi)
-                guard let box = part.box(in: drawing) else { score = -.infinity; break }
-                let r = recognize(part)
-                score += Self.log(r.confidence)
-                    - tuning.pieceHeightCost * max(0, tuning.pieceHeight - (box.y1 - box.y0) / height)
-                    - widthCost((min(hi, split.u1) - max(lo, split.u0)))
-                reading.append((r, part))
-                if score <= best { break }
-            }
-            if debug { print("  k=\(k) shear \(split.shear) cuts \(split.at) cost \(split.cost) score \(score) vs \(best) \(reading.map { ($0.0.digit, $0.0.confidence) })") }
-            if score > best {
-                best = score
-                bestReading = reading
-            }
+        for k in Set([guess - 1, guess, guess + 1]).sorted() where k >= 3 && k <= room {
+            guard let split = cuts(group, into: k).first else { continue }
+            let h = read(group, split, floor: best.score)
+            if debug { print("  k=\(k) cuts \(split.at) score \(h.score) vs \(best.score)") }
+            if h.score > best.score { best = h }
         }
-        for (r, part) in bestReading { emit(r, part) }
+        for (r, part) in best.reading { emit(r, part) }
     }
 
-    /// What a digit this wide costs (in pixels): nothing up to `singleWidth`
-    /// heights and `relativeSingleWidth` typical widths, then more and more.
-    private func widthCost(_ width: Double) -> Double {
-        tuning.widthCost * max(0, width / height - tuning.singleWidth)
+    /// A gate's log-odds: weights · features + bias (the last weight).
+    static func gate(_ features: [Double], _ weights: [Double]) -> Double {
+        var sum = weights[weights.count - 1]
+        for i in 0..<min(features.count, weights.count - 1) { sum += features[i] * weights[i] }
+        return sum
+    }
+
+    /// What reading ink this wide (in pixels) as this digit costs: nothing up to
+    /// the digit's usual width (`singleWidths` × `widthScale` heights: an 8 is
+    /// narrower than a 4) and `relativeSingleWidth` typical widths, then more
+    /// and more.
+    private func widthCost(_ width: Double, digit: Int) -> Double {
+        tuning.widthCost * max(0, width / height - tuning.singleWidths[digit] * tuning.widthScale)
             + tuning.relativeWidthCost * max(0, width / typicalWidth - tuning.relativeSingleWidth)
     }
 
@@ -295,14 +379,19 @@ struct NumberSegmenter {
         var u0: Double
         var u1: Double
         var cost: Double
+        /// Per cut: strokes crossed, height of ink between them, distance from
+        /// where equal digits would meet (in pitches).
+        var crossings: [Int] = []
+        var extents: [Double] = []
+        var offsets: [Double] = []
     }
 
-    /// The best way to cut a group into k digits with parallel lines: for each
-    /// slant, near each of the k − 1 places where equal digits would meet, the
-    /// line crossing the fewest strokes and the shortest ink, nearest that
-    /// place; the slant whose lines cost least wins.
-    func cuts(_ group: Group, into k: Int) -> Split? {
-        var best: Split?
+    /// Ways to cut a group into k digits with parallel lines, cheapest first:
+    /// for each slant, near each of the k − 1 places where equal digits would
+    /// meet, the line crossing the fewest strokes and the shortest ink, nearest
+    /// that place.
+    func cuts(_ group: Group, into k: Int) -> [Split] {
+        var all: [Split] = []
         let margin = tuning.margin * height
         for shear in Self.shears {
             var u0 = Double.infinity, u1 = -Double.infinity
@@ -322,25 +411,34 @@ struct NumberSegmenter {
                 let from = max(expected - tuning.window * pitch, u0 + margin)
                 let to = min(expected + tuning.window * pitch, u1 - margin)
                 var bestAt = expected, bestCost = Double.infinity
+                var bestColumn = (crossings: 0, extent: 0.0)
                 var c = from
                 while c <= to {
                     let off = (c - expected) / pitch
-                    let cost = columnCost(group, shear: shear, at: c) + tuning.positionCost * off * off
-                    if cost < bestCost { bestCost = cost; bestAt = c }
+                    let column = self.column(group, shear: shear, at: c)
+                    let cost = tuning.crossingCost * Double(max(column.crossings - 1, 0))
+                        + tuning.extentCost * column.extent + tuning.positionCost * off * off
+                    if cost < bestCost { bestCost = cost; bestAt = c; bestColumn = column }
                     c += step
                 }
                 if let last = split.at.last, bestAt <= last { bestAt = (last + to) / 2 }
                 split.at.append(bestAt)
                 split.cost += bestCost
+                split.crossings.append(bestColumn.crossings)
+                split.extents.append(bestColumn.extent)
+                split.offsets.append((bestAt - expected) / pitch)
             }
-            if best == nil || split.cost < best!.cost { best = split }
+            all.append(split)
         }
-        return best
+        return all.sorted { $0.cost < $1.cost }
     }
 
-    /// What cutting a group along u = c costs: the strokes it crosses, and the
-    /// height of ink between the first and last crossing.
-    func columnCost(_ group: Group, shear: Double, at c: Double) -> Double {
+    /// What a cut along u = c goes through: the strokes it crosses, and the
+    /// height of ink between the first and last crossing (in heights; 0 for one
+    /// crossing or none). One crossing is what a cut between two touching
+    /// digits goes through (where they touch, or the pen ran on); more, and
+    /// tall, is a digit's body.
+    func column(_ group: Group, shear: Double, at c: Double) -> (crossings: Int, extent: Double) {
         var crossings = 0
         var top = Double.infinity, bottom = -Double.infinity
         for (s, stroke) in drawing.strokes.enumerated() where group.strokes & (1 << UInt64(s)) != 0 {
@@ -356,8 +454,7 @@ struct NumberSegmenter {
                 a = b; ua = ub
             }
         }
-        let extent = crossings > 1 ? (bottom - top) / height : 0
-        return tuning.crossingCost * Double(crossings) + tuning.extentCost * extent
+        return (crossings, crossings > 1 ? (bottom - top) / height : 0)
     }
 }
 
@@ -374,37 +471,56 @@ extension NumberSegmenter.Group {
 /// held-out set); other values are for measuring.
 public struct NumberReadingTuning: Sendable, Equatable {
     /// Strokes closer than this are one digit.
-    public var joinGap = 0.1
+    public var joinGap = 0.05
     /// A group lower than this and narrower than `fragmentWidth` is part of its nearest neighbour.
     public var fragmentHeight = 0.4
     public var fragmentWidth = 0.8
     /// Groups wider than this are tried as two digits even when read confidently...
-    public var splitWidth = 0.8
+    public var splitWidth = 0.5
     /// ...and so are groups read with less confidence than this, unless narrower than `narrowWidth`.
     public var sureConfidence: Float = 0.8
     public var narrowWidth = 0.4
     /// Groups wider than this many typical widths (the median group's) are tried as two digits.
     public var relativeSplitWidth = 1.2
-    /// Width above which "one digit" starts to cost, per height, and the same
-    /// relative to the typical width.
-    public var singleWidth = 0.9
+    /// Width above which reading ink as a digit starts to cost, per height, for
+    /// 0…9: what 9 in 10 synthetic writers of tools/train/strokes.py stay under
+    /// (the widest third of the height of a digit's ink), times `widthScale`;
+    /// and the same relative to the typical width.
+    public var singleWidths = [0.99, 0.48, 0.83, 0.79, 0.93, 0.83, 0.67, 0.86, 0.74, 0.76]
+    public var widthScale = 0.8
     public var widthCost = 3.0
-    public var relativeSingleWidth = 1.4
+    public var relativeSingleWidth = 2.5
     public var relativeWidthCost = 3.0
-    /// What a cut costs: a base, plus per stroke it crosses, plus per height of ink it goes through.
-    public var cutCost = 0.3
+    /// What a cut costs: a base, plus per stroke it crosses beyond one, plus per
+    /// height of ink between the first and last crossing.
+    public var cutCost = 0.0
     public var crossingCost = 0.3
-    public var extentCost = 2.0
+    public var extentCost = 1.0
     /// A group is guessed to hold its width over this (or the typical width, if
     /// smaller) digits; k digits are tried for that guess and one either side.
-    public var unitWidth = 0.8
+    public var unitWidth = 0.65
     /// Cuts are looked for within this share of a digit's pitch of where equal
     /// digits would meet, and cost `positionCost` per (distance / pitch)² from it.
-    public var window = 0.45
+    public var window = 0.4
     public var positionCost = 1.0
     /// A side of a cut lower than this costs `pieceHeightCost` per height missing.
-    public var pieceHeight = 0.6
+    public var pieceHeight = 0.8
     public var pieceHeightCost = 5.0
+    /// The split gate: weights of its features (see `NumberSegmenter.read`), then
+    /// the bias; empty: compare the scores of one and two digits instead.
+    /// Fitted by `tools/train/number_reading.py --fit-gate`.
+    public var splitGate = [
+        -1.9645, -0.2926, -7.2463, 8.4125, -0.4078, 0.105, 0.1008, -3.865, 1.8768, 1.6745, -6.4678, 9.1066, 1.3134,
+        -2.2909,
+    ]
+    /// The pre-gate: weights of the shape features (see `NumberSegmenter.read`),
+    /// then the bias; a group whose log-odds of being more than one digit are
+    /// below `preGateFloor` is read as one without trying any cut.
+    public var preGate = [1.5626, 0.577, -9.1142, 6.5951, 0.1775, -4.2263, -1.0775, 9.4954, -5.6631]
+    public var preGateFloor = -4.0
+    /// Cuts into two tried per group, and how far apart (at mid-height) they must be.
+    public var pairCandidates = 3
+    public var distinctCuts = 0.08
     /// How far from a group's ends a cut stays.
     public var margin = 0.1
 

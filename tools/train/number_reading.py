@@ -2,6 +2,7 @@
 
 usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH] [--count 2000]
        .venv/bin/python number_reading.py --bench [--package DIR] [--core 1] [--repeats 20]
+       .venv/bin/python number_reading.py --fit-gate [--package DIR]
        .venv/bin/python number_reading.py --write FILE [--set dev] [--count N]
 
 A number is 2-6 digits (leading zeros possible), each digit a synthetic stroke
@@ -23,6 +24,8 @@ share of numbers read exactly, per length and per kind, and the confusion of
 splits (too few / right count / too many digits).
 --bench times Recognizer.readNumber on 6-digit numbers on one core
 (`recog-bench --numbers`, release build in the scratch package of evaluate.py).
+--fit-gate fits the segmenter's split gate and pre-gate (logistic regressions)
+on numbers from a third seed and prints them for NumberReadingTuning.
 """
 from __future__ import annotations
 
@@ -89,10 +92,14 @@ def _join(a, b, rng, device):
     return a + link + [[p[0], p[1], p[2] + shift] for p in b]
 
 
-def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str):
+def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str, parts=None, owners=None):
     """Strokes of one number, in canvas pixels, left to right. Gaps are between the
     digits' boxes across the writer's slant; touching neighbours have them meeting
-    or overlapping by up to 6 % of the height."""
+    or overlapping by up to 6 % of the height. `parts`, if given, gets each
+    digit's own strokes (before any joining); `owners`, the digits each stroke
+    belongs to (two for a stroke that runs on from one digit into the next)."""
+    parts = [] if parts is None else parts
+    owners = [] if owners is None else owners
     w = strokes.Writer.sample(rng)
     w.size = float(np.exp(rng.uniform(np.log(40), np.log(220))))  # digit height on a wide pad
     w.rotation = float(np.clip(w.rotation, -ranges.rotation, ranges.rotation))  # the line stays level
@@ -109,6 +116,8 @@ def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str)
         for k in rng.choice(len(touch), size=int(rng.integers(1, len(touch) + 1)), replace=False):
             touch[k] = "joined" if rng.random() < 0.25 else "touch"
     out = []
+    owners.clear()
+    parts.clear()
     prev = None  # the previous digit's strokes, placed
     x_line = 40.0
     for i, ch in enumerate(label):
@@ -143,17 +152,21 @@ def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str)
         if w.device == "mouse":
             pts = [[[round(p[0]), round(p[1]), p[2]] for p in s] for s in pts]
         x_line = _box(pts)[1][0]
+        parts.append(pts)
         if out:
             shift = out[-1][-1][2] + float(rng.uniform(150, 500)) - pts[0][0][2]
             pts = [[[p[0], p[1], p[2] + shift] for p in s] for s in pts]
             if touch[i - 1] == "joined":
                 out[-1] = _join(out[-1], pts[0], rng, w.device)
+                owners[-1].append(i)
                 prev_pts = pts
                 pts = pts[1:]
                 out.extend(pts)
+                owners.extend([[i] for _ in pts])
                 prev = prev_pts
                 continue
         out.extend(pts)
+        owners.extend([[i] for _ in pts])
         prev = pts
     return out
 
@@ -182,6 +195,59 @@ def write_lines(path, numbers):
     with open(path, "w") as f:
         for label, kind, s in numbers:
             f.write(json.dumps({"width": 2000, "height": 600, "label": label, "kind": kind, "strokes": s}) + "\n")
+
+
+def fit_gates(bench, count=3000):
+    """The split gate and the pre-gate of NumberReadingTuning: logistic
+    regressions, fitted on the groups of strokes the segmenter decides on in
+    `count` numbers written like the dev set (seed + 100: neither the dev nor
+    the held-out numbers). A group's truth: more than one digit owns its strokes."""
+    from sklearn.linear_model import LogisticRegression
+    ranges = SETS["dev"]
+    rng = np.random.default_rng(ranges.seed + 100)
+    numbers, owners = [], []
+    for i in range(count):
+        n = 2 + i % 5
+        label = "".join(str(int(d)) for d in rng.integers(0, 10, n))
+        touching, uneven = rng.random() < ranges.touch, rng.random() < ranges.uneven
+        kind = ("touching+uneven" if touching and uneven else "touching" if touching
+                else "uneven" if uneven else "clean")
+        ow = []
+        numbers.append((label, kind, make_number(label, ranges, rng, kind, owners=ow)))
+        owners.append(ow)
+    path = os.path.join(HERE, "out", "numbers_gate.jsonl")
+    write_lines(path, numbers)
+    features = os.path.join(HERE, "out", "numbers_gate_features.jsonl")
+    env = dict(os.environ, NUMBER_GATE_FEATURES=features)
+    subprocess.run([bench, "--numbers", path, os.path.join(HERE, "out", "numbers_gate_out.jsonl"), "0"],
+                   check=True, env=env)
+    x, y = [], []
+    for ow, line in zip(owners, open(features)):
+        for g in json.loads(line):
+            digits = set()
+            for s, own in enumerate(ow):
+                if g["strokes"] >> s & 1:
+                    digits.update(own)
+            x.append(g["features"])
+            y.append(int(len(digits) >= 2))
+    x, y = np.array(x), np.array(y)
+
+    def fit(xs):
+        mu, sd = xs.mean(0), xs.std(0) + 1e-9
+        clf = LogisticRegression(C=1.0, max_iter=5000).fit((xs - mu) / sd, y)
+        w = clf.coef_[0] / sd
+        b = clf.intercept_[0] - (clf.coef_[0] * mu / sd).sum()
+        return [round(float(v), 4) for v in w] + [round(float(b), 4)]
+
+    split_gate, pre_gate = fit(x[:, :13]), fit(x[:, 13:21])
+    full = x[:, :13] @ np.array(split_gate[:-1]) + split_gate[-1]
+    pre = x[:, 13:21] @ np.array(pre_gate[:-1]) + pre_gate[-1]
+    print(f"{len(y)} groups decided on, {int(y.sum())} of them more than one digit")
+    print(f"split gate right on {100 * ((full > 0) == y).mean():.2f}% of them")
+    print(f"pre-gate below -4 on {100 * (pre < -4).mean():.1f}% (of those, {int(((pre < -4) & (y == 1)).sum())} "
+          "more than one digit)")
+    print("    public var splitGate = " + repr(split_gate))
+    print("    public var preGate = " + repr(pre_gate))
 
 
 def mindpad_binary():
@@ -232,6 +298,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--eval", action="store_true")
     ap.add_argument("--bench", action="store_true")
+    ap.add_argument("--fit-gate", action="store_true")
     ap.add_argument("--write")
     ap.add_argument("--set", default="heldout", choices=sorted(SETS))
     ap.add_argument("--count", type=int, default=2000)
@@ -261,6 +328,10 @@ def main():
         bad = [(i, l, k, r) for i, (l, k, r) in enumerate(rows) if l != r]
         for i, l, k, r in bad[:args.show]:
             print(f"  line {i + 1}: wrote {l} read {r} ({k})")
+    if args.fit_gate:
+        import evaluate as ev
+        ev.make_package(args.package)
+        fit_gates(ev.build(args.package))
     if args.bench:
         import evaluate as ev  # the scratch package of the recognition benchmark
         ev.make_package(args.package)

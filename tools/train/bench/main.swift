@@ -45,7 +45,8 @@ if args[1] == "--numbers" {
     var tuning = NumberReadingTuning.standard
     for item in (ProcessInfo.processInfo.environment["NUMBER_TUNING"] ?? "").split(separator: ",") {
         let kv = item.split(separator: "=")
-        guard kv.count == 2, let v = Double(kv[1]) else { continue }
+        guard kv.count == 2 else { continue }
+        let v = Double(kv[1]) ?? 0
         switch kv[0] {
         case "joinGap": tuning.joinGap = v
         case "fragmentHeight": tuning.fragmentHeight = v
@@ -53,7 +54,7 @@ if args[1] == "--numbers" {
         case "splitWidth": tuning.splitWidth = v
         case "sureConfidence": tuning.sureConfidence = Float(v)
         case "narrowWidth": tuning.narrowWidth = v
-        case "singleWidth": tuning.singleWidth = v
+        case "widthScale": tuning.widthScale = v
         case "widthCost": tuning.widthCost = v
         case "pieceHeight": tuning.pieceHeight = v
         case "pieceHeightCost": tuning.pieceHeightCost = v
@@ -64,11 +65,28 @@ if args[1] == "--numbers" {
         case "crossingCost": tuning.crossingCost = v
         case "extentCost": tuning.extentCost = v
         case "margin": tuning.margin = v
+        case "pairCandidates": tuning.pairCandidates = Int(v)
+        case "distinctCuts": tuning.distinctCuts = v
+        case "preGate": tuning.preGate = kv[1].split(separator: ":").compactMap { Double($0) }
+        case "preGateFloor": tuning.preGateFloor = v
+        case "gate": tuning.splitGate = kv[1].split(separator: ":").compactMap { Double($0) }
         case "unitWidth": tuning.unitWidth = v
         case "window": tuning.window = v
         case "positionCost": tuning.positionCost = v
         default: FileHandle.standardError.write("unknown tuning \(kv[0])\n".data(using: .utf8)!); exit(2)
         }
+    }
+    if let path = ProcessInfo.processInfo.environment["NUMBER_GATE_FEATURES"] {
+        // One line per number: the gate's features of each group it decided on.
+        var lines = ""
+        for d in drawings {
+            var groups: [String] = []
+            _ = try recognizer.readNumber(d, in: ws, tuning: tuning) { strokes, features in
+                groups.append("{\"strokes\": \(strokes), \"features\": \(features)}")
+            }
+            lines += "[" + groups.joined(separator: ", ") + "]\n"
+        }
+        try lines.write(toFile: path, atomically: true, encoding: .utf8)
     }
     var out = ""
     if tuning == .standard {
@@ -76,7 +94,7 @@ if args[1] == "--numbers" {
     } else {
         for d in drawings { out += try recognizer.readNumber(d, in: ws, tuning: tuning).json.text + "\n" }
     }
-    for d in drawings.prefix(100) { _ = try recognizer.readNumber(d, in: ws, tuning: tuning) }  // warm-up
+    for d in drawings.prefix(n > 0 ? 100 : 0) { _ = try recognizer.readNumber(d, in: ws, tuning: tuning) }  // warm-up
     var times: [Double] = []
     times.reserveCapacity(drawings.count * n)
     for d in drawings {
@@ -87,6 +105,7 @@ if args[1] == "--numbers" {
         }
     }
     try out.write(toFile: args[3], atomically: true, encoding: .utf8)
+    if times.isEmpty { exit(0) }  // REPEATS 0: readings only
     let points = drawings.map(\.pointCount)
     print("{\"numbers\": \(drawings.count), \"repeats\": \(n), \"median_points\": \(median(points.map(Double.init))), " +
           "\"median_us\": \(median(times)), \"p90_us\": \(percentile(times, 0.9))}")
