@@ -19,7 +19,6 @@ import Foundation
 ///    slanted) that cross the least ink, and the reading with the best score
 ///    (the digits' log-probabilities, a prior on width and on what the cut goes
 ///    through) wins. Sides still too wide are cut again.
-let debug = ProcessInfo.processInfo.environment["SEGDEBUG"] != nil
 struct NumberSegmenter {
     let recognizer: Recognizer
     let workspace: Recognizer.Workspace
@@ -29,12 +28,10 @@ struct NumberSegmenter {
     private(set) var height = 1.0
     /// The median group's width.
     private(set) var typicalWidth = 1.0
-    private(set) var groupCount = 0
     /// Told every group the split gate decides on: its strokes and features
     /// (for fitting the gate: tools/train/number_reading.py --gate).
     var gateFeatures: ((UInt64, [Double]) -> Void)?
     private(set) var digits: [DigitReading] = []
-    private(set) var calls = 0
 
     /// Bands of the line's height in a row profile.
     static let bands = 24
@@ -64,13 +61,10 @@ struct NumberSegmenter {
         var widths = groups.map(\.width)
         widths.sort()
         typicalWidth = max(widths[widths.count / 2], 1e-9)
-        groupCount = groups.count
-        if debug { print("height \(height) typical \(typicalWidth) groups \(groups.map { ($0.x0, $0.x1, $0.width / height) })") }
         for group in groups {
             guard digits.count < Recognizer.maxNumberDigits else { break }
             read(group)
         }
-        if debug { print("calls \(calls) digits \(digits.count)") }
         return digits
     }
 
@@ -241,8 +235,7 @@ struct NumberSegmenter {
 
     // MARK: reading
 
-    private mutating func recognize(_ part: InkPart) -> Recognition {
-        calls += 1
+    private func recognize(_ part: InkPart) -> Recognition {
         return recognizer.recognize(drawing, part: part, in: workspace)
     }
 
@@ -309,7 +302,7 @@ struct NumberSegmenter {
         guard let cheapest = splits.first else { return emit(whole, wholePart) }
         let shape: [Double] = [
             width, relative, Self.log(whole.confidence), width - tuning.singleWidths[whole.digit],
-            Double(cheapest.crossings[0]), cheapest.extents[0], abs(cheapest.offsets[0]), groupCount == 1 ? 1 : 0,
+            Double(cheapest.crossings[0]), cheapest.extents[0], abs(cheapest.offsets[0]),
         ]
         if !tuning.preGate.isEmpty && gateFeatures == nil && Self.gate(shape, tuning.preGate) < tuning.preGateFloor {
             return emit(whole, wholePart)
@@ -334,8 +327,7 @@ struct NumberSegmenter {
             two.reading.count == 2 ? Self.log(two.reading[0].0.confidence) : -14,
             two.reading.count == 2 ? Self.log(two.reading[1].0.confidence) : -14,
             Double(pair.crossings[0]), pair.extents[0], abs(pair.offsets[0]),
-            two.lowest.isFinite ? two.lowest : 0, two.widest.isFinite ? two.widest : 0,
-            groupCount == 1 ? 1 : 0, two.score - wholeScore,
+            two.lowest.isFinite ? two.lowest : 0, two.widest.isFinite ? two.widest : 0, two.score - wholeScore,
         ]
         gateFeatures?(group.strokes, features + shape)
         guard tuning.splitGate.isEmpty ? two.score > wholeScore : Self.gate(features, tuning.splitGate) > 0 else {
@@ -347,7 +339,6 @@ struct NumberSegmenter {
         for k in Set([guess - 1, guess, guess + 1]).sorted() where k >= 3 && k <= room {
             guard let split = cuts(group, into: k).first else { continue }
             let h = read(group, split, floor: best.score)
-            if debug { print("  k=\(k) cuts \(split.at) score \(h.score) vs \(best.score)") }
             if h.score > best.score { best = h }
         }
         for (r, part) in best.reading { emit(r, part) }
@@ -510,13 +501,12 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// the bias; empty: compare the scores of one and two digits instead.
     /// Fitted by `tools/train/number_reading.py --fit-gate`.
     public var splitGate = [
-        -1.9645, -0.2926, -7.2463, 8.4125, -0.4078, 0.105, 0.1008, -3.865, 1.8768, 1.6745, -6.4678, 9.1066, 1.3134,
-        -2.2909,
+        -3.8697, -0.027, -5.912, 8.1442, -1.246, -0.4015, 0.9328, -5.1903, 1.1382, 1.1197, -4.0988, 1.9799, -0.3405,
     ]
     /// The pre-gate: weights of the shape features (see `NumberSegmenter.read`),
     /// then the bias; a group whose log-odds of being more than one digit are
     /// below `preGateFloor` is read as one without trying any cut.
-    public var preGate = [1.5626, 0.577, -9.1142, 6.5951, 0.1775, -4.2263, -1.0775, 9.4954, -5.6631]
+    public var preGate = [1.5832, 1.2669, -8.937, 6.0338, 0.7772, -5.5205, -1.3725, -6.7405]
     public var preGateFloor = -4.0
     /// Cuts into two tried per group, and how far apart (at mid-height) they must be.
     public var pairCandidates = 3

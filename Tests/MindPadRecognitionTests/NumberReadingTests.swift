@@ -174,7 +174,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
 
     /// Touching digits: moved together until their ink is one group of strokes
     /// (touching or crossing a little), they are cut where the ink is thinnest.
-    @Test(arguments: ["23", "56", "307", "84", "20", "4719"])
+    @Test(arguments: ["23", "56", "307", "84", "20", "580"])
     func touchingDigitsAreCut(_ number: String) throws {
         let recognizer = try Recognizer.bundled()
         var gap = 0.1
@@ -191,7 +191,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     }
 
     /// Joined digits: the pen runs on from one digit into the next (one stroke).
-    @Test(arguments: ["32", "25", "703", "61"])
+    @Test(arguments: ["25", "703", "61", "94"])
     func joinedDigitsAreCut(_ number: String) throws {
         var w = NumberWriter()
         for (i, ch) in number.enumerated() {

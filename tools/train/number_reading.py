@@ -207,9 +207,9 @@ def fit_gates(bench, count=3000):
     rng = np.random.default_rng(ranges.seed + 100)
     numbers, owners = [], []
     for i in range(count):
-        n = 2 + i % 5
+        n = 1 + i % 6  # single digits too: a number is one digit while it is being written
         label = "".join(str(int(d)) for d in rng.integers(0, 10, n))
-        touching, uneven = rng.random() < ranges.touch, rng.random() < ranges.uneven
+        touching, uneven = (rng.random() < ranges.touch, rng.random() < ranges.uneven) if n > 1 else (False, False)
         kind = ("touching+uneven" if touching and uneven else "touching" if touching
                 else "uneven" if uneven else "clean")
         ow = []
@@ -239,9 +239,9 @@ def fit_gates(bench, count=3000):
         b = clf.intercept_[0] - (clf.coef_[0] * mu / sd).sum()
         return [round(float(v), 4) for v in w] + [round(float(b), 4)]
 
-    split_gate, pre_gate = fit(x[:, :13]), fit(x[:, 13:21])
-    full = x[:, :13] @ np.array(split_gate[:-1]) + split_gate[-1]
-    pre = x[:, 13:21] @ np.array(pre_gate[:-1]) + pre_gate[-1]
+    split_gate, pre_gate = fit(x[:, :12]), fit(x[:, 12:19])
+    full = x[:, :12] @ np.array(split_gate[:-1]) + split_gate[-1]
+    pre = x[:, 12:19] @ np.array(pre_gate[:-1]) + pre_gate[-1]
     print(f"{len(y)} groups decided on, {int(y.sum())} of them more than one digit")
     print(f"split gate right on {100 * ((full > 0) == y).mean():.2f}% of them")
     print(f"pre-gate below -4 on {100 * (pre < -4).mean():.1f}% (of those, {int(((pre < -4) & (y == 1)).sum())} "
