@@ -32,6 +32,11 @@ struct NumberSegmenter {
     /// (for fitting the gate: tools/train/number_reading.py --gate).
     var gateFeatures: ((UInt64, [Double]) -> Void)?
     private(set) var digits: [DigitReading] = []
+    /// Every stroke's row profile from `groups()` (its leftmost and rightmost x
+    /// per band, at `slot[s] * bands`), for comparing runs of strokes.
+    var profileLeft: [Double] = []
+    var profileRight: [Double] = []
+    var slot: [Int] = []
 
     /// Bands of the line's height in a row profile.
     static let bands = 24
@@ -121,6 +126,9 @@ struct NumberSegmenter {
             }
             boxes.append(g)
         }
+        slot = [Int](repeating: -1, count: drawing.strokes.count)
+        for (i, s) in ids.enumerated() { slot[s] = i }
+        defer { profileLeft = left; profileRight = right }
         // How far apart two strokes are: the least gap over the bands where both
         // have ink (negative when they overlap there); boxes apart if none.
         var apart = [Double](repeating: 0, count: n * n)
@@ -235,13 +243,13 @@ struct NumberSegmenter {
 
     // MARK: reading
 
-    private func recognize(_ part: InkPart) -> Recognition {
+    func recognize(_ part: InkPart) -> Recognition {
         return recognizer.recognize(drawing, part: part, in: workspace)
     }
 
-    private static func log(_ p: Float) -> Double { Foundation.log(max(Double(p), 1e-6)) }
+    static func log(_ p: Float) -> Double { Foundation.log(max(Double(p), 1e-6)) }
 
-    private mutating func emit(_ r: Recognition, _ part: InkPart) {
+    mutating func emit(_ r: Recognition, _ part: InkPart) {
         guard digits.count < Recognizer.maxNumberDigits, let box = part.box(in: drawing) else { return }
         digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box))
     }
@@ -307,6 +315,12 @@ struct NumberSegmenter {
         if !tuning.preGate.isEmpty && gateFeatures == nil && Self.gate(shape, tuning.preGate) < tuning.preGateFloor {
             return emit(whole, wholePart)
         }
+        // Strokes in the order written, in runs of one digit each: touching
+        // digits drawn with separate strokes part there, whatever their ink.
+        if let runs = readByOrder(group, whole: whole, wholeWidth: group.width) {
+            for (r, part) in runs { emit(r, part) }
+            return
+        }
         // Two digits: the few cheapest cuts that differ (at mid-height), read
         // both sides of each, the best score kept.
         let mid = (group.y0 + group.y1) / 2
@@ -355,7 +369,7 @@ struct NumberSegmenter {
     /// the digit's usual width (`singleWidths` × `widthScale` heights: an 8 is
     /// narrower than a 4) and `relativeSingleWidth` typical widths, then more
     /// and more.
-    private func widthCost(_ width: Double, digit: Int) -> Double {
+    func widthCost(_ width: Double, digit: Int) -> Double {
         tuning.widthCost * max(0, width / height - tuning.singleWidths[digit] * tuning.widthScale)
             + tuning.relativeWidthCost * max(0, width / typicalWidth - tuning.relativeSingleWidth)
     }
@@ -513,6 +527,16 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var distinctCuts = 0.08
     /// How far from a group's ends a cut stays.
     public var margin = 0.1
+
+    /// Stroke order (`NumberSegmenter.readByOrder`): a run of strokes lying
+    /// left of the next run's by less than this (in heights, in the band where
+    /// it does least) costs `orderCost` per height short; a reading by runs wins
+    /// over the whole group when its score is higher by `orderMargin`.
+    public var orderSlack = 0.02
+    public var orderCost = 10.0
+    public var orderMargin = 0.0
+    /// Most strokes in one run (one digit).
+    public var runStrokes = 3
 
     public init() {}
 

@@ -1,6 +1,6 @@
 """Handwritten numbers: synthetic test sets, and the number reader measured on them.
 
-usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH] [--count 2000]
+usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH] [--count 2000] [--late 200]
        .venv/bin/python number_reading.py --bench [--package DIR] [--core 1] [--repeats 20]
        .venv/bin/python number_reading.py --fit-gate [--package DIR]
        .venv/bin/python number_reading.py --write FILE [--set dev] [--count N]
@@ -191,6 +191,35 @@ def make_set(name: str, count: int):
     return out
 
 
+def make_late_set(name: str, count: int):
+    """[(label, kind, strokes)]: numbers (2-6 digits, from seed + 1) in which one
+    digit's last stroke comes after the next digit's strokes (a 4's downstroke
+    or a 5's bar added late), the rest written in order. Half touch (kind
+    "late+touching"), half not ("late"). Writers do this now and then; the
+    main sets keep every digit's strokes together, as most writing does."""
+    ranges = SETS[name]
+    rng = np.random.default_rng(ranges.seed + 1)
+    out = []
+    while len(out) < count:
+        n = 2 + len(out) % 5
+        label = "".join(str(int(d)) for d in rng.integers(0, 10, n))
+        kind = "touching" if rng.random() < 0.5 else "clean"
+        owners = []
+        s = make_number(label, ranges, rng, kind, owners=owners)
+        # Digits whose last stroke is theirs alone and not their only one.
+        late = [i for i in range(n - 1)
+                if sum(1 for o in owners if i in o) >= 2 and owners[max(k for k, o in enumerate(owners) if i in o)] == [i]]
+        if not late:
+            continue
+        i = late[int(rng.integers(len(late)))]
+        k = max(j for j, o in enumerate(owners) if i in o)
+        after = max(j for j, o in enumerate(owners) if i + 1 in o)
+        stroke = s.pop(k)
+        s.insert(after, stroke)  # after the next digit's last stroke (indices moved down by one)
+        out.append((label, "late+touching" if kind == "touching" else "late", s))
+    return out
+
+
 def write_lines(path, numbers):
     with open(path, "w") as f:
         for label, kind, s in numbers:
@@ -307,6 +336,7 @@ def main():
     ap.add_argument("--core", type=int, default=1)
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--show", type=int, default=0, help="print this many misread numbers")
+    ap.add_argument("--late", type=int, default=200, help="out-of-order numbers, reported apart (0: none)")
     args = ap.parse_args()
     out = os.path.join(HERE, "out")
     os.makedirs(out, exist_ok=True)
@@ -328,6 +358,21 @@ def main():
         bad = [(i, l, k, r) for i, (l, k, r) in enumerate(rows) if l != r]
         for i, l, k, r in bad[:args.show]:
             print(f"  line {i + 1}: wrote {l} read {r} ({k})")
+        if args.late:
+            # Reported apart: a digit's strokes out of order (see make_late_set).
+            late = make_late_set(args.set, args.late)
+            path = os.path.join(out, f"numbers_{args.set}_late.jsonl")
+            write_lines(path, late)
+            with open(path) as f:
+                res = subprocess.run([binary, "recognize", "--number"], stdin=f, check=True, capture_output=True,
+                                     text=True)
+            replies = [json.loads(line) for line in res.stdout.splitlines()]
+            print(f"\nOut of order: {len(late)} numbers ({args.set} set, seed {SETS[args.set].seed + 1}), one digit's "
+                  "last stroke written after the next digit")
+            for k in ("late", "late+touching"):
+                sub = [(l, r.get("number")) for (l, kk, _), r in zip(late, replies) if kk == k]
+                ok = sum(1 for l, r in sub if l == r)
+                print(f"  {k:16s} {100 * ok / len(sub):6.2f}% ({ok}/{len(sub)})")
     if args.fit_gate:
         import evaluate as ev
         ev.make_package(args.package)
