@@ -7,8 +7,8 @@
 /// log-probability, the width and height priors of the geometric cuts) and
 /// each pair of neighbouring runs by whether the later one lies to the right
 /// of the earlier one in every band they share (a 4's downstroke or a 7's
-/// crossbar does not; the next digit does). A single stroke spanning two digits
-/// (the pen ran on) is left to the geometric cuts.
+/// crossbar does not; the next digit does). A run as wide as two digits holds
+/// a stroke that spans two (the pen ran on): `read` cuts it geometrically.
 extension NumberSegmenter {
     /// One candidate run: strokes order[i..<i + length], read as one digit.
     private struct Run {

@@ -37,6 +37,8 @@ struct NumberSegmenter {
     var profileLeft: [Double] = []
     var profileRight: [Double] = []
     var slot: [Int] = []
+    /// A band's height in the row profiles.
+    var bandHeight = 1.0
 
     /// Bands of the line's height in a row profile.
     static let bands = 24
@@ -128,7 +130,6 @@ struct NumberSegmenter {
         }
         slot = [Int](repeating: -1, count: drawing.strokes.count)
         for (i, s) in ids.enumerated() { slot[s] = i }
-        defer { profileLeft = left; profileRight = right }
         // How far apart two strokes are: the least gap over the bands where both
         // have ink (negative when they overlap there); boxes apart if none.
         var apart = [Double](repeating: 0, count: n * n)
@@ -217,15 +218,26 @@ struct NumberSegmenter {
             }
             groups = groups.indices.filter { alive[$0] }.map { groups[$0] }
         }
-        // Widths: the widest the group's ink is over a third of the height (a
-        // slant widens that by a third of itself; a whole box would by all of it).
-        let window = max(1, Int((height / 3 / band).rounded()))
-        var lows = [Double](repeating: 0, count: bands), highs = lows
-        for k in groups.indices {
+        profileLeft = left
+        profileRight = right
+        bandHeight = band
+        for k in groups.indices { groups[k].width = width(of: groups[k].strokes) }
+        groups.sort { $0.x0 + $0.x1 < $1.x0 + $1.x1 }
+        return groups
+    }
+
+    /// How wide these strokes' ink is: the widest over a third of the height
+    /// (a slant widens that by a third of itself; a whole box would by all of
+    /// it), from the row profiles.
+    func width(of strokes: UInt64) -> Double {
+        let bands = Self.bands
+        let window = max(1, Int((height / 3 / bandHeight).rounded()))
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * bands) { buffer in
+            let lows = buffer.baseAddress!, highs = lows + bands
             for b in 0..<bands {
                 var lo = Double.infinity, hi = -Double.infinity
-                for i in 0..<n where groups[k].strokes & (1 << UInt64(ids[i])) != 0 {
-                    lo = min(lo, left[i * bands + b]); hi = max(hi, right[i * bands + b])
+                for s in 0..<min(slot.count, 64) where strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
+                    lo = min(lo, profileLeft[slot[s] * bands + b]); hi = max(hi, profileRight[slot[s] * bands + b])
                 }
                 lows[b] = lo; highs[b] = hi
             }
@@ -235,10 +247,8 @@ struct NumberSegmenter {
                 for c in b..<min(b + window, bands) { lo = min(lo, lows[c]); hi = max(hi, highs[c]) }
                 if lo <= hi { width = max(width, hi - lo) }
             }
-            groups[k].width = width
+            return width
         }
-        groups.sort { $0.x0 + $0.x1 < $1.x0 + $1.x1 }
-        return groups
     }
 
     // MARK: reading
@@ -293,7 +303,7 @@ struct NumberSegmenter {
     /// both readings and the cut) decides between one and more, and for more,
     /// k = 3… (as many as its width suggests, and one either side) compete with
     /// the two by score.
-    private mutating func read(_ group: Group) {
+    private mutating func read(_ group: Group, byOrder: Bool = true) {
         let wholePart = InkPart(strokes: group.strokes, shear: 0, band: -Double.infinity...Double.infinity)
         let whole = recognize(wholePart)
         let width = group.width / height
@@ -317,8 +327,19 @@ struct NumberSegmenter {
         }
         // Strokes in the order written, in runs of one digit each: touching
         // digits drawn with separate strokes part there, whatever their ink.
-        if let runs = readByOrder(group, whole: whole, wholeWidth: group.width) {
-            for (r, part) in runs { emit(r, part) }
+        // A run as wide as two digits holds a stroke that ran on into the next
+        // digit: it is cut like a group.
+        if byOrder, let runs = readByOrder(group, whole: whole, wholeWidth: group.width) {
+            for (r, part) in runs {
+                guard let box = part.box(in: drawing) else { continue }
+                let runWidth = self.width(of: part.strokes)
+                if runWidth > tuning.runOnWidth * height && runWidth > tuning.relativeRunOnWidth * typicalWidth {
+                    read(Group(strokes: part.strokes, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1, width: runWidth),
+                         byOrder: false)
+                } else {
+                    emit(r, part)
+                }
+            }
             return
         }
         // Two digits: the few cheapest cuts that differ (at mid-height), read
@@ -537,6 +558,10 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var orderMargin = 0.0
     /// Most strokes in one run (one digit).
     public var runStrokes = 3
+    /// A run of strokes wider than this (in heights, and in typical widths)
+    /// holds a stroke that runs on into the next digit: it is cut geometrically.
+    public var runOnWidth = 0.5
+    public var relativeRunOnWidth = 1.0
 
     public init() {}
 

@@ -21,7 +21,10 @@ Two sets, from separate seeds and with separate ranges:
 --eval runs every number through the real binary, `mindpad recognize --number`
 (the server's code path: RecognizeLines + Recognizer.readNumber), and prints the
 share of numbers read exactly, per length and per kind, and the confusion of
-splits (too few / right count / too many digits).
+splits (too few / right count / too many digits); then, apart, 200 numbers
+(seed + 1) in which one digit's last stroke was written after the next digit
+(`--late`; the main sets keep each digit's strokes together and in order, as
+people write: see make_set / make_number).
 --bench times Recognizer.readNumber on 6-digit numbers on one core
 (`recog-bench --numbers`, release build in the scratch package of evaluate.py).
 --fit-gate fits the segmenter's split gate and pre-gate (logistic regressions)
