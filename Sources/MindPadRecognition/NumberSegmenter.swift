@@ -309,8 +309,9 @@ struct NumberSegmenter {
         let width = group.width / height
         let relative = group.width / typicalWidth
         let room = Recognizer.maxNumberDigits - digits.count
-        if room < 2 || (width <= tuning.splitWidth && relative <= tuning.relativeSplitWidth
-            && (whole.confidence >= tuning.sureConfidence || width < tuning.narrowWidth))
+        if room < 2 || (relative <= tuning.relativeSplitWidth
+            && ((width <= tuning.splitWidth && (whole.confidence >= tuning.sureConfidence || width < tuning.narrowWidth))
+                || (whole.confidence >= tuning.usualConfidence && width <= tuning.singleWidths[whole.digit])))
         {
             return emit(whole, wholePart)
         }
@@ -506,6 +507,9 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// ...and so are groups read with less confidence than this, unless narrower than `narrowWidth`.
     public var sureConfidence: Float = 0.8
     public var narrowWidth = 0.4
+    /// Groups no wider than their digit's usual width (`singleWidths`) and read
+    /// with at least this confidence are one digit, without trying any cut.
+    public var usualConfidence: Float = 0.9
     /// Groups wider than this many typical widths (the median group's) are tried as two digits.
     public var relativeSplitWidth = 1.2
     /// Width above which reading ink as a digit starts to cost, per height, for

@@ -25,7 +25,8 @@ splits (too few / right count / too many digits); then, apart, 200 numbers
 (seed + 1) in which one digit's last stroke was written after the next digit
 (`--late`; the main sets keep each digit's strokes together and in order, as
 people write: see make_set / make_number).
---bench times Recognizer.readNumber on 6-digit numbers on one core
+--bench times Recognizer.readNumber on 6-digit numbers on one core, side by side
+with `recognize` on one digit of each alone (before and after; their ratio)
 (`recog-bench --numbers`, release build in the scratch package of evaluate.py).
 --fit-gate fits the segmenter's split gate and pre-gate (logistic regressions)
 on numbers from a third seed and prints them for NumberReadingTuning.
@@ -385,22 +386,39 @@ def main():
         ev.make_package(args.package)
         bench = ev.build(args.package)
         rng = np.random.default_rng(SETS["dev"].seed + 6)
-        six = []
+        six, singles = [], []
         for _ in range(300):
             label = "".join(str(int(d)) for d in rng.integers(0, 10, 6))
-            six.append((label, "clean", make_number(label, SETS["dev"], rng, "clean")))
+            parts = []
+            six.append((label, "clean", make_number(label, SETS["dev"], rng, "clean", parts=parts)))
+            singles.extend((label[k], "digit", parts[k]) for k in range(6))
         path = os.path.join(out, "numbers_bench.jsonl")
         write_lines(path, six)
-        res = subprocess.run(["taskset", "-c", str(args.core), bench, "--numbers", path,
-                              os.path.join(out, "numbers_bench_out.jsonl"), str(args.repeats)],
-                             check=True, capture_output=True, text=True)
-        t = json.loads(res.stdout.strip().splitlines()[-1])
+        digits_path = os.path.join(out, "numbers_bench_digits.jsonl")
+        write_lines(digits_path, singles[::6][:300])  # each number's first digit, alone
+
+        def run(*cmd):
+            res = subprocess.run(["taskset", "-c", str(args.core), bench, *cmd], check=True, capture_output=True,
+                                 text=True)
+            return json.loads(res.stdout.strip().splitlines()[-1])
+
+        # Side by side on the same core, single digits before and after the numbers
+        # (the machine may be loaded: the ratio is the figure that travels).
+        d0 = run(digits_path, os.path.join(out, "numbers_bench_digits.f32"),
+                 os.path.join(out, "numbers_bench_digits.txt"), str(args.repeats))
+        t = run("--numbers", path, os.path.join(out, "numbers_bench_out.jsonl"), str(args.repeats))
+        d1 = run(digits_path, os.path.join(out, "numbers_bench_digits.f32"),
+                 os.path.join(out, "numbers_bench_digits.txt"), str(args.repeats))
+        single = (d0["median_total_us"] + d1["median_total_us"]) / 2
         replies = [json.loads(line) for line in open(os.path.join(out, "numbers_bench_out.jsonl"))]
         ok = sum(1 for (l, _, _), r in zip(six, replies) if r.get("number") == l)
         print(f"Number reading, one core (core {args.core}), {t['numbers']} six-digit numbers x {t['repeats']} calls, "
               f"median {t['median_points']:.0f} points per number:")
         print(f"  Swift readNumber (segment + read 6 digits): median {t['median_us']:.1f} us "
               f"(p90 {t['p90_us']:.1f} us); read exactly: {ok}/{len(six)}")
+        print(f"  Swift recognize, one digit of them alone: median {d0['median_total_us']:.1f} us before, "
+              f"{d1['median_total_us']:.1f} us after; a 6-digit number takes {t['median_us'] / single:.1f}x "
+              f"one digit (target 300 us: {300 / single:.1f}x at this speed)")
 
 
 if __name__ == "__main__":
