@@ -32,6 +32,13 @@ struct NumberSegmenter {
     /// (for fitting the gate: tools/train/number_reading.py --gate).
     var gateFeatures: ((UInt64, [Double]) -> Void)?
     private(set) var digits: [DigitReading] = []
+    /// Every stroke's row profile from `groups()` (its leftmost and rightmost x
+    /// per band, at `slot[s] * bands`), for comparing runs of strokes.
+    var profileLeft: [Double] = []
+    var profileRight: [Double] = []
+    var slot: [Int] = []
+    /// A band's height in the row profiles.
+    var bandHeight = 1.0
 
     /// Bands of the line's height in a row profile.
     static let bands = 24
@@ -121,6 +128,8 @@ struct NumberSegmenter {
             }
             boxes.append(g)
         }
+        slot = [Int](repeating: -1, count: drawing.strokes.count)
+        for (i, s) in ids.enumerated() { slot[s] = i }
         // How far apart two strokes are: the least gap over the bands where both
         // have ink (negative when they overlap there); boxes apart if none.
         var apart = [Double](repeating: 0, count: n * n)
@@ -209,15 +218,26 @@ struct NumberSegmenter {
             }
             groups = groups.indices.filter { alive[$0] }.map { groups[$0] }
         }
-        // Widths: the widest the group's ink is over a third of the height (a
-        // slant widens that by a third of itself; a whole box would by all of it).
-        let window = max(1, Int((height / 3 / band).rounded()))
-        var lows = [Double](repeating: 0, count: bands), highs = lows
-        for k in groups.indices {
+        profileLeft = left
+        profileRight = right
+        bandHeight = band
+        for k in groups.indices { groups[k].width = width(of: groups[k].strokes) }
+        groups.sort { $0.x0 + $0.x1 < $1.x0 + $1.x1 }
+        return groups
+    }
+
+    /// How wide these strokes' ink is: the widest over a third of the height
+    /// (a slant widens that by a third of itself; a whole box would by all of
+    /// it), from the row profiles.
+    func width(of strokes: UInt64) -> Double {
+        let bands = Self.bands
+        let window = max(1, Int((height / 3 / bandHeight).rounded()))
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * bands) { buffer in
+            let lows = buffer.baseAddress!, highs = lows + bands
             for b in 0..<bands {
                 var lo = Double.infinity, hi = -Double.infinity
-                for i in 0..<n where groups[k].strokes & (1 << UInt64(ids[i])) != 0 {
-                    lo = min(lo, left[i * bands + b]); hi = max(hi, right[i * bands + b])
+                for s in 0..<min(slot.count, 64) where strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
+                    lo = min(lo, profileLeft[slot[s] * bands + b]); hi = max(hi, profileRight[slot[s] * bands + b])
                 }
                 lows[b] = lo; highs[b] = hi
             }
@@ -227,21 +247,19 @@ struct NumberSegmenter {
                 for c in b..<min(b + window, bands) { lo = min(lo, lows[c]); hi = max(hi, highs[c]) }
                 if lo <= hi { width = max(width, hi - lo) }
             }
-            groups[k].width = width
+            return width
         }
-        groups.sort { $0.x0 + $0.x1 < $1.x0 + $1.x1 }
-        return groups
     }
 
     // MARK: reading
 
-    private func recognize(_ part: InkPart) -> Recognition {
+    func recognize(_ part: InkPart) -> Recognition {
         return recognizer.recognize(drawing, part: part, in: workspace)
     }
 
-    private static func log(_ p: Float) -> Double { Foundation.log(max(Double(p), 1e-6)) }
+    static func log(_ p: Float) -> Double { Foundation.log(max(Double(p), 1e-6)) }
 
-    private mutating func emit(_ r: Recognition, _ part: InkPart) {
+    mutating func emit(_ r: Recognition, _ part: InkPart) {
         guard digits.count < Recognizer.maxNumberDigits, let box = part.box(in: drawing) else { return }
         digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box))
     }
@@ -285,14 +303,15 @@ struct NumberSegmenter {
     /// both readings and the cut) decides between one and more, and for more,
     /// k = 3… (as many as its width suggests, and one either side) compete with
     /// the two by score.
-    private mutating func read(_ group: Group) {
+    private mutating func read(_ group: Group, byOrder: Bool = true) {
         let wholePart = InkPart(strokes: group.strokes, shear: 0, band: -Double.infinity...Double.infinity)
         let whole = recognize(wholePart)
         let width = group.width / height
         let relative = group.width / typicalWidth
         let room = Recognizer.maxNumberDigits - digits.count
-        if room < 2 || (width <= tuning.splitWidth && relative <= tuning.relativeSplitWidth
-            && (whole.confidence >= tuning.sureConfidence || width < tuning.narrowWidth))
+        if room < 2 || (relative <= tuning.relativeSplitWidth
+            && ((width <= tuning.splitWidth && (whole.confidence >= tuning.sureConfidence || width < tuning.narrowWidth))
+                || (whole.confidence >= tuning.usualConfidence && width <= tuning.singleWidths[whole.digit])))
         {
             return emit(whole, wholePart)
         }
@@ -306,6 +325,23 @@ struct NumberSegmenter {
         ]
         if !tuning.preGate.isEmpty && gateFeatures == nil && Self.gate(shape, tuning.preGate) < tuning.preGateFloor {
             return emit(whole, wholePart)
+        }
+        // Strokes in the order written, in runs of one digit each: touching
+        // digits drawn with separate strokes part there, whatever their ink.
+        // A run as wide as two digits holds a stroke that ran on into the next
+        // digit: it is cut like a group.
+        if byOrder, let runs = readByOrder(group, whole: whole, wholeWidth: group.width) {
+            for (r, part) in runs {
+                guard let box = part.box(in: drawing) else { continue }
+                let runWidth = self.width(of: part.strokes)
+                if runWidth > tuning.runOnWidth * height && runWidth > tuning.relativeRunOnWidth * typicalWidth {
+                    read(Group(strokes: part.strokes, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1, width: runWidth),
+                         byOrder: false)
+                } else {
+                    emit(r, part)
+                }
+            }
+            return
         }
         // Two digits: the few cheapest cuts that differ (at mid-height), read
         // both sides of each, the best score kept.
@@ -355,7 +391,7 @@ struct NumberSegmenter {
     /// the digit's usual width (`singleWidths` × `widthScale` heights: an 8 is
     /// narrower than a 4) and `relativeSingleWidth` typical widths, then more
     /// and more.
-    private func widthCost(_ width: Double, digit: Int) -> Double {
+    func widthCost(_ width: Double, digit: Int) -> Double {
         tuning.widthCost * max(0, width / height - tuning.singleWidths[digit] * tuning.widthScale)
             + tuning.relativeWidthCost * max(0, width / typicalWidth - tuning.relativeSingleWidth)
     }
@@ -471,6 +507,9 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// ...and so are groups read with less confidence than this, unless narrower than `narrowWidth`.
     public var sureConfidence: Float = 0.8
     public var narrowWidth = 0.4
+    /// Groups no wider than their digit's usual width (`singleWidths`) and read
+    /// with at least this confidence are one digit, without trying any cut.
+    public var usualConfidence: Float = 0.9
     /// Groups wider than this many typical widths (the median group's) are tried as two digits.
     public var relativeSplitWidth = 1.2
     /// Width above which reading ink as a digit starts to cost, per height, for
@@ -513,6 +552,20 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var distinctCuts = 0.08
     /// How far from a group's ends a cut stays.
     public var margin = 0.1
+
+    /// Stroke order (`NumberSegmenter.readByOrder`): a run of strokes lying
+    /// left of the next run's by less than this (in heights, in the band where
+    /// it does least) costs `orderCost` per height short; a reading by runs wins
+    /// over the whole group when its score is higher by `orderMargin`.
+    public var orderSlack = 0.02
+    public var orderCost = 10.0
+    public var orderMargin = 0.0
+    /// Most strokes in one run (one digit).
+    public var runStrokes = 3
+    /// A run of strokes wider than this (in heights, and in typical widths)
+    /// holds a stroke that runs on into the next digit: it is cut geometrically.
+    public var runOnWidth = 0.5
+    public var relativeRunOnWidth = 1.0
 
     public init() {}
 

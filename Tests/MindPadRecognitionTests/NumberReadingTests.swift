@@ -190,6 +190,67 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         #expect(r.number == number, "gap \(gap)")
     }
 
+    /// Overlapping digits drawn with separate strokes: moved together until
+    /// their ink is one group, then 5 % of the height further (the boxes
+    /// overlap, the ink crosses), they part between their strokes in the order
+    /// written: each digit is its own strokes, whole (its box is its ink's, not
+    /// a cut's).
+    @Test(arguments: ["23", "56", "17", "84", "307", "4510", "20", "580"])
+    func overlappingDigitsPartByStrokeOrder(_ number: String) throws {
+        var gap = 0.1
+        while groupCount(written(number, gap: gap).drawing) == number.count && gap > -0.3 { gap -= 0.01 }
+        gap -= 0.05
+        let w = written(number, gap: gap)
+        #expect(groupCount(w.drawing) < number.count, "overlap")
+        let r = try read(w)
+        #expect(r.number == number, "gap \(gap)")
+        if r.digits.count == number.count {
+            for (d, b) in zip(r.digits, w.boxes) {
+                #expect(abs(d.box.x0 - b.x0) < 1e-6 && abs(d.box.x1 - b.x1) < 1e-6, "gap \(gap)")
+            }
+        }
+    }
+
+    /// The runs by stroke order, asked directly: a group of two overlapping
+    /// digits is two runs, a two-stroke 4 or crossed 7 alone is none (one digit).
+    @Test func strokeOrderRuns() throws {
+        let recognizer = try Recognizer.bundled()
+        func runs(_ d: Drawing) -> [(Recognition, InkPart)]? {
+            var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(),
+                                            tuning: .standard)
+            let groups = segmenter.groups()
+            _ = segmenter.read()  // sets the typical width
+            guard groups.count == 1 else { return nil }
+            let whole = recognizer.recognize(d, part: .whole, in: recognizer.makeWorkspace())
+            return segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width)
+        }
+        let pair = written("56", gap: -0.25).drawing
+        let two = try #require(runs(pair))
+        #expect(two.map(\.0.digit) == [5, 6])
+        #expect(two.map(\.1.strokes.nonzeroBitCount) == [digit(5).strokes.count, digit(6).strokes.count])
+        for d in fixtureDigits where [4, 7].contains(d.digit) && d.drawing.strokes.count == 2 {
+            #expect(runs(d.drawing) == nil, "\(d.style)")
+        }
+    }
+
+    /// A stroke out of order: a 4's second stroke added after the next digit.
+    /// With a space between the digits, the late stroke still joins its 4 by
+    /// where it is; the digits come out in order of place.
+    @Test func lateStrokeJoinsItsDigit() throws {
+        let fours = fixtureDigits.filter { $0.digit == 4 && $0.drawing.strokes.count == 2 }
+        #expect(fours.count >= 2)
+        for four in fours {
+            var w = NumberWriter()
+            w.add(four.drawing)
+            w.add(digit(1), gap: 0.3)
+            w.add(digit(9), gap: 0.3)
+            // Strokes: 4a, 4b, 1, 9 → 4a, 1, 4b, 9.
+            w.strokes.swapAt(1, 2)
+            let r = try read(w)
+            #expect(r.number == "419", "\(four.style)")
+        }
+    }
+
     /// Joined digits: the pen runs on from one digit into the next (one stroke).
     @Test(arguments: ["25", "703", "61", "94"])
     func joinedDigitsAreCut(_ number: String) throws {

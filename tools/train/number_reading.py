@@ -1,6 +1,6 @@
 """Handwritten numbers: synthetic test sets, and the number reader measured on them.
 
-usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH] [--count 2000]
+usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH] [--count 2000] [--late 200]
        .venv/bin/python number_reading.py --bench [--package DIR] [--core 1] [--repeats 20]
        .venv/bin/python number_reading.py --fit-gate [--package DIR]
        .venv/bin/python number_reading.py --write FILE [--set dev] [--count N]
@@ -21,8 +21,12 @@ Two sets, from separate seeds and with separate ranges:
 --eval runs every number through the real binary, `mindpad recognize --number`
 (the server's code path: RecognizeLines + Recognizer.readNumber), and prints the
 share of numbers read exactly, per length and per kind, and the confusion of
-splits (too few / right count / too many digits).
---bench times Recognizer.readNumber on 6-digit numbers on one core
+splits (too few / right count / too many digits); then, apart, 200 numbers
+(seed + 1) in which one digit's last stroke was written after the next digit
+(`--late`; the main sets keep each digit's strokes together and in order, as
+people write: see make_set / make_number).
+--bench times Recognizer.readNumber on 6-digit numbers on one core, side by side
+with `recognize` on one digit of each alone (before and after; their ratio)
 (`recog-bench --numbers`, release build in the scratch package of evaluate.py).
 --fit-gate fits the segmenter's split gate and pre-gate (logistic regressions)
 on numbers from a third seed and prints them for NumberReadingTuning.
@@ -191,6 +195,35 @@ def make_set(name: str, count: int):
     return out
 
 
+def make_late_set(name: str, count: int):
+    """[(label, kind, strokes)]: numbers (2-6 digits, from seed + 1) in which one
+    digit's last stroke comes after the next digit's strokes (a 4's downstroke
+    or a 5's bar added late), the rest written in order. Half touch (kind
+    "late+touching"), half not ("late"). Writers do this now and then; the
+    main sets keep every digit's strokes together, as most writing does."""
+    ranges = SETS[name]
+    rng = np.random.default_rng(ranges.seed + 1)
+    out = []
+    while len(out) < count:
+        n = 2 + len(out) % 5
+        label = "".join(str(int(d)) for d in rng.integers(0, 10, n))
+        kind = "touching" if rng.random() < 0.5 else "clean"
+        owners = []
+        s = make_number(label, ranges, rng, kind, owners=owners)
+        # Digits whose last stroke is theirs alone and not their only one.
+        late = [i for i in range(n - 1)
+                if sum(1 for o in owners if i in o) >= 2 and owners[max(k for k, o in enumerate(owners) if i in o)] == [i]]
+        if not late:
+            continue
+        i = late[int(rng.integers(len(late)))]
+        k = max(j for j, o in enumerate(owners) if i in o)
+        after = max(j for j, o in enumerate(owners) if i + 1 in o)
+        stroke = s.pop(k)
+        s.insert(after, stroke)  # after the next digit's last stroke (indices moved down by one)
+        out.append((label, "late+touching" if kind == "touching" else "late", s))
+    return out
+
+
 def write_lines(path, numbers):
     with open(path, "w") as f:
         for label, kind, s in numbers:
@@ -307,6 +340,7 @@ def main():
     ap.add_argument("--core", type=int, default=1)
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--show", type=int, default=0, help="print this many misread numbers")
+    ap.add_argument("--late", type=int, default=200, help="out-of-order numbers, reported apart (0: none)")
     args = ap.parse_args()
     out = os.path.join(HERE, "out")
     os.makedirs(out, exist_ok=True)
@@ -328,6 +362,21 @@ def main():
         bad = [(i, l, k, r) for i, (l, k, r) in enumerate(rows) if l != r]
         for i, l, k, r in bad[:args.show]:
             print(f"  line {i + 1}: wrote {l} read {r} ({k})")
+        if args.late:
+            # Reported apart: a digit's strokes out of order (see make_late_set).
+            late = make_late_set(args.set, args.late)
+            path = os.path.join(out, f"numbers_{args.set}_late.jsonl")
+            write_lines(path, late)
+            with open(path) as f:
+                res = subprocess.run([binary, "recognize", "--number"], stdin=f, check=True, capture_output=True,
+                                     text=True)
+            replies = [json.loads(line) for line in res.stdout.splitlines()]
+            print(f"\nOut of order: {len(late)} numbers ({args.set} set, seed {SETS[args.set].seed + 1}), one digit's "
+                  "last stroke written after the next digit")
+            for k in ("late", "late+touching"):
+                sub = [(l, r.get("number")) for (l, kk, _), r in zip(late, replies) if kk == k]
+                ok = sum(1 for l, r in sub if l == r)
+                print(f"  {k:16s} {100 * ok / len(sub):6.2f}% ({ok}/{len(sub)})")
     if args.fit_gate:
         import evaluate as ev
         ev.make_package(args.package)
@@ -337,22 +386,39 @@ def main():
         ev.make_package(args.package)
         bench = ev.build(args.package)
         rng = np.random.default_rng(SETS["dev"].seed + 6)
-        six = []
+        six, singles = [], []
         for _ in range(300):
             label = "".join(str(int(d)) for d in rng.integers(0, 10, 6))
-            six.append((label, "clean", make_number(label, SETS["dev"], rng, "clean")))
+            parts = []
+            six.append((label, "clean", make_number(label, SETS["dev"], rng, "clean", parts=parts)))
+            singles.extend((label[k], "digit", parts[k]) for k in range(6))
         path = os.path.join(out, "numbers_bench.jsonl")
         write_lines(path, six)
-        res = subprocess.run(["taskset", "-c", str(args.core), bench, "--numbers", path,
-                              os.path.join(out, "numbers_bench_out.jsonl"), str(args.repeats)],
-                             check=True, capture_output=True, text=True)
-        t = json.loads(res.stdout.strip().splitlines()[-1])
+        digits_path = os.path.join(out, "numbers_bench_digits.jsonl")
+        write_lines(digits_path, singles[::6][:300])  # each number's first digit, alone
+
+        def run(*cmd):
+            res = subprocess.run(["taskset", "-c", str(args.core), bench, *cmd], check=True, capture_output=True,
+                                 text=True)
+            return json.loads(res.stdout.strip().splitlines()[-1])
+
+        # Side by side on the same core, single digits before and after the numbers
+        # (the machine may be loaded: the ratio is the figure that travels).
+        d0 = run(digits_path, os.path.join(out, "numbers_bench_digits.f32"),
+                 os.path.join(out, "numbers_bench_digits.txt"), str(args.repeats))
+        t = run("--numbers", path, os.path.join(out, "numbers_bench_out.jsonl"), str(args.repeats))
+        d1 = run(digits_path, os.path.join(out, "numbers_bench_digits.f32"),
+                 os.path.join(out, "numbers_bench_digits.txt"), str(args.repeats))
+        single = (d0["median_total_us"] + d1["median_total_us"]) / 2
         replies = [json.loads(line) for line in open(os.path.join(out, "numbers_bench_out.jsonl"))]
         ok = sum(1 for (l, _, _), r in zip(six, replies) if r.get("number") == l)
         print(f"Number reading, one core (core {args.core}), {t['numbers']} six-digit numbers x {t['repeats']} calls, "
               f"median {t['median_points']:.0f} points per number:")
         print(f"  Swift readNumber (segment + read 6 digits): median {t['median_us']:.1f} us "
               f"(p90 {t['p90_us']:.1f} us); read exactly: {ok}/{len(six)}")
+        print(f"  Swift recognize, one digit of them alone: median {d0['median_total_us']:.1f} us before, "
+              f"{d1['median_total_us']:.1f} us after; a 6-digit number takes {t['median_us'] / single:.1f}x "
+              f"one digit (target 300 us: {300 / single:.1f}x at this speed)")
 
 
 if __name__ == "__main__":
