@@ -35,6 +35,7 @@ public final class ResultBatchWriter: Sendable {
     private let maxBatch: Int
     private let maxInFlight: Int
     private let maxPending: Int
+    private let passMark: Int
     private let onBatch: @Sendable (_ count: Int, _ duration: Duration) -> Void
     private let state = Mutex(State())
 
@@ -43,13 +44,16 @@ public final class ResultBatchWriter: Sendable {
     ///   - maxInFlight: batches written at once (on different workers).
     ///   - maxPending: results waiting beyond this fail at once with
     ///     `connectionFailed` ("queue full"), as the pool's own jobs do.
+    ///   - passMark: correct answers that pass a level (`ScoreStore.record`).
     ///   - onBatch: told the size and statement time of each batch written.
     public init(pool: DatabaseWorkerPool, maxBatch: Int = 100, maxInFlight: Int = 2, maxPending: Int = 10_000,
+                passMark: Int = ScoreStore.defaultPassMark,
                 onBatch: @escaping @Sendable (_ count: Int, _ duration: Duration) -> Void = { _, _ in }) {
         self.pool = pool
         self.maxBatch = max(1, maxBatch)
         self.maxInFlight = max(1, maxInFlight)
         self.maxPending = maxPending
+        self.passMark = passMark
         self.onBatch = onBatch
     }
 
@@ -144,7 +148,7 @@ public final class ResultBatchWriter: Sendable {
         guard !batch.isEmpty else { return }
         let started = ContinuousClock.now
         do {
-            let outcomes = try ScoreStore(connection).record(batch.map(\.result))
+            let outcomes = try ScoreStore(connection).record(batch.map(\.result), passMark: passMark)
             onBatch(batch.count, ContinuousClock.now - started)
             for (waiting, outcome) in zip(batch, outcomes) { waiting.completion(.success(outcome)) }
         } catch let error as PostgresError where batch.count > 1 && !error.isTransient {
@@ -153,7 +157,7 @@ public final class ResultBatchWriter: Sendable {
             let alone = batch.sorted { $0.result.finishedAtMs < $1.result.finishedAtMs }
             for (n, waiting) in alone.enumerated() {
                 do {
-                    waiting.completion(.success(try ScoreStore(connection).record(waiting.result)))
+                    waiting.completion(.success(try ScoreStore(connection).record(waiting.result, passMark: passMark)))
                 } catch {
                     let single = error as? PostgresError ?? PostgresError(.unexpectedResult, message: "\(error)")
                     waiting.completion(.failure(single))

@@ -13,6 +13,9 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     public var lowerScoreWins: Bool
     /// A mode key such as `normal`, `survival`, `time_attack`.
     public var mode: String
+    /// The level raced (games with levels, 1…20), nil otherwise. Storing a
+    /// result with a level updates the player's `level_progress`.
+    public var level: Int?
     public var score: Int
     public var correct: Int
     public var answered: Int
@@ -34,7 +37,7 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     public static let legacyGame = "mindpad"
 
     public init(resultID: String = UUID().uuidString.lowercased(), playerID: Int64, game: String = legacyGame,
-                lowerScoreWins: Bool = false, mode: String,
+                lowerScoreWins: Bool = false, mode: String, level: Int? = nil,
                 score: Int, correct: Int, answered: Int, durationMs: Int,
                 roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64,
                 keypadAnswers: Int = 0, fishID: UUID? = nil) {
@@ -43,6 +46,7 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
         self.game = game
         self.lowerScoreWins = lowerScoreWins
         self.mode = mode
+        self.level = level
         self.score = score
         self.correct = correct
         self.answered = answered
@@ -58,11 +62,12 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
 extension GameResultRecord {
     private enum CodingKeys: String, CodingKey {
         case resultID, playerID, game, lowerScoreWins, mode, score, correct, answered, durationMs, roomID, raceID, finishedAtMs
-        case keypadAnswers, fishID
+        case keypadAnswers, fishID, level
     }
 
     /// Journal lines written before games had names are MindPad results;
-    /// lines written before the keypad and fish (0007) had none.
+    /// lines written before the keypad and fish (0007) had none, and lines
+    /// written before levels (0008) have no `level`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         resultID = try c.decode(String.self, forKey: .resultID)
@@ -70,6 +75,7 @@ extension GameResultRecord {
         game = try c.decodeIfPresent(String.self, forKey: .game) ?? Self.legacyGame
         lowerScoreWins = try c.decodeIfPresent(Bool.self, forKey: .lowerScoreWins) ?? false
         mode = try c.decode(String.self, forKey: .mode)
+        level = try c.decodeIfPresent(Int.self, forKey: .level)
         score = try c.decode(Int.self, forKey: .score)
         correct = try c.decode(Int.self, forKey: .correct)
         answered = try c.decode(Int.self, forKey: .answered)

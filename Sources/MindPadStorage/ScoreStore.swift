@@ -33,11 +33,16 @@ public struct ScoreStore {
 
     // MARK: Results
 
+    /// The pass mark when the caller names none: the kids' ladder's 8 of 10.
+    /// The server passes the rules' own value (`KidsLevel.passMark`); this
+    /// layer does not see the rules.
+    public static let defaultPassMark = 8
+
     /// Stores a result and improves the player's bests (all-time, the UTC day
     /// and the ISO week of `finishedAt`) in one statement. Storing the same
     /// result id twice changes nothing the second time.
-    public func record(_ r: GameResultRecord) throws -> RecordOutcome {
-        try record([r])[0]
+    public func record(_ r: GameResultRecord, passMark: Int = defaultPassMark) throws -> RecordOutcome {
+        try record([r], passMark: passMark)[0]
     }
 
     /// Stores every result of `batch` and improves the bests they beat, in
@@ -49,25 +54,70 @@ public struct ScoreStore {
     /// one by one in order of finishing: a player's second result in the
     /// batch is a personal best only if it beats the first too.
     ///
+    /// A result with a level updates the player's `level_progress` row of
+    /// that game and level in the same statement (best correct, the time of
+    /// the best, `passed_at` the first time `correct ≥ passMark`), but only
+    /// if the level was open to the player: level 1, a level whose level
+    /// below was passed before the statement, or one whose level below is
+    /// passed by an earlier result of the same batch (in order of finishing)
+    /// that counted itself. So results kept in the journal during an outage
+    /// replay as they were played; a locked level played counts for nothing.
+    ///
     /// The results travel as one JSON parameter, so the statement's text is
     /// always the same and no value ever becomes SQL.
-    public func record(_ batch: [GameResultRecord]) throws -> [RecordOutcome] {
+    public func record(_ batch: [GameResultRecord], passMark: Int = defaultPassMark) throws -> [RecordOutcome] {
         guard !batch.isEmpty else { return [] }
         let rows = try JSONEncoder().encode(batch.enumerated().map { BatchRow(index: $0.offset, $0.element) })
         let answer = try connection.query("""
-            WITH input AS (
+            WITH RECURSIVE input AS (
                 SELECT * FROM jsonb_to_recordset(\(String(decoding: rows, as: UTF8.self))::jsonb) AS t (
                     i int, result_id uuid, player_id bigint, game text, rank_key int, mode text, score int,
                     correct int, answered int, duration_ms int, room_id text, race_id text, finished_ms bigint,
-                    keypad_answers int, fish_id uuid)
+                    keypad_answers int, fish_id uuid, level int)
             ), ins AS (
                 INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered,
-                                          duration_ms, room_id, race_id, finished_at, keypad_answers, fish_id)
+                                          duration_ms, room_id, race_id, finished_at, keypad_answers, fish_id, level)
                 SELECT result_id, player_id, game, mode, score, correct, answered, duration_ms, room_id, race_id,
-                       to_timestamp(finished_ms / 1000.0), keypad_answers, fish_id
+                       to_timestamp(finished_ms / 1000.0), keypad_answers, fish_id, level
                 FROM input ORDER BY result_id
                 ON CONFLICT (result_id) DO NOTHING
-                RETURNING result_id, player_id, game, mode, score, duration_ms, finished_at, fish_id
+                RETURNING result_id, player_id, game, mode, score, duration_ms, finished_at, fish_id, level, correct
+            ), leveled AS (
+                SELECT result_id, player_id, game, level, correct, duration_ms, finished_at FROM ins WHERE level IS NOT NULL
+            ), opened AS (
+                -- The new results of levels open to their player: level 1 or
+                -- the level below passed before this statement, then (the
+                -- recursion) a level whose level below an earlier counted
+                -- result of the batch passed.
+                SELECT r.* FROM leveled r
+                WHERE r.level = 1 OR EXISTS (
+                    SELECT 1 FROM level_progress p
+                    WHERE p.player_id = r.player_id AND p.game = r.game AND p.level = r.level - 1 AND p.passed_at IS NOT NULL)
+                UNION
+                SELECT r.* FROM leveled r JOIN opened o
+                  ON o.player_id = r.player_id AND o.game = r.game AND o.level = r.level - 1
+                 AND o.correct >= \(passMark)::int AND (o.finished_at, o.result_id) < (r.finished_at, r.result_id)
+            ), level_best AS (
+                -- One row per player, game and level: its best result (more
+                -- correct, then faster), first pass and latest play.
+                SELECT DISTINCT ON (player_id, game, level) player_id, game, level, correct, duration_ms,
+                       min(finished_at) FILTER (WHERE correct >= \(passMark)::int) OVER w AS passed_at,
+                       max(finished_at) OVER w AS updated_at
+                FROM opened WINDOW w AS (PARTITION BY player_id, game, level)
+                ORDER BY player_id, game, level, correct DESC, duration_ms, finished_at
+            ), progressed AS (
+                -- In primary-key order, as the highscores below.
+                INSERT INTO level_progress AS lp (player_id, game, level, best_correct, best_duration_ms, passed_at, updated_at)
+                SELECT player_id, game, level, correct, duration_ms, passed_at, updated_at
+                FROM level_best ORDER BY player_id, game, level
+                ON CONFLICT (player_id, game, level) DO UPDATE
+                   SET best_duration_ms = CASE WHEN EXCLUDED.best_correct > lp.best_correct
+                                                 OR (EXCLUDED.best_correct = lp.best_correct
+                                                     AND EXCLUDED.best_duration_ms < lp.best_duration_ms)
+                                               THEN EXCLUDED.best_duration_ms ELSE lp.best_duration_ms END,
+                       best_correct = GREATEST(lp.best_correct, EXCLUDED.best_correct),
+                       passed_at = COALESCE(lp.passed_at, EXCLUDED.passed_at),
+                       updated_at = GREATEST(lp.updated_at, EXCLUDED.updated_at)
             ), fish_best AS (
                 -- The best new score played with each fish, per player: one
                 -- update cannot touch a row twice, and only the owner's count.
@@ -173,12 +223,13 @@ public struct ScoreStore {
         let finished_ms: Int64
         let keypad_answers: Int
         let fish_id: String?
+        let level: Int?
 
         init(index: Int, _ r: GameResultRecord) {
             (i, result_id, player_id, game, rank_key, mode) = (index, r.resultID, r.playerID, r.game, r.rankKey, r.mode)
             (score, correct, answered, duration_ms) = (r.score, r.correct, r.answered, r.durationMs)
             (room_id, race_id, finished_ms) = (r.roomID, r.raceID, r.finishedAtMs)
-            (keypad_answers, fish_id) = (r.keypadAnswers, r.fishID?.uuidString.lowercased())
+            (keypad_answers, fish_id, level) = (r.keypadAnswers, r.fishID?.uuidString.lowercased(), r.level)
         }
     }
 
@@ -327,7 +378,7 @@ public struct ScoreStore {
             """)
         let recent = try connection.query("""
             SELECT result_id::text AS result_id, game, mode, score, correct, answered, duration_ms, room_id, race_id,
-                   (extract(epoch FROM finished_at) * 1000)::bigint AS finished_ms, keypad_answers, fish_id::text AS fish_id
+                   (extract(epoch FROM finished_at) * 1000)::bigint AS finished_ms, keypad_answers, fish_id::text AS fish_id, level
             FROM game_results WHERE player_id = \(player.id)::bigint
               AND (\(game)::text IS NULL OR game = \(game)::text)
             ORDER BY finished_at DESC LIMIT \(recentLimit)::int
@@ -341,7 +392,8 @@ public struct ScoreStore {
             },
             recent: try recent.rows.indices.map { i in
                 GameResultRecord(resultID: try Self.text(recent, "result_id", i), playerID: player.id,
-                                 game: try Self.text(recent, "game", i), mode: try Self.text(recent, "mode", i), score: try Self.int(recent, "score", i),
+                                 game: try Self.text(recent, "game", i), mode: try Self.text(recent, "mode", i),
+                                 level: recent.value("level", row: i).flatMap { Int($0) }, score: try Self.int(recent, "score", i),
                                  correct: try Self.int(recent, "correct", i), answered: try Self.int(recent, "answered", i),
                                  durationMs: try Self.int(recent, "duration_ms", i),
                                  roomID: recent.value("room_id", row: i), raceID: recent.value("race_id", row: i),

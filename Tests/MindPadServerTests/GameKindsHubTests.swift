@@ -80,7 +80,7 @@ import Testing
 
     @Test func theRegistryIsTheOnlyPlaceAKindIsNamed() {
         let games = HubHarness.games
-        #expect(games.games.map(\.identifier) == ["mindpad", "addone", "quick_pick"])
+        #expect(games.games.map(\.identifier) == ["mindpad", "addone"] + KidsGame.all.map(\.identifier) + ["quick_pick"])
         #expect(games.info("addone")?.answerInput == .drawnNumber && games.info("addone")?.playsWithFish == true)
         #expect(games.info("mindpad")?.answerInput == .drawnDigit)
         #expect(games.info("mindpad")?.normalQuestionCount == 10)

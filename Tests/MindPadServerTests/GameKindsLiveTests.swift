@@ -33,7 +33,18 @@ import Testing
         // The catalog lists both games.
         let catalog = try TestHTTP.request(port: port, path: "/api/games").json()
         let ids = (catalog["games"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
-        #expect(ids == ["mindpad", "addone", "quick_pick"])
+        #expect(ids == ["mindpad", "addone", "kids_counting", "kids_comparing", "kids_colours", "kids_positions",
+                        "kids_classifying", "kids_addition", "kids_subtraction", "kids_multiplication", "kids_division", "quick_pick"])
+        // Games with levels list them and their pass mark; others do not.
+        let catalogEntries = try #require(catalog["games"] as? [[String: Any]])
+        let counting = try #require(catalogEntries.first { $0["id"] as? String == "kids_counting" })
+        #expect(counting["answer_input"] as? String == "choice_or_digit" && counting["pass_mark"] as? Int == 8)
+        let levels = try #require(counting["levels"] as? [[String: Any]])
+        #expect(levels.count == 6 && levels.first?["level"] as? Int == 1)
+        #expect((levels.first?["name"] as? [String: String]) == ["en": "Ant", "zh": "蚂蚁"])
+        #expect((levels.last?["name"] as? [String: String])?["en"] == "Fox")
+        let mindpadEntry = try #require(catalogEntries.first { $0["id"] as? String == "mindpad" })
+        #expect(mindpadEntry["levels"] == nil && mindpadEntry["pass_mark"] == nil)
 
         let ann = try RealtimeClient(port: port, label: "ann")
         let bo = try RealtimeClient(port: port, label: "bo")

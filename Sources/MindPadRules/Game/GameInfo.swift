@@ -6,8 +6,12 @@ public enum AnswerInput: String, Sendable, Hashable, Codable, CaseIterable {
     case drawnDigit = "drawn_digit"
     /// A whole number written on the pad, left to right (Add-One digits).
     case drawnNumber = "drawn_number"
-    /// One of the options shown (kids' exercises).
+    /// One of the options shown.
     case choice
+    /// One of the options shown, or, when the right answer is one digit
+    /// (the prompt says `drawable`), that digit written on the pad and read
+    /// on the server as `drawn_digit` is (the kids' exercises).
+    case choiceOrDigit = "choice_or_digit"
     /// A move on a board (the grid path finder).
     case move
 
@@ -15,6 +19,15 @@ public enum AnswerInput: String, Sendable, Hashable, Codable, CaseIterable {
     public var isHandwriting: Bool {
         switch self {
         case .drawnDigit, .drawnNumber: true
+        case .choice, .choiceOrDigit, .move: false
+        }
+    }
+
+    /// Whether a drawing may be an answer at all (per question for
+    /// `choice_or_digit`: `GameKind.isDrawable`).
+    public var acceptsDrawing: Bool {
+        switch self {
+        case .drawnDigit, .drawnNumber, .choiceOrDigit: true
         case .choice, .move: false
         }
     }
@@ -49,6 +62,13 @@ public struct GameInfo: Sendable, Hashable {
     public let boardOrder: BoardOrder
     /// Whether racers may bring a fish (`GameKind.playsWithFish`).
     public let playsWithFish: Bool
+    /// The ladder of levels (`GameKind.levels`); empty without levels.
+    public let levels: [LocalizedName]
+    /// Correct answers that pass a level (`GameKind.passMark`).
+    public let passMark: Int?
+
+    /// Whether `level` is one of the game's levels.
+    public func hasLevel(_ level: Int) -> Bool { levels.indices.contains(level - 1) }
 }
 
 /// A handwritten answer as the recognizer read it: the digits, left to
@@ -63,6 +83,7 @@ public struct HandwrittenAnswer: Sendable, Hashable {
 extension GameKind {
     public var info: GameInfo {
         GameInfo(identifier: identifier, names: names, modes: modes, normalQuestionCount: normalQuestionCount,
-                 answerInput: answerInput, boardOrder: boardOrder, playsWithFish: playsWithFish)
+                 answerInput: answerInput, boardOrder: boardOrder, playsWithFish: playsWithFish,
+                 levels: levels, passMark: passMark)
     }
 }

@@ -46,8 +46,28 @@ public protocol GameKind: Sendable {
     /// whose `answerInput` is handwriting; the default reads nothing.
     func answer(handwritten: HandwrittenAnswer) -> Answer?
 
+    /// The levels of the game's ladder, in order: level n (1-based) is
+    /// `levels[n - 1]`. Empty (the default) for a game without levels. A
+    /// race of a game with levels plays one level (`RaceConfiguration.level`).
+    var levels: [LocalizedName] { get }
+
+    /// Correct answers out of a Normal race's `normalQuestionCount` that
+    /// pass a level and open the next one (`LevelLadder`); nil (the default)
+    /// for a game without levels.
+    var passMark: Int? { get }
+
     /// The `index`-th question (0-based) of a race played with `seed` in `mode`.
     func question(seed: UInt64, index: Int, mode: GameMode) -> Question
+
+    /// The `index`-th question of a race of one `level` (1-based; nil for a
+    /// game without levels). The default ignores the level; a kind with
+    /// levels implements it, and the race machine always asks this one.
+    func question(seed: UInt64, index: Int, mode: GameMode, level: Int?) -> Question
+
+    /// Whether the racer may write the answer to `question` on the pad. The
+    /// default: exactly when the game is answered in handwriting. A
+    /// `choice_or_digit` kind says yes when the right answer is one digit.
+    func isDrawable(_ question: Question) -> Bool
 
     /// The client-safe form of `question` (it must not reveal the answer).
     func prompt(for question: Question) -> Prompt
@@ -71,6 +91,16 @@ extension GameKind {
     public var boardOrder: BoardOrder { .higherFirst }
 
     public var playsWithFish: Bool { false }
+
+    public var levels: [LocalizedName] { [] }
+
+    public var passMark: Int? { nil }
+
+    public func question(seed: UInt64, index: Int, mode: GameMode, level: Int?) -> Question {
+        question(seed: seed, index: index, mode: mode)
+    }
+
+    public func isDrawable(_ question: Question) -> Bool { answerInput.isHandwriting }
 
     public func answer(handwritten: HandwrittenAnswer) -> Answer? { nil }
 

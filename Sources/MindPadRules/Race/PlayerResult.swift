@@ -31,11 +31,13 @@ public struct PlayerResult: Sendable, Hashable, Codable {
     /// How many of `answered` were typed on the keypad rather than written
     /// (0 in games without a keypad).
     public let keypadAnswers: Int
+    /// The level raced (games with levels), nil otherwise.
+    public let level: Int?
 
     public init(
         player: PlayerID, name: PlayerName, kind: String, mode: GameMode, round: Int, seed: UInt64,
         score: Int, correct: Int, wrong: Int, duration: RaceDuration, scoreReachedAfter: RaceDuration,
-        completed: Bool, seat: Int, keypadAnswers: Int = 0
+        completed: Bool, seat: Int, keypadAnswers: Int = 0, level: Int? = nil
     ) {
         self.player = player
         self.name = name
@@ -52,5 +54,6 @@ public struct PlayerResult: Sendable, Hashable, Codable {
         self.seat = seat
         self.answered = correct + wrong
         self.keypadAnswers = keypadAnswers
+        self.level = level
     }
 }

@@ -19,6 +19,9 @@ public struct RaceConfiguration: Sendable, Hashable {
     /// How long a disconnected member keeps their seat (and race) before
     /// they count as having left.
     public var reconnectGrace: RaceDuration
+    /// The level raced, for a game with levels (`GameKind.levels`): every
+    /// question is drawn at this level. nil for a game without levels.
+    public var level: Int?
 
     /// - Parameters:
     ///   - mode: how the race is played and scored.
@@ -29,6 +32,7 @@ public struct RaceConfiguration: Sendable, Hashable {
     ///   - countdown: default 3 s.
     ///   - timeAttackLength: default 150 s.
     ///   - reconnectGrace: default 30 s.
+    ///   - level: the level raced (games with levels), default none.
     public init(
         mode: GameMode,
         maxPlayers: Int = 8,
@@ -37,7 +41,8 @@ public struct RaceConfiguration: Sendable, Hashable {
         requireReady: Bool = false,
         countdown: RaceDuration = .seconds(3),
         timeAttackLength: RaceDuration = .seconds(150),
-        reconnectGrace: RaceDuration = .seconds(30)
+        reconnectGrace: RaceDuration = .seconds(30),
+        level: Int? = nil
     ) {
         precondition(maxPlayers >= 1 && maxSpectators >= 0, "a room needs at least one seat")
         precondition(minimumPlayers >= 1 && minimumPlayers <= maxPlayers, "minimumPlayers must fit the seats")
@@ -50,5 +55,6 @@ public struct RaceConfiguration: Sendable, Hashable {
         self.countdown = countdown
         self.timeAttackLength = timeAttackLength
         self.reconnectGrace = reconnectGrace
+        self.level = level
     }
 }

@@ -104,7 +104,7 @@ extension RaceStateMachine {
               let r = running.racers.firstIndex(where: { $0.id == player }) else { return }
         var racer = running.racers[r]
 
-        let question = kind.question(seed: seed, index: racer.questionIndex, mode: configuration.mode)
+        let question = kind.question(seed: seed, index: racer.questionIndex, mode: configuration.mode, level: configuration.level)
         let isCorrect = kind.isCorrect(answer, to: question)
         let seconds = Int((now - racer.questionSentAt).wholeSeconds)
         let points: Int

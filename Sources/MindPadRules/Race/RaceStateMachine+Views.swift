@@ -14,7 +14,7 @@ extension RaceStateMachine {
     /// Members, roles, host and phase, safe to send to anyone.
     public var snapshot: RoomSnapshot {
         RoomSnapshot(
-            round: round, mode: configuration.mode, kind: kind.identifier, phase: phase, host: host,
+            round: round, mode: configuration.mode, kind: kind.identifier, level: configuration.level, phase: phase, host: host,
             members: members.map { member in
                 MemberSnapshot(
                     id: member.id, name: member.name, role: member.role, isReady: member.isReady,
@@ -52,7 +52,7 @@ extension RaceStateMachine {
     }
 
     func delivery(for racer: RacerRun) -> QuestionDelivery<Kind> {
-        let question = kind.question(seed: seed, index: racer.questionIndex, mode: configuration.mode)
+        let question = kind.question(seed: seed, index: racer.questionIndex, mode: configuration.mode, level: configuration.level)
         return QuestionDelivery(
             player: racer.id, id: QuestionID(round: round, index: racer.questionIndex),
             prompt: kind.prompt(for: question), question: question, sentAt: racer.questionSentAt
@@ -77,7 +77,7 @@ extension RaceStateMachine {
             player: racer.id, name: racer.name, kind: kind.identifier, mode: configuration.mode,
             round: round, seed: seed, score: racer.score, correct: racer.correct, wrong: racer.wrong,
             duration: endedAt - running.startedAt, scoreReachedAfter: racer.scoreReachedAt - running.startedAt,
-            completed: completed, seat: racer.seat, keypadAnswers: racer.keypadAnswers
+            completed: completed, seat: racer.seat, keypadAnswers: racer.keypadAnswers, level: configuration.level
         )
     }
 

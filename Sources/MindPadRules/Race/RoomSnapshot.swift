@@ -7,6 +7,8 @@ public struct RoomSnapshot: Sendable, Hashable, Codable {
     public let mode: GameMode
     /// The game kind's identifier, e.g. `mindpad`.
     public let kind: String
+    /// The level the room plays (games with levels), nil otherwise.
+    public let level: Int?
     public let phase: RoomPhase
     public let host: PlayerID?
     /// In join order.

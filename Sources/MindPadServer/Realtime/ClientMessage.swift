@@ -9,7 +9,8 @@ enum ClientMessage: Sendable {
     case identify(name: String, token: String?)
     /// `game` is a kind's identifier (`mindpad` when absent). `fish`: the
     /// player's pet fish to play with (games that play with fish).
-    case createRoom(game: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?)
+    /// `level`: the level to race (games with levels; checked by the hub).
+    case createRoom(game: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?, level: Int?)
     case joinRoom(code: String, fish: UUID?)
     case leaveRoom
     case ready(Bool)
@@ -101,7 +102,8 @@ private struct FieldReader {
             if let maxPlayers, !(1...8).contains(maxPlayers) { throw bad("\"max_players\" must be 1…8.") }
             let maxSpectators = try optionalInt("max_spectators")
             if let maxSpectators, !(0...16).contains(maxSpectators) { throw bad("\"max_spectators\" must be 0…16.") }
-            return .createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators, fish: try fish())
+            return .createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators, fish: try fish(),
+                               level: try level())
         case .joinRoom:
             return .joinRoom(code: try string("code"), fish: try fish())
         case .leaveRoom:
@@ -159,6 +161,15 @@ private struct FieldReader {
         guard let value = json[key], !value.isNull else { return nil }
         guard let i = value.integer, abs(i) < 1_000_000_000 else { throw bad("\"\(key)\" must be an integer.") }
         return i
+    }
+
+    /// The optional `level`: an integer (whether the game has it is the hub's check).
+    private func level() throws(ProtocolError) -> Int? {
+        guard let value = json["level"], !value.isNull else { return nil }
+        guard let level = value.integer, abs(level) < 1_000_000 else {
+            throw ProtocolError(.badLevel, "\"level\" must be a level number such as 1.", request: kind.rawValue)
+        }
+        return level
     }
 
     /// The optional `fish`: a fish's id as the fish API gave it (a UUID).

@@ -30,6 +30,7 @@ public struct GameRegistry: Sendable {
         var registry = GameRegistry()
         registry.register(MindPadArithmetic())
         registry.register(AddOne())
+        for kids in KidsGame.all { registry.register(kids) }
         return registry
     }
 
@@ -39,6 +40,8 @@ public struct GameRegistry: Sendable {
         precondition(entries.allSatisfy { $0.info.identifier != info.identifier }, "game \(info.identifier) registered twice")
         precondition(Self.isValidIdentifier(info.identifier), "game identifier \(info.identifier) must match [a-z][a-z0-9_]{0,31}")
         precondition(!info.modes.isEmpty && info.normalQuestionCount >= 1, "game \(info.identifier) needs a mode and a Normal length")
+        precondition(info.levels.count <= 20 && (info.levels.isEmpty) == (info.passMark == nil),
+                     "game \(info.identifier): at most 20 levels (migration 0008), and a pass mark exactly when it has levels")
         entries.append(Entry(info: info) { code, configuration, seed, now, hub in
             RoomOwner(code: code, race: RaceStateMachine(kind: kind, configuration: configuration, seed: seed, now: now), hub: hub)
         })

@@ -27,6 +27,7 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case unknownGame = "unknown_game"
     case modeNotOffered = "mode_not_offered"
     case badFish = "bad_fish"
+    case badLevel = "bad_level"
     // The race rules (RaceError).
     case roomClosed = "room_closed"
     case roomFull = "room_full"

@@ -11,7 +11,13 @@ extension RealtimeHub {
             // A game answered by tap or move has no canvas: say so. Any other
             // mismatch is a batch for another question (an old one, late on
             // the wire), ignored without a reply.
-            if let code = memberships[player.id], let room = rooms[code], !room.game.answerInput.isHandwriting {
+            guard let code = memberships[player.id], let room = rooms[code], !room.game.answerInput.isHandwriting else { return }
+            if room.game.answerInput == .choiceOrDigit {
+                // Only the racer's current question, whose answer is not one digit.
+                if room.refusal(ofAnswerBy: player.id, to: question) == nil {
+                    reply(session, ProtocolError(.answerNotDrawn, "This answer is not one digit: tap an option and send \"submit\" with its \"answer\".", request: "points"))
+                }
+            } else {
                 reply(session, ProtocolError(.answerNotDrawn, "\(room.game.names.en) is not answered by drawing; send \"submit\" with an \"answer\".", request: "points"))
             }
             return
@@ -85,7 +91,11 @@ extension RealtimeHub {
         }
         // The answer counts at the moment it arrived, not when it was read.
         let receivedAt = transport.now
-        guard room.game.answerInput.isHandwriting else {
+        let input = room.game.answerInput
+        // A choice_or_digit question takes a drawing only when drawable (the
+        // canvas then belongs to it); otherwise, like a tap game, an answer.
+        let drawable = input.isHandwriting || (input == .choiceOrDigit && session.drawing.question == question)
+        guard drawable else {
             guard let answer else {
                 return reply(session, ProtocolError(.answerMissing, "Send your answer as \"answer\" with \"submit\".", request: request))
             }
@@ -101,6 +111,13 @@ extension RealtimeHub {
                 return reply(session, ProtocolError(.badAnswer, "A keypad \"answer\" is 1 to \(DigitString.maxCount) digits 0-9 in a string, such as \"3240\".", request: request))
             }
             return room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
+        }
+        // A tap on a drawable question: the option, whatever is drawn.
+        if input == .choiceOrDigit {
+            if let answer { return room.submit(.wire(answer, keypad: false), by: player.id, to: question, receivedAt: receivedAt) }
+            guard session.drawing.pointCount > 0 else {
+                return reply(session, ProtocolError(.answerMissing, "Tap an option (\"answer\"), or write the digit before submitting.", request: request))
+            }
         }
         guard session.drawing.question == question, session.drawing.pointCount > 0 else {
             return reply(session, ProtocolError(.emptyDrawing, "Write your answer before submitting.", request: request))

@@ -25,11 +25,12 @@ extension RealtimeHub {
     }
 
     /// A question went out to `player` (nil: their run ended): their canvas
-    /// now belongs to it, if the game is answered in handwriting, and is read
-    /// as one digit or as a number as the game's `input` says.
+    /// now belongs to it, if it may be answered in handwriting (`input` nil
+    /// when it may not), and is read as one digit or as a number as the
+    /// game's `input` says.
     func questionSent(_ question: QuestionID?, to player: PlayerID, input: AnswerInput?) {
         guard let connection = online[player], let session = sessions[connection] else { return }
-        let drawingFor = input?.isHandwriting == true ? question : nil
+        let drawingFor = input?.acceptsDrawing == true ? question : nil
         if session.drawing.question != drawingFor || session.drawing.isBeingRead {
             session.drawing.reset(to: drawingFor)
             session.pacer.cancel()
@@ -59,7 +60,7 @@ extension RealtimeHub {
                durable: @escaping () -> Void, saved: @escaping (OutgoingMessage) -> Void) {
         let record = GameResultRecord(
             playerID: account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
-            mode: result.mode.rawValue, score: result.score, correct: result.correct, answered: result.answered,
+            mode: result.mode.rawValue, level: result.level, score: result.score, correct: result.correct, answered: result.answered,
             durationMs: Int(result.mode == .timeAttack ? result.scoreReachedAfter.milliseconds : result.duration.milliseconds),
             roomID: code, raceID: "\(code)-\(result.round)",
             finishedAtMs: Int64(Date().timeIntervalSince1970 * 1000), keypadAnswers: result.keypadAnswers, fishID: fish)

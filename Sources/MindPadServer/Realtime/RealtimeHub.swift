@@ -139,8 +139,8 @@ public final class RealtimeHub: @unchecked Sendable {
         switch message {
         case .identify:
             break
-        case .createRoom(let game, let mode, let maxPlayers, let maxSpectators, let fish):
-            createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators, fish: fish,
+        case .createRoom(let game, let mode, let maxPlayers, let maxSpectators, let fish, let level):
+            createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators, fish: fish, level: level,
                        for: player, session: session)
         case .joinRoom(let input, let fish):
             joinRoom(input, fish: fish, for: player, session: session)
@@ -173,7 +173,7 @@ public final class RealtimeHub: @unchecked Sendable {
     }
 
     private func createRoom(game identifier: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?,
-                            for player: Session.Player, session: Session) {
+                            level: Int?, for player: Session.Player, session: Session) {
         let request = ClientMessage.Kind.createRoom.rawValue
         if let code = memberships[player.id] {
             return reply(session, ProtocolError(.alreadyInRoom, "You are already in room \(code); leave it first.", request: request))
@@ -187,15 +187,19 @@ public final class RealtimeHub: @unchecked Sendable {
             return reply(session, ProtocolError(.modeNotOffered, "\(game.info.names.en) is played in \(offered).", request: request))
         }
         if let refusal = Self.fishRefusal(fish, game: game.info, request: request) { return reply(session, refusal) }
+        if let refusal = Self.levelRefusal(level, game: game.info, request: request) { return reply(session, refusal) }
         guard rooms.count < options.maxRooms else {
             return reply(session, ProtocolError(.serverFull, "No more rooms can be opened right now; try again later.", request: request))
         }
         let code = RoomCode.make(avoiding: { rooms[$0] != nil }, using: &random)
         let seed = UInt64.random(in: .min ... .max, using: &random)
-        let configuration = options.raceConfiguration(mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators)
+        var configuration = options.raceConfiguration(mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators)
+        // A game with levels races one: level 1 unless asked.
+        configuration.level = game.info.levels.isEmpty ? nil : level ?? 1
         let room = game.openRoom(code, configuration, seed, transport.now, self)
         rooms[code] = room
-        logger.info("room created", metadata: ["room": "\(code)", "game": "\(identifier)", "mode": "\(mode.rawValue)", "conn": "\(session.connection)"])
+        logger.info("room created", metadata: ["room": "\(code)", "game": "\(identifier)", "mode": "\(mode.rawValue)",
+                                               "level": "\(configuration.level.map(String.init) ?? "-")", "conn": "\(session.connection)"])
         room.handle(.join(player, fish: fish), request: request)
     }
 
@@ -209,6 +213,16 @@ public final class RealtimeHub: @unchecked Sendable {
         }
         if let refusal = Self.fishRefusal(fish, game: room.game, request: request) { return reply(session, refusal) }
         room.handle(.join(player, fish: fish), request: request)
+    }
+
+    /// A level the game does not have (out of its ladder, or any level of a
+    /// game without levels): a client bug, said clearly.
+    static func levelRefusal(_ level: Int?, game: GameInfo, request: String) -> ProtocolError? {
+        guard let level, !game.hasLevel(level) else { return nil }
+        if game.levels.isEmpty {
+            return ProtocolError(.badLevel, "\(game.names.en) has no levels; send \"level\" only to a game with levels.", request: request)
+        }
+        return ProtocolError(.badLevel, "\(game.names.en) has levels 1 to \(game.levels.count); \(level) is not one of them.", request: request)
     }
 
     /// A fish brought to a game not played with one: a client bug, said clearly.

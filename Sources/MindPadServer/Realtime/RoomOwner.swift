@@ -126,7 +126,9 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         case .raceStarted(let round, let mode, _, let endsAt):
             broadcast(ServerMessage.raceStarted(round: round, mode: mode, endsAt: endsAt, now: now))
         case .sendQuestion(let delivery):
-            hub.questionSent(delivery.id, to: delivery.player, input: game.answerInput)
+            // The pad takes the answer only where the kind says it may.
+            hub.questionSent(delivery.id, to: delivery.player,
+                             input: race.kind.isDrawable(delivery.question) ? game.answerInput : nil)
             say(ServerMessage.question(delivery.id, prompt: encode(delivery.prompt)), to: delivery.player)
         case .answerGraded(let o):
             say(ServerMessage.graded(question: o.question, answer: encode(o.answer), expected: encode(o.correctAnswer),

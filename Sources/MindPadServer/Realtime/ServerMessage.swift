@@ -119,6 +119,7 @@ enum ServerMessage {
 
     static func room(_ s: RoomSnapshot, now: RaceInstant) -> JSON {
         var fields: [(String, JSON)] = [("game", .string(s.kind)), ("round", .int(s.round)), ("mode", .string(s.mode.rawValue))]
+        if let level = s.level { fields.append(("level", .int(level))) }
         switch s.phase {
         case .lobby: fields.append(("phase", .string("lobby")))
         case .countdown(let startsAt):

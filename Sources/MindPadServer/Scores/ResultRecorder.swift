@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MindPadRules
 import MindPadStorage
 
 /// The `ResultSink` on PostgreSQL, which never loses an accepted result,
@@ -58,7 +59,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
     public init(pool: DatabaseWorkerPool, dataDirectory: URL, metrics: ServerMetrics, acknowledgeWithin: Duration = .seconds(2),
                 logger: Logger = Logger(label: "mindpad.results")) throws {
         self.metrics = metrics
-        writer = ResultBatchWriter(pool: pool, onBatch: { count, duration in
+        writer = ResultBatchWriter(pool: pool, passMark: KidsLevel.passMark, onBatch: { count, duration in
             metrics.databaseQuery("record_results_batch", duration)
             metrics.resultBatchSize.record(Double(count))
         })

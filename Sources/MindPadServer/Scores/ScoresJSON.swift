@@ -114,6 +114,14 @@ enum ScoresJSON {
             let normal_length: Int
             let answer_input: String
             let board_order: String
+            /// Games with levels only (absent otherwise).
+            let levels: [Level]?
+            let pass_mark: Int?
+        }
+
+        struct Level: Encodable {
+            let level: Int
+            let name: LocalizedName
         }
 
         let games: [Entry]
@@ -121,7 +129,9 @@ enum ScoresJSON {
         init(_ games: [GameInfo]) {
             self.games = games.map {
                 Entry(id: $0.identifier, names: $0.names, modes: $0.modes.map(\.rawValue), normal_length: $0.normalQuestionCount,
-                      answer_input: $0.answerInput.rawValue, board_order: $0.boardOrder.rawValue)
+                      answer_input: $0.answerInput.rawValue, board_order: $0.boardOrder.rawValue,
+                      levels: $0.levels.isEmpty ? nil : $0.levels.enumerated().map { Level(level: $0.offset + 1, name: $0.element) },
+                      pass_mark: $0.passMark)
             }
         }
     }

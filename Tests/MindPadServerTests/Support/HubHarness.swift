@@ -138,8 +138,9 @@ final class HubClient {
     }
 
     /// Creates a room and returns its code.
-    func createRoom(game: String? = nil, mode: String, maxPlayers: Int? = nil, fish: String? = nil) -> String? {
+    func createRoom(game: String? = nil, mode: String, maxPlayers: Int? = nil, fish: String? = nil, level: Int? = nil) -> String? {
         var fields: [(String, JSON)] = [("type", .string("create_room")), ("mode", .string(mode))]
+        if let level { fields.append(("level", .int(level))) }
         if let game { fields.append(("game", .string(game))) }
         if let fish { fields.append(("fish", .string(fish))) }
         if let maxPlayers { fields.append(("max_players", .int(maxPlayers))) }
@@ -172,9 +173,9 @@ final class HubClient {
     /// Identifies as `name`, opens a room of `game` alone, starts it and
     /// returns the first question.
     @discardableResult
-    func startSolo(_ name: String, game: String? = nil, mode: String, fish: String? = nil) -> JSON? {
+    func startSolo(_ name: String, game: String? = nil, mode: String, fish: String? = nil, level: Int? = nil) -> JSON? {
         identify(name)
-        _ = createRoom(game: game, mode: mode, fish: fish)
+        _ = createRoom(game: game, mode: mode, fish: fish, level: level)
         send([("type", .string("start"))])
         return next("question")
     }

@@ -1,0 +1,79 @@
+import Foundation
+import MindPadStorage
+import MindPadTestSupport
+import Testing
+
+/// A kids' level through the real binary: real sockets, the recognition
+/// pool reading one written digit, and a real PostgreSQL storing the result
+/// with its level and opening the next level in `level_progress`.
+@Suite struct KidsLiveTests {
+    @Test func aLevelPlayedToEightOfTenOpensTheNextLevel() throws {
+        let (db, server, port) = try RealtimeLiveTests.startServer()
+        defer { db.drop(); _ = server.stop() }
+        let ann = try RealtimeClient(port: port, label: "ann")
+        let identified = try ann.identify("Ann")
+        let account = try #require(Int64(String((identified["player_id"] as? String ?? "").dropFirst())))
+
+        try ann.send(["type": "create_room", "game": "kids_counting", "mode": "normal", "level": 1])
+        let room = try #require(try ann.next("room")["room"] as? [String: Any])
+        #expect(room["game"] as? String == "kids_counting" && room["level"] as? Int == 1)
+        try ann.send(["type": "start"])
+        var correct: [Bool] = []
+        for index in 0..<10 {
+            let question = try ann.next("question")
+            let id = question["question"] as! String
+            let prompt = try #require(question["prompt"] as? [String: Any])
+            let picture = try #require(prompt["picture"] as? [String: Any])
+            let right = try #require((picture["items"] as? [[String: Any]])?.first?["count"] as? Int)
+            let values = (prompt["options"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+            switch index {
+            case 0:
+                // Written on the pad: the live guess, then the submit reads it.
+                #expect(prompt["drawable"] as? Bool == true)
+                let guess = try ann.draw(right, question: id)
+                #expect(guess["digit"] as? Int == right)
+                try ann.send(["type": "submit", "question": id])
+            case 4, 7:
+                try ann.send(["type": "submit", "question": id, "answer": values.first { $0 != String(right) }!])
+            default:
+                try ann.send(["type": "submit", "question": id, "answer": String(right)])
+            }
+            let graded = try ann.next("graded") { $0["question"] as? String == id }
+            correct.append(graded["correct"] as? Bool == true)
+        }
+        #expect(correct.filter { $0 }.count == 8 && !correct[4] && !correct[7] && correct[0])
+        let result = try #require(try ann.next("finished", timeout: .seconds(10))["result"] as? [String: Any])
+        #expect(result["score"] as? Int == 8)
+        let saved = try ann.next("result_saved", timeout: .seconds(10))
+        #expect(saved["game"] as? String == "kids_counting" && saved["stored"] as? String == "database")
+
+        let sql = try db.connect()
+        let stored = try sql.query("""
+            SELECT level, score, correct FROM game_results WHERE player_id = \(account)::bigint AND game = 'kids_counting'
+            """)
+        #expect(stored.count == 1 && stored.value("level") == "1" && stored.value("score") == "8" && stored.value("correct") == "8")
+        let progress = try sql.query("""
+            SELECT level, best_correct, passed_at IS NOT NULL AS passed FROM level_progress
+            WHERE player_id = \(account)::bigint AND game = 'kids_counting'
+            """)
+        #expect(progress.count == 1 && progress.value("level") == "1" && progress.value("best_correct") == "8" && progress.value("passed") == "t")
+
+        // Level 2 is open now: its result counts too.
+        try ann.send(["type": "leave_room"])
+        _ = try ann.next("left_room")
+        try ann.send(["type": "create_room", "game": "kids_counting", "mode": "normal", "level": 2])
+        #expect((try ann.next("room")["room"] as? [String: Any])?["level"] as? Int == 2)
+        try ann.send(["type": "start"])
+        for _ in 0..<10 {
+            let question = try ann.next("question")
+            let id = question["question"] as! String
+            try ann.send(["type": "submit", "question": id, "answer": "zz"])
+            _ = try ann.next("graded") { $0["question"] as? String == id }
+        }
+        _ = try ann.next("result_saved", timeout: .seconds(10))
+        let levels = try sql.query("""
+            SELECT level, best_correct FROM level_progress WHERE player_id = \(account)::bigint AND game = 'kids_counting' ORDER BY level
+            """)
+        #expect(levels.count == 2 && levels.value("level", row: 1) == "2" && levels.value("best_correct", row: 1) == "0")
+    }
+}
