@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import MindPadServer
 import Testing
@@ -35,7 +36,8 @@ import Testing
 
     @Test func weatherDefaultsToRochesterFromOpenMeteo() throws {
         let c = try Configuration(environment: [:])
-        #expect(c.weatherPlace == WeatherPlace(name: "Rochester, NY", latitude: 43.1566, longitude: -77.6088))
+        #expect(c.weatherPlace == WeatherPlace(name: "Rochester, NY", latitude: 43.1566, longitude: -77.6088,
+                                               timeZone: TimeZone(identifier: "America/New_York")))
         #expect(c.weatherProvider == .openMeteo)
         #expect(c.weatherURL.absoluteString == "https://api.open-meteo.com/v1/forecast")
         #expect(c.makeWeatherProvider()?.name == "open-meteo")
