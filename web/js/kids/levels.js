@@ -3,6 +3,7 @@
 // (GET /api/players/{name}/levels with the player's token), and the stars a
 // number of right answers earns. The reading functions are pure.
 import { api } from "../net.js";
+export { levelName } from "../catalog.js";
 
 /** Games with levels, in the catalog's order. */
 export function levelGames(catalog) {
@@ -15,13 +16,6 @@ export function starsFor(correct, passMark = 8) {
   if (correct >= 10) return 3;
   if (correct >= passMark) return 2;
   return correct >= 5 ? 1 : 0;
-}
-
-/** A level's name in `lang` (else English, else "n"). */
-export function levelName(entry, level, lang) {
-  const l = entry && Array.isArray(entry.levels) ? entry.levels.find((x) => x.level === level) : null;
-  const names = (l && l.name) || {};
-  return names[lang] || names.en || String(level);
 }
 
 /**

@@ -112,7 +112,8 @@ function renderLevels() {
   const list = $("kids-levels-list");
   const focused = document.activeElement && list.contains(document.activeElement) ? document.activeElement.dataset.level : null;
   list.replaceChildren();
-  const known = !view.loadFailed || view.progress[view.game];
+  // Level 1 is always open; the others only as the server last said.
+  const known = !view.loadFailed || !!view.progress[view.game];
   for (const row of levelRows(entry, view.progress[view.game])) {
     const li = document.createElement("li");
     const b = document.createElement("button");
@@ -131,9 +132,10 @@ function renderLevels() {
     b.setAttribute("aria-label", said);
     // A locked level cannot be started: not a disabled button (it would
     // drop out of the tab order), but one that says why.
-    b.setAttribute("aria-disabled", String(!row.open || !known));
+    const startable = row.open && (known || row.level === 1);
+    b.setAttribute("aria-disabled", String(!startable));
     b.addEventListener("click", () => {
-      if (row.open && known) playLevel(view.game, row.level);
+      if (startable) playLevel(view.game, row.level);
       else $("kids-levels-status").textContent = t("kids.lockedHint", { name });
     });
     li.append(b);
