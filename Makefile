@@ -1,5 +1,5 @@
 # MindPad. The two commands that matter: `make run` and `make test`.
-.PHONY: run test build release db-start db-stop migrate clean bench
+.PHONY: run test build release db-start db-stop migrate clean bench numbers-eval
 
 run:            ## install what is missing, start PostgreSQL if needed, build, migrate, serve on :8080
 	scripts/run.sh
@@ -9,6 +9,10 @@ test:           ## the same bootstrap with a throwaway database, then every test
 
 bench:          ## every benchmark, side by side in one run -> docs/benchmarks.md (~20 min; BENCH_QUICK=1 for a short run)
 	scripts/bench.sh
+
+numbers-eval:   ## handwritten numbers: accuracy of `mindpad recognize --number` on the held-out synthetic set (docs/recognition.md)
+	test -x tools/train/.venv/bin/python || (python3 -m venv tools/train/.venv && tools/train/.venv/bin/pip install -q -r tools/train/requirements.txt)
+	cd tools/train && .venv/bin/python number_reading.py --eval
 
 build:
 	swift build

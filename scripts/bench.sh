@@ -7,7 +7,8 @@
 #
 # Stages (results in .build/bench/, or $BENCH_OUT):
 #   1. builds: mindpad (release), tools/loadgen (release), the lws echo (gcc)
-#   2. recognition: tools/train/evaluate.py (Swift vs ONNX Runtime, one core)
+#   2. recognition: tools/train/evaluate.py (Swift vs ONNX Runtime, one core);
+#      tools/train/number_reading.py --bench (a 6-digit number segmented and read)
 #   3. realtime: for 500, 1,000 and 2,000 racers, the same load first against
 #      the lws echo (transport ceiling), then against mindpad; then 10,000 idle
 #      connections; a perf profile of the server under the largest load;
@@ -92,6 +93,9 @@ export.write_onnx(load_file(export.SAFETENSORS))')
     (cd tools/train && timeout 900 .venv/bin/python evaluate.py --repeats "$([ "$quick" = 1 ] && echo 1 || echo 5)")
 }
 recognition > "$out/recognition.log" 2>&1 || echo "bench: recognition stage failed (see $out/recognition.log)" >&2
+# Reading a handwritten 6-digit number (segment + read each digit), one core.
+(cd tools/train && timeout 600 .venv/bin/python number_reading.py --bench --repeats "$([ "$quick" = 1 ] && echo 3 || echo 20)") \
+    > "$out/numbers.log" 2>&1 || echo "bench: number reading stage failed (see $out/numbers.log)" >&2
 
 # --- 3. realtime --------------------------------------------------------------
 port=18080

@@ -1,3 +1,5 @@
+import MindPadJSON
+
 /// A handwritten number as read: its digits, left to right, each with where
 /// it was found. Made by `Recognizer.readNumber(_:in:)`.
 public struct NumberReading: Sendable, Equatable {
@@ -16,6 +18,24 @@ public struct NumberReading: Sendable, Equatable {
     /// (0 for no digits).
     public var confidence: Float {
         digits.map(\.confidence).min() ?? 0
+    }
+
+    /// `{"number":"3240","digits":[…]}`, what `mindpad recognize --number` writes.
+    public var json: JSON {
+        .object([("number", .string(number)), ("digits", digitsJSON)])
+    }
+
+    /// `[{"digit":3,"confidence":0.99,"box":[x0,y0,x1,y1]},…]`, the digits as the
+    /// wire carries them (`mindpad recognize --number`, the live guess).
+    public var digitsJSON: JSON {
+        .array(digits.map { d in
+            .object([
+                ("digit", .int(d.digit)),
+                // The Float's shortest decimal form (0.99, not 0.9900000095367432).
+                ("confidence", .double(Double(String(d.confidence)) ?? 0)),
+                ("box", .array([.double(d.box.x0), .double(d.box.y0), .double(d.box.x1), .double(d.box.y1)])),
+            ])
+        })
     }
 }
 
@@ -54,39 +74,23 @@ extension Recognizer {
     public static let maxNumberDigits = 8
 
     /// Splits a drawing of a number written left to right into digits and
-    /// reads each one with the digit network.
+    /// reads each one with the digit network (see `NumberSegmenter`): strokes
+    /// that overlap or nearly overlap horizontally are one digit, a gap splits,
+    /// and touching digits are cut where their ink is thinnest when that reads
+    /// better than one digit. Validates like `recognize`; boxes are in the
+    /// drawing's coordinates.
     ///
-    /// FIRST CUT (to be replaced by the real segmenter): strokes whose
-    /// horizontal extents overlap are one digit; a gap splits.
-    public func readNumber(_ drawing: Drawing, in workspace: Workspace) throws(RecognitionError) -> NumberReading {
+    /// `tuning` and `gateFeatures` are for measuring and fitting the segmenter
+    /// (tools/train/number_reading.py): `gateFeatures` is told, for every group
+    /// of strokes the split gate decides on, the strokes (bit s for stroke s)
+    /// and the gate's features.
+    public func readNumber(
+        _ drawing: Drawing, in workspace: Workspace, tuning: NumberReadingTuning = .standard,
+        gateFeatures: ((UInt64, [Double]) -> Void)? = nil
+    ) throws(RecognitionError) -> NumberReading {
         try Rasterizer.validate(drawing)
-        struct Group { var x0: Double; var x1: Double; var strokes: [Int] }
-        var groups: [Group] = []
-        for (s, stroke) in drawing.strokes.enumerated() where !stroke.isEmpty {
-            var lo = Double.infinity, hi = -Double.infinity
-            for p in stroke { lo = min(lo, p.x); hi = max(hi, p.x) }
-            var merged = Group(x0: lo, x1: hi, strokes: [s])
-            groups.removeAll { g in
-                guard g.x1 >= merged.x0 && g.x0 <= merged.x1 else { return false }
-                merged = Group(x0: min(g.x0, merged.x0), x1: max(g.x1, merged.x1), strokes: g.strokes + merged.strokes)
-                return true
-            }
-            groups.append(merged)
-        }
-        groups.sort { $0.x0 < $1.x0 }
-        var digits: [DigitReading] = []
-        for g in groups.prefix(Self.maxNumberDigits) {
-            let part = Drawing(strokes: g.strokes.sorted().map { drawing.strokes[$0] })
-            let r = try recognize(part, in: workspace)
-            var box = InkBox(x0: .infinity, y0: .infinity, x1: -.infinity, y1: -.infinity)
-            for stroke in part.strokes {
-                for p in stroke {
-                    box.x0 = min(box.x0, p.x); box.y0 = min(box.y0, p.y)
-                    box.x1 = max(box.x1, p.x); box.y1 = max(box.y1, p.y)
-                }
-            }
-            digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box))
-        }
-        return NumberReading(digits: digits)
+        var segmenter = NumberSegmenter(drawing, recognizer: self, workspace: workspace, tuning: tuning)
+        segmenter.gateFeatures = gateFeatures
+        return NumberReading(digits: segmenter.read())
     }
 }

@@ -63,23 +63,28 @@ public struct Rasterizer: Sendable {
     public func rasterize(
         _ drawing: Drawing, into image: UnsafeMutableBufferPointer<Float>
     ) throws(RecognitionError) {
-        precondition(image.count >= Self.side * Self.side, "image buffer too small")
         try Self.validate(drawing)
-        var minX = Double.infinity, maxX = -Double.infinity
-        var minY = Double.infinity, maxY = -Double.infinity
-        for stroke in drawing.strokes {
-            for p in stroke {
-                minX = min(minX, p.x); maxX = max(maxX, p.x)
-                minY = min(minY, p.y); maxY = max(maxY, p.y)
-            }
+        rasterize(drawing, part: .whole, into: image)
+    }
+
+    /// Rasterizes one part of an already validated drawing (some of its strokes,
+    /// clipped to a band; see `InkPart`) as if it were the whole drawing: the
+    /// digit segmenter reads each digit of a number this way, without copying
+    /// points. An empty part gives a blank image. Allocates nothing.
+    func rasterize(_ drawing: Drawing, part: InkPart, into image: UnsafeMutableBufferPointer<Float>) {
+        precondition(image.count >= Self.side * Self.side, "image buffer too small")
+        let pixels = image.baseAddress!
+        guard let box = part.box(in: drawing) else {
+            pixels.update(repeating: 0, count: Self.side * Self.side)
+            return
         }
+        let minX = box.x0, maxX = box.x1, minY = box.y0, maxY = box.y1
         let extent = max(maxX - minX, maxY - minY)
         let magnitude = max(abs(minX), abs(maxX), abs(minY), abs(maxY), 1)
         let scale = extent <= 1e-9 * magnitude ? 0 : fitSize / extent
         let midX = (minX + maxX) / 2, midY = (minY + maxY) / 2
-        let pixels = image.baseAddress!
 
-        draw(drawing, scale: scale, midX: midX, midY: midY, shiftX: 0, shiftY: 0, into: pixels)
+        draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: 0, shiftY: 0, into: pixels)
         var mass = 0.0, sumX = 0.0, sumY = 0.0
         for row in 0..<Self.side {
             var rowMass = 0.0, rowX = 0.0
@@ -93,7 +98,7 @@ public struct Rasterizer: Sendable {
             sumY += rowMass * Double(row)
         }
         if mass > 0 {
-            draw(drawing, scale: scale, midX: midX, midY: midY,
+            draw(drawing, part, scale: scale, midX: midX, midY: midY,
                  shiftX: centre - sumX / mass, shiftY: centre - sumY / mass, into: pixels)
         }
     }
@@ -108,20 +113,24 @@ public struct Rasterizer: Sendable {
     }
 
     private func draw(
-        _ drawing: Drawing, scale: Double, midX: Double, midY: Double,
+        _ drawing: Drawing, _ part: InkPart, scale: Double, midX: Double, midY: Double,
         shiftX: Double, shiftY: Double, into pixels: UnsafeMutablePointer<Float>
     ) {
         pixels.update(repeating: 0, count: Self.side * Self.side)
         let offX = centre + shiftX, offY = centre + shiftY
         let reach = penWidth / 2 + 0.5
         let step2 = minimumStep * minimumStep
-        for stroke in drawing.strokes {
+        let clips = part.clips
+        for (s, stroke) in drawing.strokes.enumerated() where part.contains(stroke: s) {
             guard let first = stroke.first else { continue }
             // Kept point, scaled but not yet centred (the same in both passes).
             var kx = (first.x - midX) * scale
             var ky = (first.y - midY) * scale
+            var kept = first
             if stroke.count == 1 {
-                capsule(kx + offX, ky + offY, kx + offX, ky + offY, reach: reach, pixels)
+                if !clips || part.band.contains(part.u(first)) {
+                    capsule(kx + offX, ky + offY, kx + offX, ky + offY, reach: reach, pixels)
+                }
                 continue
             }
             let last = stroke.count - 1
@@ -133,8 +142,14 @@ public struct Rasterizer: Sendable {
                     let dx = px - kx, dy = py - ky
                     if dx * dx + dy * dy < step2 { continue }
                 }
-                capsule(kx + offX, ky + offY, px + offX, py + offY, reach: reach, pixels)
-                kx = px; ky = py
+                if !clips {
+                    capsule(kx + offX, ky + offY, px + offX, py + offY, reach: reach, pixels)
+                } else if let (t0, t1) = part.clip(kept, p) {
+                    let ex = px - kx, ey = py - ky
+                    capsule(kx + t0 * ex + offX, ky + t0 * ey + offY, kx + t1 * ex + offX, ky + t1 * ey + offY,
+                            reach: reach, pixels)
+                }
+                kx = px; ky = py; kept = p
             }
         }
     }

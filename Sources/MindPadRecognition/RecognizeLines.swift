@@ -5,31 +5,47 @@ import MindPadJSON
 ///
 ///     {"width": W, "height": H, "strokes": [[[x, y, t_ms], ...], ...]}
 ///
-/// Output, in order: `{"digit": d, "confidence": p, "probabilities": [p0, ..., p9]}`,
+/// Output, in order, for a digit (`Mode.digit`):
+/// `{"digit": d, "confidence": p, "probabilities": [p0, ..., p9]}`; for a number
+/// written left to right (`Mode.number`, `Recognizer.readNumber`):
+/// `{"number":"3240","digits":[{"digit":3,"confidence":0.99,"box":[x0,y0,x1,y1]},...]}`;
 /// or `{"error": "code: reason"}` for a line that cannot be used; processing goes on.
 public enum RecognizeLines {
     /// Longer lines are refused without being parsed (10,000 points fit easily).
     public static let maxLineBytes = 1 << 20
 
+    /// What each line holds: one digit, or a whole number.
+    public enum Mode: Sendable {
+        case digit
+        case number
+    }
+
     /// Runs the whole job with the bundled model, e.g.
     /// `try RecognizeLines.run(input: { readLine() }, output: { print($0) })`.
-    public static func run(input: () -> String?, output: (String) -> Void) throws(RecognitionError) {
-        run(recognizer: try Recognizer.bundled(), input: input, output: output)
+    public static func run(mode: Mode = .digit, input: () -> String?, output: (String) -> Void) throws(RecognitionError) {
+        run(recognizer: try Recognizer.bundled(), mode: mode, input: input, output: output)
     }
 
     /// Runs the whole job with a given model until `input` returns nil.
-    public static func run(recognizer: Recognizer, input: () -> String?, output: (String) -> Void) {
+    public static func run(
+        recognizer: Recognizer, mode: Mode = .digit, input: () -> String?, output: (String) -> Void
+    ) {
         let workspace = recognizer.makeWorkspace()
         while let line = input() {
-            output(respond(to: line, recognizer: recognizer, workspace: workspace))
+            output(respond(to: line, mode: mode, recognizer: recognizer, workspace: workspace))
         }
     }
 
     /// The answer to one input line (without a newline).
-    public static func respond(to line: String, recognizer: Recognizer, workspace: Recognizer.Workspace) -> String {
+    public static func respond(
+        to line: String, mode: Mode = .digit, recognizer: Recognizer, workspace: Recognizer.Workspace
+    ) -> String {
         do {
             let drawing = try parseDrawing(line)
-            return encode(try recognizer.recognize(drawing, in: workspace))
+            switch mode {
+            case .digit: return encode(try recognizer.recognize(drawing, in: workspace))
+            case .number: return try recognizer.readNumber(drawing, in: workspace).json.text
+            }
         } catch {
             return encode(error)
         }

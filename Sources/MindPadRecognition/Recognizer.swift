@@ -77,6 +77,13 @@ public final class Recognizer: Sendable {
         return classifyWorkspaceImage(workspace)
     }
 
+    /// Rasterizes and classifies one part of an already validated drawing (a digit
+    /// of a number). Allocates nothing.
+    func recognize(_ drawing: Drawing, part: InkPart, in workspace: Workspace) -> Recognition {
+        rasterizer.rasterize(drawing, part: part, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
+        return classifyWorkspaceImage(workspace)
+    }
+
     /// Same, with a temporary workspace (allocates; prefer the other form in loops).
     public func recognize(_ drawing: Drawing) throws(RecognitionError) -> Recognition {
         try recognize(drawing, in: makeWorkspace())

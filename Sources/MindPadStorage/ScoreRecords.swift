@@ -199,6 +199,20 @@ public struct PlayerProfile: Sendable, Equatable {
 }
 
 /// Who an admin reset covers.
+/// What a reset removed.
+public struct ResetOutcome: Sendable, Equatable {
+    /// All-time bests removed.
+    public var bests: Int
+    /// Board rows removed, across every period.
+    public var rows: Int
+    /// Levels' progress rows removed (0 unless the reset was asked to).
+    public var levels: Int
+
+    public init(bests: Int, rows: Int, levels: Int = 0) {
+        (self.bests, self.rows, self.levels) = (bests, rows, levels)
+    }
+}
+
 public enum ResetScope: Sendable, Equatable {
     case all
     case mode(String)

@@ -408,32 +408,40 @@ public struct ScoreStore {
     /// A player resets their own bests (every mode and period, of one game
     /// or of every game) to nothing. Returns how many all-time bests went.
     public func resetOwnHighscores(playerID: Int64, game: String? = nil) throws -> Int {
-        try deleteBests(game: game, mode: nil, playerID: playerID, audit: nil).bests
+        try resetOwn(playerID: playerID, game: game).bests
+    }
+
+    /// A player resets their own bests, as `resetOwnHighscores`, and with
+    /// `levels` their level progress of the same game(s) in the same
+    /// statement: both go or neither does.
+    public func resetOwn(playerID: Int64, game: String? = nil, levels: Bool = false) throws -> ResetOutcome {
+        try deleteBests(game: game, mode: nil, playerID: playerID, levels: levels, audit: nil)
     }
 
     /// An operator's reset of one game's boards or (nil) every game's,
-    /// recorded in `admin_resets` in the same statement. Returns (all-time
-    /// bests removed, rows removed across every period).
-    public func adminReset(_ scope: ResetScope, game: String? = nil, requester: String) throws -> (bests: Int, rows: Int) {
-        switch scope {
-        case .all:
-            return try deleteBests(game: game, mode: nil, playerID: nil, audit: (scope.label, nil, requester))
-        case .mode(let m):
-            return try deleteBests(game: game, mode: m, playerID: nil, audit: (scope.label, nil, requester))
-        case .player(let id, let name):
-            return try deleteBests(game: game, mode: nil, playerID: id, audit: (scope.label, name, requester))
-        case .playerMode(let id, let name, let m):
-            return try deleteBests(game: game, mode: m, playerID: id, audit: (scope.label, name, requester))
+    /// recorded in `admin_resets` in the same statement. With `levels`, the
+    /// level progress of the same player (or every player) and game (or
+    /// every game) goes too, whatever the mode: levels are not per mode.
+    public func adminReset(_ scope: ResetScope, game: String? = nil, levels: Bool = false,
+                           requester: String) throws -> ResetOutcome {
+        let (mode, player): (String?, (id: Int64, name: String)?) = switch scope {
+        case .all: (nil, nil)
+        case .mode(let m): (m, nil)
+        case .player(let id, let name): (nil, (id, name))
+        case .playerMode(let id, let name, let m): (m, (id, name))
         }
+        return try deleteBests(game: game, mode: mode, playerID: player?.id, levels: levels,
+                               audit: (scope.label, player?.name, requester))
     }
 
     /// Deletes the board rows of one mode and/or one player (nil: every one),
-    /// in one statement with the audit row when there is one. Rows are
-    /// locked in primary-key order, the order result batches lock them in,
-    /// so a reset and a batch cannot deadlock. Returns (all-time bests
-    /// removed, rows removed across every period).
-    private func deleteBests(game: String?, mode: String?, playerID: Int64?,
-                             audit: (scope: String, playerName: String?, requester: String)?) throws -> (bests: Int, rows: Int) {
+    /// in one statement with the audit row when there is one, and with
+    /// `levels` the player's (or everyone's) level progress of `game` (or
+    /// of every game). Board rows are locked in primary-key order, the
+    /// order result batches lock them in, so a reset and a batch cannot
+    /// deadlock; progress is deleted after them (the main query reads it last).
+    private func deleteBests(game: String?, mode: String?, playerID: Int64?, levels: Bool,
+                             audit: (scope: String, playerName: String?, requester: String)?) throws -> ResetOutcome {
         let rows = try connection.query("""
             WITH locked AS (
                 SELECT player_id, game, mode, period, period_start FROM highscores
@@ -452,10 +460,17 @@ public struct ScoreStore {
                 INSERT INTO admin_resets (scope, game, mode, player_name, requester, rows_changed)
                 SELECT \(audit?.scope)::text, \(game)::text, \(mode)::text, \(audit?.playerName)::text, \(audit?.requester)::text, total
                 FROM counted WHERE \(audit?.scope)::text IS NOT NULL
+            ), levels_gone AS (
+                DELETE FROM level_progress
+                WHERE \(levels)::boolean
+                  AND (\(game)::text IS NULL OR game = \(game)::text)
+                  AND (\(playerID)::bigint IS NULL OR player_id = \(playerID)::bigint)
+                RETURNING 1
             )
-            SELECT bests, total FROM counted
+            SELECT bests, total, (SELECT count(*) FROM levels_gone) AS levels FROM counted
             """)
-        return (rows.value("bests").flatMap { Int($0) } ?? 0, rows.value("total").flatMap { Int($0) } ?? 0)
+        return ResetOutcome(bests: rows.value("bests").flatMap { Int($0) } ?? 0, rows: rows.value("total").flatMap { Int($0) } ?? 0,
+                            levels: rows.value("levels").flatMap { Int($0) } ?? 0)
     }
 
     // MARK: Decoding

@@ -282,6 +282,123 @@ def test_admin_reset_scopes_and_audit():
     assert psql("SELECT coalesce(game, '-') FROM admin_resets ORDER BY id DESC LIMIT 2").splitlines() == ["-", "mindpad"]
 
 
+def levels_path(name, reset=False):
+    return "/api/players/" + requests.utils.quote(name) + "/levels" + ("/reset" if reset else "")
+
+
+def give_level(name, game, level, correct, time_ms, passed):
+    """A level_progress row as the result write leaves it."""
+    psql(
+        """INSERT INTO level_progress (player_id, game, level, best_correct, best_duration_ms, passed_at, updated_at)
+           SELECT id, :'p1', :'p2'::int, :'p3'::int, :'p4'::int, CASE WHEN :'p5' THEN now() END, now()
+           FROM players WHERE name_key = lower(:'p0')""",
+        name, game, level, correct, time_ms, "true" if passed else "false",
+    )
+
+
+def progress_rows(name):
+    return int(psql("""SELECT count(*) FROM level_progress l JOIN players p ON p.id = l.player_id
+                       WHERE p.name_key = lower(:'p0')""", name))
+
+
+def levelled_games():
+    """The catalog's games with levels, in menu order."""
+    return [g for g in call("GET", "/api/games").json()["games"] if g.get("levels")]
+
+
+def test_level_progress_lists_every_game_with_levels():
+    name, token = register("K")
+    auth = {"Authorization": f"Bearer {token}"}
+    games = levelled_games()
+    fresh = call("GET", levels_path(name), headers=auth)
+    assert fresh.status_code == 200
+    assert fresh.json() == {"games": [{"game": g["id"], "unlocked": 1, "levels": []} for g in games]}
+    if not games:
+        pytest.skip("this server hosts no game with levels yet")
+    game = games[0]["id"]
+    give_level(name, game, 1, 9, 41_000, True)
+    give_level(name, game, 2, 5, 52_000, False)
+    mine = call("GET", levels_path(name) + "?game=" + game, headers=auth)
+    assert mine.status_code == 200
+    assert mine.json() == {"games": [{"game": game, "unlocked": 2, "levels": [
+        {"level": 1, "best_correct": 9, "best_duration_ms": 41_000, "passed": True},
+        {"level": 2, "best_correct": 5, "best_duration_ms": 52_000, "passed": False},
+    ]}]}
+    everything = call("GET", levels_path(name), headers=auth).json()["games"]
+    assert [g["game"] for g in everything] == [g["id"] for g in games]
+    reset = call("POST", levels_path(name, reset=True) + "?game=" + game, headers=auth)
+    assert reset.status_code == 200 and reset.json() == {"reset": 2}
+    assert call("GET", levels_path(name) + "?game=" + game, headers=auth).json()["games"][0]["unlocked"] == 1
+
+
+def test_level_progress_is_private_and_refuses_bad_input():
+    name, token = register("V")
+    _, other = register("V")
+    auth = {"Authorization": f"Bearer {token}"}
+    for method, path in [("GET", levels_path(name)), ("POST", levels_path(name, reset=True))]:
+        assert call(method, path).status_code == 401
+    # Another player's token is a wrong one (counted: the suite keeps below the limit of 5).
+    assert call("GET", levels_path(name), headers={"Authorization": f"Bearer {other}"}).status_code == 401
+    for method, path in [("GET", levels_path(name)), ("POST", levels_path(name, reset=True))]:
+        nobody = call(method, levels_path("nobody" + uuid.uuid4().hex[:6], reset=method == "POST"), headers=auth)
+        assert nobody.status_code == 404 and nobody.json()["error"] == "unknown_player"
+        for query, code in [("game=chess", "unknown_game"), ("game=mindpad", "no_levels"), ("game=", "unknown_game"),
+                            ("game=mindpad&game=mindpad", "duplicate_parameter")]:
+            r = call(method, path + "?" + query, headers=auth)
+            assert r.status_code == 400 and r.json()["error"] == code, (method, query, r.text)
+    assert requests.delete(BASE + levels_path(name), headers=auth, timeout=10).status_code == 405
+
+
+def test_player_levels_reset_takes_every_game_and_nothing_else():
+    name, token = register("Z")
+    auth = {"Authorization": f"Bearer {token}"}
+    give_best(name, "normal", 200, 40_000)
+    # Rows of any game id: the reset of every game takes them whatever the server hosts.
+    give_level(name, "retired_game", 1, 10, 30_000, True)
+    give_level(name, "retired_game", 2, 3, 30_000, False)
+    r = call("POST", levels_path(name, reset=True), headers=auth)
+    assert r.status_code == 200 and r.json() == {"reset": 2}
+    assert progress_rows(name) == 0
+    assert call("GET", f"/api/players/{name}").json()["highscores"]["normal"]["score"] == 200
+    assert call("POST", levels_path(name, reset=True), headers=auth).json() == {"reset": 0}
+
+
+def test_highscore_resets_leave_level_progress_alone_unless_asked():
+    name, token = register("H")
+    auth = {"Authorization": f"Bearer {token}"}
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    own = f"/api/players/{name}/highscores/reset"
+    give_best(name, "normal", 100, 40_000)
+    give_level(name, "mindpad", 1, 8, 40_000, True)
+    plain = call("POST", own, headers=auth)
+    assert plain.status_code == 200 and "levels_reset" not in plain.json()
+    assert call("POST", own + "?levels=false", headers=auth).status_code == 200
+    assert call("POST", "/api/admin/reset", headers=admin, json={"player": name}).status_code == 200
+    assert call("POST", "/api/admin/reset", headers=admin, json={"player": name, "levels": False}).status_code == 200
+    assert call("POST", "/api/admin/reset", headers=admin, json={"player": name, "levels": None}).status_code == 200
+    assert progress_rows(name) == 1
+    for query in ("levels=yes", "levels=TRUE", "levels=1", "levels=true&levels=true"):
+        bad = call("POST", own + "?" + query, headers=auth)
+        assert bad.status_code == 400 and bad.json()["error"] in ("bad_levels", "duplicate_parameter"), query
+    for value in ("yes", 1, [True]):
+        bad = call("POST", "/api/admin/reset", headers=admin, json={"player": name, "levels": value})
+        assert bad.status_code == 400 and bad.json()["error"] == "bad_levels", value
+    assert progress_rows(name) == 1
+    # Asked: the player's own reset of one game takes that game's progress only.
+    give_level(name, "addone", 1, 2, 40_000, False)
+    asked = call("POST", own + "?game=mindpad&levels=true", headers=auth)
+    assert asked.status_code == 200 and asked.json()["levels_reset"] == 1
+    assert progress_rows(name) == 1
+    # The operator's, asked, takes the rest of this player's progress, whatever the mode.
+    give_level(name, "mindpad", 1, 8, 40_000, True)
+    other, _ = register("H")
+    give_level(other, "mindpad", 1, 9, 40_000, True)
+    by_admin = call("POST", "/api/admin/reset", headers=admin, json={"player": name, "mode": "survival", "levels": True})
+    assert by_admin.status_code == 200 and by_admin.json()["levels_reset"] == 2
+    assert progress_rows(name) == 0 and progress_rows(other) == 1
+
+
+
 def test_zz_admin_guessing_is_refused_then_limited():
     """Runs last: it blocks this address on this server for five minutes."""
     audited = psql("SELECT count(*) FROM admin_resets")

@@ -63,7 +63,7 @@ w("share the same 2 cores: `load before/after` is the 1/5/15-minute load average
 w("")
 w("Reproduce: `make bench` (after `make test`'s bootstrap). Stages: `swift build -c release`,")
 w("`tools/loadgen` (`swift build -c release`), `gcc tools/loadgen/echo/lws-echo.c`,")
-w("`tools/train/evaluate.py`, `loadgen --mode echo|race|idle …`, `storagebench …`, this renderer.")
+w("`tools/train/evaluate.py`, `tools/train/number_reading.py --bench`, `loadgen --mode echo|race|idle …`, `storagebench …`, this renderer.")
 w("")
 
 # ---------------------------------------------------------------- recognition
@@ -84,6 +84,17 @@ if timing:
         w(agree.group(0) + ".")
 else:
     w("The recognition stage did not produce its timing (see the run's `recognition.log`).")
+w("")
+numbers = re.search(r"Number reading, one core.*?(?=\n\n|\Z)", text("numbers.log"), re.S)
+if numbers:
+    w("`tools/train/number_reading.py --bench` (`recog-bench --numbers`: `Recognizer.readNumber`, segmenting a")
+    w("handwritten 6-digit number and reading each digit, pinned to one core; target ≤ 300 µs median):")
+    w("")
+    w("```")
+    w(numbers.group(0).strip())
+    w("```")
+else:
+    w("The number reading stage did not produce its timing (see the run's `numbers.log`).")
 w("")
 
 # ---------------------------------------------------------------- realtime

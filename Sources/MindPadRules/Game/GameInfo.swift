@@ -69,6 +69,12 @@ public struct GameInfo: Sendable, Hashable {
 
     /// Whether `level` is one of the game's levels.
     public func hasLevel(_ level: Int) -> Bool { levels.indices.contains(level - 1) }
+
+    /// How many levels the ladder has; nil without levels.
+    public var levelCount: Int? { levels.isEmpty ? nil : levels.count }
+
+    /// Whether the game has a ladder of levels (and so progress per player).
+    public var hasLevels: Bool { !levels.isEmpty }
 }
 
 /// A handwritten answer as the recognizer read it: the digits, left to

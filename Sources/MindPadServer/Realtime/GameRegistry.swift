@@ -40,8 +40,11 @@ public struct GameRegistry: Sendable {
         precondition(entries.allSatisfy { $0.info.identifier != info.identifier }, "game \(info.identifier) registered twice")
         precondition(Self.isValidIdentifier(info.identifier), "game identifier \(info.identifier) must match [a-z][a-z0-9_]{0,31}")
         precondition(!info.modes.isEmpty && info.normalQuestionCount >= 1, "game \(info.identifier) needs a mode and a Normal length")
-        precondition(info.levels.count <= 20 && (info.levels.isEmpty) == (info.passMark == nil),
-                     "game \(info.identifier): at most 20 levels (migration 0008), and a pass mark exactly when it has levels")
+        // `level_progress` holds levels 1…20 (migration 0008).
+        precondition((info.levelCount == nil) == (info.passMark == nil)
+                     && (info.levelCount.map { (1...20).contains($0) } ?? true)
+                     && (info.passMark.map { (1...info.normalQuestionCount).contains($0) } ?? true),
+                     "game \(info.identifier): levels 1…20 with a pass mark within a Normal race, or neither")
         entries.append(Entry(info: info) { code, configuration, seed, now, hub in
             RoomOwner(code: code, race: RaceStateMachine(kind: kind, configuration: configuration, seed: seed, now: now), hub: hub)
         })

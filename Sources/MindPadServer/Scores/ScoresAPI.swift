@@ -6,7 +6,8 @@ import MindPadStorage
 import Synchronization
 
 /// The HTTP API (docs/openapi.yaml): scores, players, their fish
-/// (`ScoresAPI+Fish.swift`) and the weather. Handlers run on the service
+/// (`ScoresAPI+Fish.swift`), their level progress (`ScoresAPI+Levels.swift`)
+/// and the weather. Handlers run on the service
 /// thread and only parse, check and dispatch; every query runs on a
 /// database worker, which answers through the `HTTPResponder`.
 final class ScoresAPI: Sendable {
@@ -66,6 +67,8 @@ final class ScoresAPI: Sendable {
         case .fish(let name, let id): deleteFish(name: name, id: id, request, responder)
         case .fishKinds: responder.respond(.json(200, FishJSON.Kinds(kinds: FishKind.all)))
         case .weather: responder.respond(.json(200, WeatherJSON(weather.current())))
+        case .levels(let name): listLevels(name: name, request, responder)
+        case .levelsReset(let name): resetLevels(name: name, request, responder)
         }
         return true
     }
@@ -98,15 +101,22 @@ final class ScoresAPI: Sendable {
         return nil
     }
 
-    private func leaderboard(_ request: HTTPRequest, _ responder: HTTPResponder) {
-        // Each argument once: a repeat would leave one of its values unread.
-        for name in ["game", "mode", "period", "limit", "around"]
-        where request.queryItems.filter({ $0.name == name }).count > 1 {
-            return responder.respond(.error(400, code: "duplicate_parameter", message: "\(name) is given more than once"))
+    /// Each of `names` at most once in the query: a repeat would leave one
+    /// of its values unread.
+    static func refuseRepeats(_ names: [String], in request: HTTPRequest) throws(Refusal) {
+        for name in names where request.queryItems.filter({ $0.name == name }).count > 1 {
+            throw Refusal(.error(400, code: "duplicate_parameter", message: "\(name) is given more than once"))
         }
-        let info: GameInfo
+    }
 
-        do { info = try game(request.query["game"]) } catch { return responder.respond(error.response) }
+    private func leaderboard(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        let info: GameInfo
+        do {
+            try Self.refuseRepeats(["game", "mode", "period", "limit", "around"], in: request)
+            info = try game(request.query["game"])
+        } catch {
+            return responder.respond(error.response)
+        }
         let mode = request.query["mode"] ?? info.modes[0].rawValue
         if let refusal = Self.mode(mode, of: info) { return responder.respond(refusal) }
         let gameID = info.identifier
@@ -178,15 +188,22 @@ final class ScoresAPI: Sendable {
 
     private func resetOwn(name raw: String, _ request: HTTPRequest, _ responder: HTTPResponder) {
         let player: PlayerCredentials
-        do { player = try credentials(name: raw, request) } catch { return responder.respond(error.response) }
         // `?game=`: only that game's boards; without it, every game's.
+        // `?levels=true`: the level progress of the same game(s) too.
         var gameID: String?
-        if let name = request.query["game"] {
-            do { gameID = try game(name).identifier } catch { return responder.respond(error.response) }
+        let levels: Bool
+        do {
+            player = try credentials(name: raw, request)
+            try Self.refuseRepeats(["game", "levels"], in: request)
+            if let name = request.query["game"] { gameID = try game(name).identifier }
+            levels = try Self.levelsFlag(request.query["levels"])
+        } catch {
+            return responder.respond(error.response)
         }
         runAsPlayer(player, responder) { [gameID] connection, found in
-            let count = try ScoreStore(connection).resetOwnHighscores(playerID: found.id, game: gameID)
-            return .json(200, ScoresJSON.OwnReset(name: found.name, highscores_reset: count))
+            let reset = try ScoreStore(connection).resetOwn(playerID: found.id, game: gameID, levels: levels)
+            return .json(200, ScoresJSON.OwnReset(name: found.name, highscores_reset: reset.bests,
+                                                  levels_reset: levels ? reset.levels : nil))
         }
     }
 
@@ -293,9 +310,16 @@ final class ScoresAPI: Sendable {
                 return responder.respond(.error(400, code: "invalid_name", message: error.description))
             }
         }
+        var levels = false
+        if let value = body["levels"], !value.isNull {
+            guard let flag = value.bool else {
+                return responder.respond(Self.badLevels)
+            }
+            levels = flag
+        }
         let requester = client.isEmpty ? "unknown" : client
         let logger = self.logger
-        run(responder) { [player, mode, gameID] connection in
+        run(responder) { [player, mode, gameID, levels] connection in
             let store = ScoreStore(connection)
             var scope = ResetScope.all
             if let player {
@@ -307,14 +331,15 @@ final class ScoresAPI: Sendable {
             } else if let mode {
                 scope = .mode(mode)
             }
-            let (bests, rows) = try store.adminReset(scope, game: gameID, requester: requester)
+            let reset = try store.adminReset(scope, game: gameID, levels: levels, requester: requester)
             let label = scope.label
             logger.notice("admin reset", metadata: [
                 "scope": "\(label)", "game": "\(gameID ?? "-")", "mode": "\(mode ?? "-")", "player": "\(player?.display ?? "-")",
-                "requester": "\(requester)", "rows": "\(rows)",
+                "requester": "\(requester)", "rows": "\(reset.rows)", "levels": "\(levels ? String(reset.levels) : "-")",
             ])
             return .json(200, ScoresJSON.AdminReset(scope: label, game: gameID, mode: mode, player: player?.display,
-                                                    highscores_reset: bests, rows_changed: rows))
+                                                    highscores_reset: reset.bests, rows_changed: reset.rows,
+                                                    levels_reset: levels ? reset.levels : nil))
         }
     }
 

@@ -94,6 +94,8 @@ enum ScoresJSON {
     struct OwnReset: Encodable {
         let name: String
         let highscores_reset: Int
+        /// Present when the reset was asked to take the level progress too.
+        let levels_reset: Int?
     }
 
     struct AdminReset: Encodable {
@@ -103,6 +105,8 @@ enum ScoresJSON {
         let player: String?
         let highscores_reset: Int
         let rows_changed: Int
+        /// Present when the reset was asked to take the level progress too.
+        let levels_reset: Int?
     }
 
     /// `GET /api/games`: what a client builds its menu from.

@@ -1,5 +1,5 @@
-/// The resources of the HTTP API (docs/openapi.yaml): scores, fish and
-/// weather, and the methods each takes. A path is matched on its decoded
+/// The resources of the HTTP API (docs/openapi.yaml): scores, fish, level
+/// progress and weather, and the methods each takes. A path is matched on its decoded
 /// segments (`HTTPRequest.pathSegments`), never decoded again: a name
 /// arrives as it was sent.
 enum ScoresRoute: Equatable {
@@ -15,6 +15,10 @@ enum ScoresRoute: Equatable {
     case fish(name: String, id: String)
     case fishKinds
     case weather
+    /// A player's progress through the games with levels.
+    case levels(name: String)
+    /// A player resets their own level progress.
+    case levelsReset(name: String)
 
     /// The route for the segments after `/api`, or nil (404).
     init?(_ segments: some Collection<String>) {
@@ -26,6 +30,9 @@ enum ScoresRoute: Equatable {
         case let p where p.count == 4 && p[0] == "players" && p[2] == "highscores" && p[3] == "reset":
             self = .ownReset(name: p[1])
         case let p where p.count == 3 && p[0] == "players" && p[2] == "fish": self = .fishList(name: p[1])
+        case let p where p.count == 3 && p[0] == "players" && p[2] == "levels": self = .levels(name: p[1])
+        case let p where p.count == 4 && p[0] == "players" && p[2] == "levels" && p[3] == "reset":
+            self = .levelsReset(name: p[1])
         case let p where p.count == 4 && p[0] == "players" && p[2] == "fish": self = .fish(name: p[1], id: p[3])
         case ["admin", "reset"]: self = .adminReset
         case ["fish", "kinds"]: self = .fishKinds
@@ -37,8 +44,8 @@ enum ScoresRoute: Equatable {
     /// What `Allow` lists for this resource; anything else is 405.
     var allowed: [HTTPMethod] {
         switch self {
-        case .games, .leaderboard, .profile, .fishKinds, .weather: [.get]
-        case .players, .ownReset, .adminReset: [.post]
+        case .games, .leaderboard, .profile, .fishKinds, .weather, .levels: [.get]
+        case .players, .ownReset, .adminReset, .levelsReset: [.post]
         case .fishList: [.get, .post]
         case .fish: [.delete]
         }

@@ -1,6 +1,7 @@
 // Benchmark and evaluation driver for the recognition layer (scratch package only).
 // usage: recog-bench DRAWINGS.jsonl IMAGES_OUT.f32 PREDICTIONS_OUT.txt [REPEATS]
 //        recog-bench --images IMAGES.f32 PREDICTIONS_OUT.txt [REPEATS]
+//        recog-bench --numbers NUMBERS.jsonl READINGS_OUT.jsonl [REPEATS]
 // Times recognize() (rasterize + infer) and classify(image:) (infer only) per call,
 // writes the rasterized images (float32, 784 per drawing) so ONNX Runtime can be fed
 // exactly the same inputs, and the predicted digit per line.
@@ -30,6 +31,85 @@ let args = CommandLine.arguments
 guard args.count >= 4 else {
     FileHandle.standardError.write("usage: recog-bench DRAWINGS.jsonl IMAGES_OUT.f32 PREDICTIONS_OUT.txt [REPEATS]\n".data(using: .utf8)!)
     exit(2)
+}
+if args[1] == "--numbers" {
+    // recog-bench --numbers NUMBERS.jsonl READINGS_OUT.jsonl [REPEATS]: reads each line as a whole
+    // number (RecognizeLines in number mode, as `mindpad recognize --number`) and times readNumber.
+    let n = args.count > 4 ? Int(args[4]) ?? 10 : 10
+    let text = try String(contentsOfFile: args[2], encoding: .utf8)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    let drawings = try lines.map { try RecognizeLines.parseDrawing($0) }
+    let recognizer = try Recognizer.bundled()
+    let ws = recognizer.makeWorkspace()
+    // NUMBER_TUNING="joinGap=0.12,cutCost=0.4": other segmenter constants, for tuning on the dev set.
+    var tuning = NumberReadingTuning.standard
+    for item in (ProcessInfo.processInfo.environment["NUMBER_TUNING"] ?? "").split(separator: ",") {
+        let kv = item.split(separator: "=")
+        guard kv.count == 2 else { continue }
+        let v = Double(kv[1]) ?? 0
+        switch kv[0] {
+        case "joinGap": tuning.joinGap = v
+        case "fragmentHeight": tuning.fragmentHeight = v
+        case "fragmentWidth": tuning.fragmentWidth = v
+        case "splitWidth": tuning.splitWidth = v
+        case "sureConfidence": tuning.sureConfidence = Float(v)
+        case "narrowWidth": tuning.narrowWidth = v
+        case "widthScale": tuning.widthScale = v
+        case "widthCost": tuning.widthCost = v
+        case "pieceHeight": tuning.pieceHeight = v
+        case "pieceHeightCost": tuning.pieceHeightCost = v
+        case "relativeSplitWidth": tuning.relativeSplitWidth = v
+        case "relativeSingleWidth": tuning.relativeSingleWidth = v
+        case "relativeWidthCost": tuning.relativeWidthCost = v
+        case "cutCost": tuning.cutCost = v
+        case "crossingCost": tuning.crossingCost = v
+        case "extentCost": tuning.extentCost = v
+        case "margin": tuning.margin = v
+        case "pairCandidates": tuning.pairCandidates = Int(v)
+        case "distinctCuts": tuning.distinctCuts = v
+        case "preGate": tuning.preGate = kv[1].split(separator: ":").compactMap { Double($0) }
+        case "preGateFloor": tuning.preGateFloor = v
+        case "gate": tuning.splitGate = kv[1].split(separator: ":").compactMap { Double($0) }
+        case "unitWidth": tuning.unitWidth = v
+        case "window": tuning.window = v
+        case "positionCost": tuning.positionCost = v
+        default: FileHandle.standardError.write("unknown tuning \(kv[0])\n".data(using: .utf8)!); exit(2)
+        }
+    }
+    if let path = ProcessInfo.processInfo.environment["NUMBER_GATE_FEATURES"] {
+        // One line per number: the gate's features of each group it decided on.
+        var lines = ""
+        for d in drawings {
+            var groups: [String] = []
+            _ = try recognizer.readNumber(d, in: ws, tuning: tuning) { strokes, features in
+                groups.append("{\"strokes\": \(strokes), \"features\": \(features)}")
+            }
+            lines += "[" + groups.joined(separator: ", ") + "]\n"
+        }
+        try lines.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    var out = ""
+    if tuning == .standard {
+        for line in lines { out += RecognizeLines.respond(to: line, mode: .number, recognizer: recognizer, workspace: ws) + "\n" }
+    } else {
+        for d in drawings { out += try recognizer.readNumber(d, in: ws, tuning: tuning).json.text + "\n" }
+    }
+    for d in drawings.prefix(n > 0 ? 100 : 0) { _ = try recognizer.readNumber(d, in: ws, tuning: tuning) }  // warm-up
+    var times: [Double] = []
+    times.reserveCapacity(drawings.count * n)
+    for d in drawings {
+        for _ in 0..<n {
+            let t0 = nanos()
+            _ = try recognizer.readNumber(d, in: ws, tuning: tuning)
+            times.append(Double(nanos() - t0) / 1000)
+        }
+    }
+    try out.write(toFile: args[3], atomically: true, encoding: .utf8)
+    if times.isEmpty { exit(0) }  // REPEATS 0: readings only
+    let points = drawings.map(\.pointCount)
+    print("{\"numbers\": \(drawings.count), \"repeats\": \(n), \"median_points\": \(median(points.map(Double.init))), " +
+          "\"median_us\": \(median(times)), \"p90_us\": \(percentile(times, 0.9))}")
+    exit(0)
 }
 let repeats = args.count > 4 ? Int(args[4]) ?? 10 : 10
 if args[1] == "--images" {

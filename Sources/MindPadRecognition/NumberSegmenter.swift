@@ -1,0 +1,520 @@
+import Foundation
+
+/// Splits a handwritten number into digits and reads them (the work behind
+/// `Recognizer.readNumber`). One per call; it holds a few small arrays (one
+/// entry or one row profile per stroke, at most 64 strokes) and reads every
+/// candidate digit in place, as an `InkPart` of the drawing.
+///
+/// 1. Each stroke's ink is summarised per horizontal band of the line (its
+///    leftmost and rightmost x in each band). Two strokes are apart by the
+///    smallest horizontal gap between them over the bands they share: what a
+///    reader sees as the space between two digits, whatever the slant.
+/// 2. The scale is the ink's height: the median height of the clusters of
+///    strokes whose ink overlaps (one tall or small digit does not move it).
+/// 3. Strokes closer than `joinGap` heights are one group: a 4's or 5's second
+///    stroke, a 7's crossbar, even when they only nearly touch. A low, short
+///    group (a bar drawn apart) joins the group nearest to it.
+/// 4. Each group is read whole. One too wide for a digit, or read without
+///    confidence, is also tried cut in two along the lines (vertical or
+///    slanted) that cross the least ink, and the reading with the best score
+///    (the digits' log-probabilities, a prior on width and on what the cut goes
+///    through) wins. Sides still too wide are cut again.
+struct NumberSegmenter {
+    let recognizer: Recognizer
+    let workspace: Recognizer.Workspace
+    let drawing: Drawing
+    let tuning: NumberReadingTuning
+    /// The scale: the ink's height.
+    private(set) var height = 1.0
+    /// The median group's width.
+    private(set) var typicalWidth = 1.0
+    /// Told every group the split gate decides on: its strokes and features
+    /// (for fitting the gate: tools/train/number_reading.py --gate).
+    var gateFeatures: ((UInt64, [Double]) -> Void)?
+    private(set) var digits: [DigitReading] = []
+
+    /// Bands of the line's height in a row profile.
+    static let bands = 24
+    /// Slants tried for a cut (x moved right per pixel up).
+    static let shears: [Double] = [-0.2, 0, 0.2, 0.4, 0.6]
+
+    struct Group {
+        var strokes: UInt64
+        var x0, x1, y0, y1: Double
+        /// The widest the ink is in one band (slant does not widen it).
+        var width = 0.0
+        var height: Double { y1 - y0 }
+    }
+
+    init(_ drawing: Drawing, recognizer: Recognizer, workspace: Recognizer.Workspace, tuning: NumberReadingTuning) {
+        self.drawing = drawing
+        self.recognizer = recognizer
+        self.workspace = workspace
+        self.tuning = tuning
+    }
+
+    /// Reads the whole drawing.
+    mutating func read() -> [DigitReading] {
+        let groups = groups()
+        // The writer's digit width: the median group's (a group of touching
+        // digits among single ones stands out against it).
+        var widths = groups.map(\.width)
+        widths.sort()
+        typicalWidth = max(widths[widths.count / 2], 1e-9)
+        for group in groups {
+            guard digits.count < Recognizer.maxNumberDigits else { break }
+            read(group)
+        }
+        return digits
+    }
+
+    // MARK: grouping
+
+    /// The groups of strokes, left to right.
+    mutating func groups() -> [Group] {
+        let bands = Self.bands
+        var top = Double.infinity, bottom = -Double.infinity
+        var ids: [Int] = []
+        ids.reserveCapacity(drawing.strokes.count)
+        for (s, stroke) in drawing.strokes.enumerated() where !stroke.isEmpty {
+            ids.append(s)
+            for p in stroke { top = min(top, p.y); bottom = max(bottom, p.y) }
+        }
+        let n = ids.count
+        let band = max((bottom - top) / Double(bands), 1e-9)
+        // Row profiles: left[i * bands + b], right[...] for stroke ids[i].
+        var left = [Double](repeating: .infinity, count: n * bands)
+        var right = [Double](repeating: -.infinity, count: n * bands)
+        var boxes: [Group] = []
+        boxes.reserveCapacity(n)
+        for (i, s) in ids.enumerated() {
+            let stroke = drawing.strokes[s]
+            var g = Group(strokes: 1 << UInt64(s), x0: .infinity, x1: -.infinity, y0: .infinity, y1: -.infinity)
+            @inline(__always) func mark(_ x: Double, _ y: Double) {
+                let b = min(max(Int((y - top) / band), 0), bands - 1)
+                left[i * bands + b] = min(left[i * bands + b], x)
+                right[i * bands + b] = max(right[i * bands + b], x)
+            }
+            var a = stroke[0]
+            mark(a.x, a.y)
+            for p in stroke {
+                g.x0 = min(g.x0, p.x); g.x1 = max(g.x1, p.x)
+                g.y0 = min(g.y0, p.y); g.y1 = max(g.y1, p.y)
+                // Every band the segment a→p passes through, at its edges.
+                let lo = min(a.y, p.y), hi = max(a.y, p.y)
+                let b0 = min(max(Int((lo - top) / band), 0), bands - 1)
+                let b1 = min(max(Int((hi - top) / band), 0), bands - 1)
+                if b0 < b1 {
+                    for b in b0...b1 {
+                        let y = min(max(top + Double(b) * band, lo), hi)
+                        let y2 = min(max(top + Double(b + 1) * band, lo), hi)
+                        let x = a.x + (p.x - a.x) * (y - a.y) / (p.y - a.y)
+                        let x2 = a.x + (p.x - a.x) * (y2 - a.y) / (p.y - a.y)
+                        let k = i * bands + b
+                        left[k] = min(left[k], x, x2)
+                        right[k] = max(right[k], x, x2)
+                    }
+                } else {
+                    mark(p.x, p.y)
+                }
+                a = p
+            }
+            boxes.append(g)
+        }
+        // How far apart two strokes are: the least gap over the bands where both
+        // have ink (negative when they overlap there); boxes apart if none.
+        var apart = [Double](repeating: 0, count: n * n)
+        for i in 0..<n {
+            for j in (i + 1)..<max(n, i + 1) {
+                var gap = Double.infinity
+                for b in 0..<bands {
+                    let (li, ri) = (left[i * bands + b], right[i * bands + b])
+                    let (lj, rj) = (left[j * bands + b], right[j * bands + b])
+                    guard li <= ri, lj <= rj else { continue }
+                    gap = min(gap, max(lj - ri, li - rj))
+                }
+                if gap == .infinity {
+                    gap = max(boxes[j].x0 - boxes[i].x1, boxes[i].x0 - boxes[j].x1)
+                }
+                apart[i * n + j] = gap
+                apart[j * n + i] = gap
+            }
+        }
+        // Clusters of strokes closer than `limit` (single linkage), left to right.
+        func clusters(closerThan limit: Double) -> [Group] {
+            var owner = Array(0..<n)
+            func root(_ i: Int) -> Int {
+                var r = i
+                while owner[r] != r { r = owner[r] }
+                return r
+            }
+            for i in 0..<n {
+                for j in (i + 1)..<max(n, i + 1) where apart[i * n + j] < limit {
+                    let (a, b) = (root(i), root(j))
+                    if a != b { owner[max(a, b)] = min(a, b) }
+                }
+            }
+            var out: [Group] = []
+            var index = [Int](repeating: -1, count: n)
+            for i in 0..<n {
+                let r = root(i)
+                if index[r] < 0 {
+                    index[r] = out.count
+                    out.append(boxes[i])
+                } else {
+                    out[index[r]].merge(boxes[i])
+                }
+            }
+            return out
+        }
+        var heights = clusters(closerThan: 0).map(\.height)
+        heights.sort()
+        height = heights[heights.count / 2]
+        if height <= 1e-9 {
+            // Flat ink (dashes only): the widest stroke is the scale instead.
+            height = max(boxes.map { $0.x1 - $0.x0 }.max() ?? 1, 1e-6)
+        }
+        var groups = clusters(closerThan: tuning.joinGap * height)
+        // A low, short group (a bar drawn apart) belongs to the group nearest to
+        // it, when there is a group that is not one.
+        func isFragment(_ g: Group) -> Bool {
+            g.height < tuning.fragmentHeight * height && g.x1 - g.x0 < tuning.fragmentWidth * height
+        }
+        if groups.count > 1 && groups.contains(where: { !isFragment($0) }) && groups.contains(where: isFragment) {
+            // Group to group: the least distance between their strokes.
+            let m = groups.count
+            var near = [Double](repeating: .infinity, count: m * m)
+            var of = [Int](repeating: 0, count: n)
+            for (k, g) in groups.enumerated() {
+                for i in 0..<n where g.strokes & (1 << UInt64(ids[i])) != 0 { of[i] = k }
+            }
+            for i in 0..<n {
+                for j in 0..<n where of[i] != of[j] {
+                    near[of[i] * m + of[j]] = min(near[of[i] * m + of[j]], apart[i * n + j])
+                }
+            }
+            var alive = [Bool](repeating: true, count: m)
+            for f in 0..<m where isFragment(groups[f]) {
+                var nearest = -1
+                for k in 0..<m where k != f && alive[k] && (nearest < 0 || near[f * m + k] < near[f * m + nearest]) {
+                    nearest = k
+                }
+                guard nearest >= 0 else { continue }
+                groups[nearest].merge(groups[f])
+                alive[f] = false
+                for k in 0..<m {
+                    near[nearest * m + k] = min(near[nearest * m + k], near[f * m + k])
+                    near[k * m + nearest] = near[nearest * m + k]
+                }
+            }
+            groups = groups.indices.filter { alive[$0] }.map { groups[$0] }
+        }
+        // Widths: the widest the group's ink is over a third of the height (a
+        // slant widens that by a third of itself; a whole box would by all of it).
+        let window = max(1, Int((height / 3 / band).rounded()))
+        var lows = [Double](repeating: 0, count: bands), highs = lows
+        for k in groups.indices {
+            for b in 0..<bands {
+                var lo = Double.infinity, hi = -Double.infinity
+                for i in 0..<n where groups[k].strokes & (1 << UInt64(ids[i])) != 0 {
+                    lo = min(lo, left[i * bands + b]); hi = max(hi, right[i * bands + b])
+                }
+                lows[b] = lo; highs[b] = hi
+            }
+            var width = 0.0
+            for b in 0..<bands {
+                var lo = Double.infinity, hi = -Double.infinity
+                for c in b..<min(b + window, bands) { lo = min(lo, lows[c]); hi = max(hi, highs[c]) }
+                if lo <= hi { width = max(width, hi - lo) }
+            }
+            groups[k].width = width
+        }
+        groups.sort { $0.x0 + $0.x1 < $1.x0 + $1.x1 }
+        return groups
+    }
+
+    // MARK: reading
+
+    private func recognize(_ part: InkPart) -> Recognition {
+        return recognizer.recognize(drawing, part: part, in: workspace)
+    }
+
+    private static func log(_ p: Float) -> Double { Foundation.log(max(Double(p), 1e-6)) }
+
+    private mutating func emit(_ r: Recognition, _ part: InkPart) {
+        guard digits.count < Recognizer.maxNumberDigits, let box = part.box(in: drawing) else { return }
+        digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box))
+    }
+
+    /// One way to read a group as k digits: its score, its digits, and what the
+    /// split gate looks at.
+    struct Hypothesis {
+        var score: Double
+        var reading: [(Recognition, InkPart)] = []
+        var lowest = Double.infinity
+        var widest = -Double.infinity
+    }
+
+    /// Reads a group cut into k digits along `split`, stopping once the score
+    /// cannot beat `floor` any more (the score only falls as digits are added).
+    private mutating func read(_ group: Group, _ split: Split, floor: Double) -> Hypothesis {
+        let k = split.at.count + 1
+        var h = Hypothesis(score: -Double(k - 1) * tuning.cutCost - split.cost)
+        h.reading.reserveCapacity(k)
+        for i in 0..<k {
+            let lo = i == 0 ? -Double.infinity : split.at[i - 1]
+            let hi = i == k - 1 ? Double.infinity : split.at[i]
+            let part = InkPart(strokes: group.strokes, shear: split.shear, band: lo...hi)
+            guard let box = part.box(in: drawing) else { h.score = -.infinity; break }
+            let r = recognize(part)
+            let tall = (box.y1 - box.y0) / height
+            let wide = part.width(in: drawing, box: box, window: height / 3)
+            h.lowest = min(h.lowest, tall)
+            h.widest = max(h.widest, wide / height - tuning.singleWidths[r.digit])
+            h.score += Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.pieceHeight - tall)
+                - widthCost(wide, digit: r.digit)
+            h.reading.append((r, part))
+            if h.score <= floor { break }
+        }
+        return h
+    }
+
+    /// Reads one group as one digit or more. A group narrow enough and read
+    /// confidently is one digit. Otherwise it is also read as two digits, cut
+    /// along the best line; the split gate (a logistic model over the width,
+    /// both readings and the cut) decides between one and more, and for more,
+    /// k = 3… (as many as its width suggests, and one either side) compete with
+    /// the two by score.
+    private mutating func read(_ group: Group) {
+        let wholePart = InkPart(strokes: group.strokes, shear: 0, band: -Double.infinity...Double.infinity)
+        let whole = recognize(wholePart)
+        let width = group.width / height
+        let relative = group.width / typicalWidth
+        let room = Recognizer.maxNumberDigits - digits.count
+        if room < 2 || (width <= tuning.splitWidth && relative <= tuning.relativeSplitWidth
+            && (whole.confidence >= tuning.sureConfidence || width < tuning.narrowWidth))
+        {
+            return emit(whole, wholePart)
+        }
+        // Clearly one digit by its shape and the cheapest cut (the pre-gate, the
+        // split gate's cheap half): no need to read any cut.
+        let splits = cuts(group, into: 2)
+        guard let cheapest = splits.first else { return emit(whole, wholePart) }
+        let shape: [Double] = [
+            width, relative, Self.log(whole.confidence), width - tuning.singleWidths[whole.digit],
+            Double(cheapest.crossings[0]), cheapest.extents[0], abs(cheapest.offsets[0]),
+        ]
+        if !tuning.preGate.isEmpty && gateFeatures == nil && Self.gate(shape, tuning.preGate) < tuning.preGateFloor {
+            return emit(whole, wholePart)
+        }
+        // Two digits: the few cheapest cuts that differ (at mid-height), read
+        // both sides of each, the best score kept.
+        let mid = (group.y0 + group.y1) / 2
+        var tried: [Double] = []
+        var two = Hypothesis(score: -.infinity)
+        var pair: Split?
+        for split in splits where tried.count < tuning.pairCandidates {
+            let x = split.at[0] - split.shear * mid
+            guard tried.allSatisfy({ abs($0 - x) > tuning.distinctCuts * height }) else { continue }
+            tried.append(x)
+            let h = read(group, split, floor: -.infinity)
+            if pair == nil || h.score > two.score { two = h; pair = split }
+        }
+        guard let pair else { return emit(whole, wholePart) }
+        let wholeScore = Self.log(whole.confidence) - widthCost(group.width, digit: whole.digit)
+        let features: [Double] = [
+            width, relative, Self.log(whole.confidence), width - tuning.singleWidths[whole.digit],
+            two.reading.count == 2 ? Self.log(two.reading[0].0.confidence) : -14,
+            two.reading.count == 2 ? Self.log(two.reading[1].0.confidence) : -14,
+            Double(pair.crossings[0]), pair.extents[0], abs(pair.offsets[0]),
+            two.lowest.isFinite ? two.lowest : 0, two.widest.isFinite ? two.widest : 0, two.score - wholeScore,
+        ]
+        gateFeatures?(group.strokes, features + shape)
+        guard tuning.splitGate.isEmpty ? two.score > wholeScore : Self.gate(features, tuning.splitGate) > 0 else {
+            return emit(whole, wholePart)
+        }
+        var best = two
+        let unit = min(typicalWidth, tuning.unitWidth * height)
+        let guess = max(1, Int((group.width / unit).rounded()))
+        for k in Set([guess - 1, guess, guess + 1]).sorted() where k >= 3 && k <= room {
+            guard let split = cuts(group, into: k).first else { continue }
+            let h = read(group, split, floor: best.score)
+            if h.score > best.score { best = h }
+        }
+        for (r, part) in best.reading { emit(r, part) }
+    }
+
+    /// A gate's log-odds: weights · features + bias (the last weight).
+    static func gate(_ features: [Double], _ weights: [Double]) -> Double {
+        var sum = weights[weights.count - 1]
+        for i in 0..<min(features.count, weights.count - 1) { sum += features[i] * weights[i] }
+        return sum
+    }
+
+    /// What reading ink this wide (in pixels) as this digit costs: nothing up to
+    /// the digit's usual width (`singleWidths` × `widthScale` heights: an 8 is
+    /// narrower than a 4) and `relativeSingleWidth` typical widths, then more
+    /// and more.
+    private func widthCost(_ width: Double, digit: Int) -> Double {
+        tuning.widthCost * max(0, width / height - tuning.singleWidths[digit] * tuning.widthScale)
+            + tuning.relativeWidthCost * max(0, width / typicalWidth - tuning.relativeSingleWidth)
+    }
+
+    // MARK: cuts
+
+    struct Split {
+        var shear: Double
+        /// Where to cut, on u = x + shear·y, left to right.
+        var at: [Double]
+        /// The group's ink spans u0…u1 on this shear.
+        var u0: Double
+        var u1: Double
+        var cost: Double
+        /// Per cut: strokes crossed, height of ink between them, distance from
+        /// where equal digits would meet (in pitches).
+        var crossings: [Int] = []
+        var extents: [Double] = []
+        var offsets: [Double] = []
+    }
+
+    /// Ways to cut a group into k digits with parallel lines, cheapest first:
+    /// for each slant, near each of the k − 1 places where equal digits would
+    /// meet, the line crossing the fewest strokes and the shortest ink, nearest
+    /// that place.
+    func cuts(_ group: Group, into k: Int) -> [Split] {
+        var all: [Split] = []
+        let margin = tuning.margin * height
+        for shear in Self.shears {
+            var u0 = Double.infinity, u1 = -Double.infinity
+            for (s, stroke) in drawing.strokes.enumerated() where group.strokes & (1 << UInt64(s)) != 0 {
+                for p in stroke {
+                    let u = p.x + shear * p.y
+                    u0 = min(u0, u); u1 = max(u1, u)
+                }
+            }
+            let pitch = (u1 - u0) / Double(k)
+            guard pitch > 2 * margin else { continue }
+            let columns = min(max(Int((u1 - u0) / height * 24), 16), 192)
+            let step = (u1 - u0) / Double(columns)
+            var split = Split(shear: shear, at: [], u0: u0, u1: u1, cost: 0)
+            for i in 1..<k {
+                let expected = u0 + Double(i) * pitch
+                let from = max(expected - tuning.window * pitch, u0 + margin)
+                let to = min(expected + tuning.window * pitch, u1 - margin)
+                var bestAt = expected, bestCost = Double.infinity
+                var bestColumn = (crossings: 0, extent: 0.0)
+                var c = from
+                while c <= to {
+                    let off = (c - expected) / pitch
+                    let column = self.column(group, shear: shear, at: c)
+                    let cost = tuning.crossingCost * Double(max(column.crossings - 1, 0))
+                        + tuning.extentCost * column.extent + tuning.positionCost * off * off
+                    if cost < bestCost { bestCost = cost; bestAt = c; bestColumn = column }
+                    c += step
+                }
+                if let last = split.at.last, bestAt <= last { bestAt = (last + to) / 2 }
+                split.at.append(bestAt)
+                split.cost += bestCost
+                split.crossings.append(bestColumn.crossings)
+                split.extents.append(bestColumn.extent)
+                split.offsets.append((bestAt - expected) / pitch)
+            }
+            all.append(split)
+        }
+        return all.sorted { $0.cost < $1.cost }
+    }
+
+    /// What a cut along u = c goes through: the strokes it crosses, and the
+    /// height of ink between the first and last crossing (in heights; 0 for one
+    /// crossing or none). One crossing is what a cut between two touching
+    /// digits goes through (where they touch, or the pen ran on); more, and
+    /// tall, is a digit's body.
+    func column(_ group: Group, shear: Double, at c: Double) -> (crossings: Int, extent: Double) {
+        var crossings = 0
+        var top = Double.infinity, bottom = -Double.infinity
+        for (s, stroke) in drawing.strokes.enumerated() where group.strokes & (1 << UInt64(s)) != 0 {
+            guard var a = stroke.first else { continue }
+            var ua = a.x + shear * a.y
+            for b in stroke.dropFirst() {
+                let ub = b.x + shear * b.y
+                if (ua < c) != (ub < c) {
+                    crossings += 1
+                    let y = a.y + (b.y - a.y) * (c - ua) / (ub - ua)
+                    top = min(top, y); bottom = max(bottom, y)
+                }
+                a = b; ua = ub
+            }
+        }
+        return (crossings, crossings > 1 ? (bottom - top) / height : 0)
+    }
+}
+
+extension NumberSegmenter.Group {
+    mutating func merge(_ o: Self) {
+        strokes |= o.strokes
+        x0 = min(x0, o.x0); x1 = max(x1, o.x1)
+        y0 = min(y0, o.y0); y1 = max(y1, o.y1)
+    }
+}
+
+/// The segmenter's constants, every length in heights of the ink. The defaults
+/// were tuned on the `dev` set of `tools/train/number_reading.py` (never on its
+/// held-out set); other values are for measuring.
+public struct NumberReadingTuning: Sendable, Equatable {
+    /// Strokes closer than this are one digit.
+    public var joinGap = 0.05
+    /// A group lower than this and narrower than `fragmentWidth` is part of its nearest neighbour.
+    public var fragmentHeight = 0.4
+    public var fragmentWidth = 0.8
+    /// Groups wider than this are tried as two digits even when read confidently...
+    public var splitWidth = 0.5
+    /// ...and so are groups read with less confidence than this, unless narrower than `narrowWidth`.
+    public var sureConfidence: Float = 0.8
+    public var narrowWidth = 0.4
+    /// Groups wider than this many typical widths (the median group's) are tried as two digits.
+    public var relativeSplitWidth = 1.2
+    /// Width above which reading ink as a digit starts to cost, per height, for
+    /// 0…9: what 9 in 10 synthetic writers of tools/train/strokes.py stay under
+    /// (the widest third of the height of a digit's ink), times `widthScale`;
+    /// and the same relative to the typical width.
+    public var singleWidths = [0.99, 0.48, 0.83, 0.79, 0.93, 0.83, 0.67, 0.86, 0.74, 0.76]
+    public var widthScale = 0.8
+    public var widthCost = 3.0
+    public var relativeSingleWidth = 2.5
+    public var relativeWidthCost = 3.0
+    /// What a cut costs: a base, plus per stroke it crosses beyond one, plus per
+    /// height of ink between the first and last crossing.
+    public var cutCost = 0.0
+    public var crossingCost = 0.3
+    public var extentCost = 1.0
+    /// A group is guessed to hold its width over this (or the typical width, if
+    /// smaller) digits; k digits are tried for that guess and one either side.
+    public var unitWidth = 0.65
+    /// Cuts are looked for within this share of a digit's pitch of where equal
+    /// digits would meet, and cost `positionCost` per (distance / pitch)² from it.
+    public var window = 0.4
+    public var positionCost = 1.0
+    /// A side of a cut lower than this costs `pieceHeightCost` per height missing.
+    public var pieceHeight = 0.8
+    public var pieceHeightCost = 5.0
+    /// The split gate: weights of its features (see `NumberSegmenter.read`), then
+    /// the bias; empty: compare the scores of one and two digits instead.
+    /// Fitted by `tools/train/number_reading.py --fit-gate`.
+    public var splitGate = [
+        -3.8697, -0.027, -5.912, 8.1442, -1.246, -0.4015, 0.9328, -5.1903, 1.1382, 1.1197, -4.0988, 1.9799, -0.3405,
+    ]
+    /// The pre-gate: weights of the shape features (see `NumberSegmenter.read`),
+    /// then the bias; a group whose log-odds of being more than one digit are
+    /// below `preGateFloor` is read as one without trying any cut.
+    public var preGate = [1.5832, 1.2669, -8.937, 6.0338, 0.7772, -5.5205, -1.3725, -6.7405]
+    public var preGateFloor = -4.0
+    /// Cuts into two tried per group, and how far apart (at mid-height) they must be.
+    public var pairCandidates = 3
+    public var distinctCuts = 0.08
+    /// How far from a group's ends a cut stays.
+    public var margin = 0.1
+
+    public init() {}
+
+    public static let standard = NumberReadingTuning()
+}

@@ -1,0 +1,343 @@
+import Foundation
+import MindPadJSON
+import Testing
+@testable import MindPadRecognition
+
+/// The fixture's 30 digit drawings (3 per digit, writers training never saw),
+/// each read correctly on its own: the parts numbers are built from here, so a
+/// wrong number is the segmenter's fault.
+private let fixtureDigits: [(digit: Int, style: String, drawing: Drawing)] = {
+    guard case .array(let cases) = try? JSON.parse(StrokeLinesFixture.json) else { return [] }
+    return cases.compactMap { c in
+        guard let line = c["line"]?.string, let label = c["label"]?.number, let style = c["style"]?.string,
+              let drawing = try? RecognizeLines.parseDrawing(line)
+        else { return nil }
+        return (Int(label), style, drawing)
+    }
+}()
+
+private func digit(_ d: Int, _ style: String? = nil, _ k: Int = 0) -> Drawing {
+    let all = fixtureDigits.filter { $0.digit == d && (style == nil || $0.style == style) }
+    return all[k % all.count].drawing
+}
+
+private func box(_ strokes: [[StrokePoint]]) -> InkBox {
+    var b = InkBox(x0: .infinity, y0: .infinity, x1: -.infinity, y1: -.infinity)
+    for s in strokes {
+        for p in s {
+            b.x0 = min(b.x0, p.x); b.x1 = max(b.x1, p.x)
+            b.y0 = min(b.y0, p.y); b.y1 = max(b.y1, p.y)
+        }
+    }
+    return b
+}
+
+/// Writes a number left to right from fixture digits, like a player on the
+/// wide pad: each digit scaled to `height` × its size, its box `gap` heights
+/// after the previous one (negative: overlapping boxes), its bottom on the
+/// baseline + `lift` heights; `joined` runs the pen on from the previous digit's
+/// last stroke into this one's first (one stroke across both).
+private struct NumberWriter {
+    var height = 100.0
+    var baseline = 300.0
+    var strokes: [[StrokePoint]] = []
+    /// Where each digit's own ink went, in order.
+    var boxes: [InkBox] = []
+    var right = 20.0
+
+    mutating func add(_ d: Drawing, gap: Double = 0.35, size: Double = 1, lift: Double = 0, joined: Bool = false) {
+        let b = box(d.strokes)
+        let scale = height * size / max(b.y1 - b.y0, 1e-9)
+        let dx = (boxes.isEmpty ? right : right + gap * height) - b.x0 * scale
+        let dy = baseline - lift * height - b.y1 * scale
+        let placed = d.strokes.map { $0.map { StrokePoint(x: $0.x * scale + dx, y: $0.y * scale + dy, t: $0.t) } }
+        boxes.append(box(placed))
+        right = boxes.last!.x1
+        if joined, !strokes.isEmpty {
+            strokes[strokes.count - 1] += placed[0]
+            strokes += placed.dropFirst()
+        } else {
+            strokes += placed
+        }
+    }
+
+    var drawing: Drawing { Drawing(strokes: strokes) }
+}
+
+/// How many groups of strokes the segmenter sees.
+private func groupCount(_ d: Drawing) -> Int {
+    let recognizer = try! Recognizer.bundled()
+    var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: .standard)
+    return segmenter.groups().count
+}
+
+private func read(_ w: NumberWriter) throws -> NumberReading {
+    let recognizer = try Recognizer.bundled()
+    return try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace())
+}
+
+/// Writes `number` with the given digit styles (nil: the first) and gaps.
+private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [], variant: Int = 0) -> NumberWriter {
+    var w = NumberWriter()
+    for (i, ch) in number.enumerated() {
+        let style = i < styles.count ? styles[i] : nil
+        w.add(digit(Int(String(ch))!, style, variant + i), gap: gap)
+    }
+    return w
+}
+
+@Suite struct NumberReadingTests {
+    @Test func fixtureDigitsAreReadAlone() throws {
+        let recognizer = try Recognizer.bundled()
+        #expect(fixtureDigits.count == 30)
+        for f in fixtureDigits {
+            #expect(try recognizer.recognize(f.drawing).digit == f.digit, "\(f.style)")
+            // A one-digit "number" is that digit.
+            #expect(try recognizer.readNumber(f.drawing, in: recognizer.makeWorkspace()).number == "\(f.digit)")
+        }
+    }
+
+    @Test(arguments: ["3240", "2139", "1999", "2000", "857", "46", "605172", "98", "314159"])
+    func gapsSplit(_ number: String) throws {
+        for variant in 0..<3 {
+            let w = written(number, variant: variant)
+            let r = try read(w)
+            #expect(r.digits.count == number.count, "variant \(variant): read \(r.number)")
+            #expect(r.number == number, "variant \(variant)")
+            if r.digits.count == number.count {
+                // Each digit's box is where its ink is.
+                for (d, b) in zip(r.digits, w.boxes) {
+                    #expect(abs(d.box.x0 - b.x0) < 1e-6 && abs(d.box.x1 - b.x1) < 1e-6)
+                    #expect(abs(d.box.y0 - b.y0) < 1e-6 && abs(d.box.y1 - b.y1) < 1e-6)
+                }
+            }
+            #expect(r.confidence == r.digits.map(\.confidence).min())
+        }
+    }
+
+    @Test(arguments: ["010", "0042", "00", "000910"])
+    func leadingZerosAreKept(_ number: String) throws {
+        let r = try read(written(number))
+        #expect(r.number == number)
+    }
+
+    /// Small gaps still split: digits a fifth of their height apart.
+    @Test func smallGapsSplit() throws {
+        for number in ["5308", "7216", "94"] {
+            #expect(try read(written(number, gap: 0.18)).number == number)
+        }
+    }
+
+    /// A 4, a 5 and a crossed 7 drawn in two strokes stay one digit each, also
+    /// when the second stroke only nearly touches the first.
+    @Test func twoStrokeDigitsStayWhole() throws {
+        let fours = fixtureDigits.filter { $0.digit == 4 && $0.drawing.strokes.count == 2 }
+        let fives = fixtureDigits.filter { $0.digit == 5 && $0.drawing.strokes.count == 2 }
+        let sevens = fixtureDigits.filter { $0.digit == 7 && $0.drawing.strokes.count == 2 }
+        #expect(fours.count >= 2 && fives.count >= 1 && sevens.count >= 2)
+        for (a, b, c) in [(fours[0], fives[0], sevens[0]), (fours[1], fives[0], sevens[1])] {
+            var w = NumberWriter()
+            for d in [a, b, c, a] { w.add(d.drawing) }
+            #expect(try read(w).number == "4574")
+        }
+        // The second stroke lifted off and put down 4 % of the height to the
+        // left or right: where the strokes met there is now a small gap, far
+        // smaller than the space between digits.
+        for d in fours + fives + sevens {
+            for side in [-1.0, 1.0] {
+                var strokes = d.drawing.strokes
+                let all = box(strokes)
+                let shift = side * 0.04 * (all.y1 - all.y0)
+                strokes[1] = strokes[1].map { StrokePoint(x: $0.x + shift, y: $0.y, t: $0.t) }
+                var w = NumberWriter()
+                w.add(digit(1))
+                w.add(Drawing(strokes: strokes))
+                w.add(digit(8))
+                let r = try read(w)
+                #expect(r.number == "1\(d.digit)8", "\(d.style) moved \(side)")
+            }
+        }
+    }
+
+    @Test func unevenSizesAndBaselines() throws {
+        let number = "472093"
+        let sizes = [1.0, 0.75, 1.2, 0.85, 1.1, 0.8]
+        let lifts = [0.0, 0.15, -0.1, 0.2, -0.05, 0.1]
+        var w = NumberWriter()
+        for (i, ch) in number.enumerated() {
+            w.add(digit(Int(String(ch))!, nil, i), gap: 0.3, size: sizes[i], lift: lifts[i])
+        }
+        let r = try read(w)
+        #expect(r.digits.count == 6)
+        #expect(r.number == number)
+    }
+
+    /// Touching digits: moved together until their ink is one group of strokes
+    /// (touching or crossing a little), they are cut where the ink is thinnest.
+    @Test(arguments: ["23", "56", "307", "84", "20", "580"])
+    func touchingDigitsAreCut(_ number: String) throws {
+        let recognizer = try Recognizer.bundled()
+        var gap = 0.1
+        var w = written(number, gap: gap)
+        while groupCount(w.drawing) > 1 && gap > -0.3 {
+            gap -= 0.01
+            w = written(number, gap: gap)
+        }
+        #expect(groupCount(w.drawing) == 1, "never touch")
+        #expect(gap < 0.1, "touch from the start")
+        let r = try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace())
+        #expect(r.digits.count == number.count, "read \(r.number) with gap \(gap)")
+        #expect(r.number == number, "gap \(gap)")
+    }
+
+    /// Joined digits: the pen runs on from one digit into the next (one stroke).
+    @Test(arguments: ["25", "703", "61", "94"])
+    func joinedDigitsAreCut(_ number: String) throws {
+        var w = NumberWriter()
+        for (i, ch) in number.enumerated() {
+            w.add(digit(Int(String(ch))!, nil, i), gap: 0.1, joined: i > 0)
+        }
+        #expect(groupCount(w.drawing) == 1)
+        let r = try read(w)
+        #expect(r.digits.count == number.count, "read \(r.number)")
+        #expect(r.number == number)
+    }
+
+    /// No over-splitting: a wide 0 and a slanted 1 are one digit each.
+    @Test func wideAndSlantedDigitsStayWhole() throws {
+        func ellipse(cx: Double, rx: Double, ry: Double) -> [StrokePoint] {
+            (0...40).map { k in
+                let a = Double(k) / 40 * 2 * Double.pi
+                return StrokePoint(x: cx + rx * sin(a), y: 250 - ry * cos(a), t: Double(k) * 10)
+            }
+        }
+        let recognizer = try Recognizer.bundled()
+        let ws = recognizer.makeWorkspace()
+        // A 0 as wide as it is tall.
+        let wide = try recognizer.readNumber(Drawing(strokes: [ellipse(cx: 100, rx: 50, ry: 50)]), in: ws)
+        #expect(wide.number == "0")
+        // A 1 leaning 0.6 to the right, beside a 0 and a wide 0.
+        let slanted: [StrokePoint] = (0...20).map { k in
+            let y = 200 + Double(k) * 5
+            return StrokePoint(x: 260 - 0.6 * (y - 200), y: y, t: Double(k) * 10)
+        }
+        let r = try recognizer.readNumber(
+            Drawing(strokes: [ellipse(cx: 100, rx: 50, ry: 50), slanted, ellipse(cx: 360, rx: 32, ry: 50)]), in: ws)
+        #expect(r.number == "010")
+    }
+
+    @Test func atMostEightDigitsAreRead() throws {
+        let r = try read(written("1234567890"))
+        #expect(r.digits.count == Recognizer.maxNumberDigits)
+        #expect(r.number == "12345678")
+    }
+
+    @Test func refusalsAreTheRecognizers() throws {
+        let recognizer = try Recognizer.bundled()
+        let ws = recognizer.makeWorkspace()
+        #expect(throws: RecognitionError(.emptyDrawing)) { try recognizer.readNumber(Drawing(strokes: [[], []]), in: ws) }
+        #expect(throws: RecognitionError.self) {
+            try recognizer.readNumber(Drawing(strokes: [[StrokePoint(x: .nan, y: 1)]]), in: ws)
+        }
+        let many = Drawing(strokes: Array(repeating: [StrokePoint(x: 1, y: 1)], count: Rasterizer.maxStrokes + 1))
+        #expect(throws: RecognitionError.self) { try recognizer.readNumber(many, in: ws) }
+        // The limits themselves are fine: 64 one-point strokes (dots in a row).
+        let dots = Drawing(strokes: (0..<Rasterizer.maxStrokes).map { [StrokePoint(x: Double($0) * 50, y: 10)] })
+        #expect(try recognizer.readNumber(dots, in: ws).digits.count == Recognizer.maxNumberDigits)
+    }
+
+    /// A part of a drawing is rasterized exactly as that ink alone would be.
+    @Test func partsRasterizeLikeTheirInkAlone() throws {
+        let r = Rasterizer()
+        let w = written("38")
+        let split = (w.boxes[0].x1 + w.boxes[1].x0) / 2
+        var image = [Float](repeating: 0, count: 784)
+        image.withUnsafeMutableBufferPointer {
+            r.rasterize(w.drawing, part: InkPart(strokes: ~0, shear: 0, band: -Double.infinity...split), into: $0)
+        }
+        let three = Drawing(strokes: w.strokes.filter { ($0.first?.x ?? 0) < split })
+        #expect(image == (try r.rasterize(three)))
+        // The whole part is the whole drawing.
+        image.withUnsafeMutableBufferPointer { r.rasterize(w.drawing, part: .whole, into: $0) }
+        #expect(image == (try r.rasterize(w.drawing)))
+        // A band through the middle of a stroke keeps only what is inside it.
+        let line = Drawing(strokes: [[StrokePoint(x: 0, y: 0), StrokePoint(x: 100, y: 0)]])
+        let cut = InkPart(strokes: ~0, shear: 0, band: 25...75)
+        #expect(cut.box(in: line) == InkBox(x0: 25, y0: 0, x1: 75, y1: 0))
+        #expect(InkPart(strokes: ~0, shear: 0, band: 200...300).box(in: line) == nil)
+        // On a slant: u = x + y.
+        let slanted = InkPart(strokes: ~0, shear: 1, band: 10...20)
+        let diagonal = Drawing(strokes: [[StrokePoint(x: 0, y: 0), StrokePoint(x: 20, y: 20)]])
+        #expect(slanted.box(in: diagonal) == InkBox(x0: 5, y0: 5, x1: 10, y1: 10))
+    }
+
+    @Test func readingsAsJSON() throws {
+        let r = NumberReading(digits: [
+            DigitReading(digit: 0, confidence: 0.99, box: InkBox(x0: 1, y0: 2, x1: 3.5, y1: 4)),
+            DigitReading(digit: 7, confidence: 0.5, box: InkBox(x0: 10, y0: 2, x1: 13, y1: 40)),
+        ])
+        #expect(r.number == "07")
+        #expect(r.confidence == 0.5)
+        #expect(r.json.text == #"{"number":"07","digits":[{"digit":0,"confidence":0.99,"box":[1.0,2.0,3.5,4.0]},"#
+            + #"{"digit":7,"confidence":0.5,"box":[10.0,2.0,13.0,40.0]}]}"#)
+        #expect(NumberReading(digits: []).json.text == #"{"number":"","digits":[]}"#)
+    }
+}
+
+/// `mindpad recognize --number`: RecognizeLines in number mode.
+@Suite struct RecognizeNumberLinesTests {
+    private func run(_ lines: [String]) throws -> [JSON] {
+        var input = lines[...]
+        var output: [String] = []
+        RecognizeLines.run(recognizer: try Recognizer.bundled(), mode: .number, input: { input.popFirst() },
+                           output: { output.append($0) })
+        return try output.map { try JSON.parse($0) }
+    }
+
+    private func line(_ w: NumberWriter) -> String {
+        let strokes = w.strokes.map { s in JSON.array(s.map { .array([.double($0.x), .double($0.y), .double($0.t)]) }) }
+        return JSON.object([("width", .int(2000)), ("height", .int(600)), ("strokes", .array(strokes))]).text
+    }
+
+    @Test func oneLineOutPerLineIn() throws {
+        let good = line(written("3240"))
+        let out = try run([
+            good,
+            "{not json",
+            "",
+            #"{"strokes": [[[NaN, 1, 0]]]}"#,
+            #"{"strokes": []}"#,
+            line(written("909")),
+            #"{"width": 10, "strokes": [[[5, 1], [5, 9]]]}"#,
+        ])
+        #expect(out.count == 7)
+        #expect(out[0]["number"]?.string == "3240")
+        let digits = try #require(out[0]["digits"]?.array)
+        #expect(digits.count == 4)
+        for (d, expected) in zip(digits, [3, 2, 4, 0]) {
+            #expect(d["digit"] == .int(expected))
+            let p = try #require(d["confidence"].flatMap(\.number))
+            #expect(p > 0 && p <= 1)
+            let b: [Double] = d["box"]?.array?.compactMap(\.number) ?? []
+            #expect(b.count == 4 && b[0] <= b[2] && b[1] <= b[3])
+        }
+        // Left to right.
+        let x0 = digits.compactMap { $0["box"]?.array?.first?.number }
+        #expect(x0 == x0.sorted())
+        #expect(out[1]["error"]?.string?.hasPrefix("malformedInput: ") == true)
+        #expect(out[2]["error"]?.string?.hasPrefix("malformedInput: ") == true)
+        #expect(out[3]["error"]?.string?.hasPrefix("nonFiniteValue: ") == true)
+        #expect(out[4]["error"]?.string?.hasPrefix("emptyDrawing: ") == true)
+        #expect(out[5]["number"]?.string == "909")
+        #expect(out[6]["number"]?.string == "1")
+        for reply in out { #expect(reply["number"] != nil || reply["error"] != nil) }
+    }
+
+    @Test func digitModeIsUnchanged() throws {
+        var input = [#"{"strokes": [[[5, 1], [5, 9]]]}"#][...]
+        var output: [String] = []
+        RecognizeLines.run(recognizer: try Recognizer.bundled(), input: { input.popFirst() }, output: { output.append($0) })
+        #expect(try JSON.parse(output[0])["digit"]?.number == 1)
+        #expect(try JSON.parse(output[0])["number"] == nil)
+    }
+}

@@ -1,0 +1,359 @@
+"""Handwritten numbers: synthetic test sets, and the number reader measured on them.
+
+usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH] [--count 2000]
+       .venv/bin/python number_reading.py --bench [--package DIR] [--core 1] [--repeats 20]
+       .venv/bin/python number_reading.py --fit-gate [--package DIR]
+       .venv/bin/python number_reading.py --write FILE [--set dev] [--count N]
+
+A number is 2-6 digits (leading zeros possible), each digit a synthetic stroke
+drawing (strokes.py: all 37 styles) by one writer, placed left to right like a
+person writes on the wide pad: a gap between digits (measured across the
+writer's slant), sometimes touching (ink boxes overlapping) or joined (the pen
+never lifts between two digits: one stroke runs into the next digit), sometimes
+with uneven sizes, baselines and a sloping line.
+
+Two sets, from separate seeds and with separate ranges:
+- `dev`: the set the segmenter's constants were tuned on;
+- `heldout`: never looked at while tuning. Its writers come from another seed
+  (not the digit network's training seed 1 either), and its spacings, jitter,
+  size and baseline variation are drawn from wider ranges than `dev`'s.
+
+--eval runs every number through the real binary, `mindpad recognize --number`
+(the server's code path: RecognizeLines + Recognizer.readNumber), and prints the
+share of numbers read exactly, per length and per kind, and the confusion of
+splits (too few / right count / too many digits).
+--bench times Recognizer.readNumber on 6-digit numbers on one core
+(`recog-bench --numbers`, release build in the scratch package of evaluate.py).
+--fit-gate fits the segmenter's split gate and pre-gate (logistic regressions)
+on numbers from a third seed and prints them for NumberReadingTuning.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+
+import strokes
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SWIFT = os.environ.get("SWIFT", "/opt/swift/usr/bin/swift")
+
+
+@dataclass
+class Ranges:
+    """How a set's number writers vary (lengths in digit heights)."""
+    seed: int
+    gap: tuple  # mean gap between digits
+    gap_noise: float  # per pair
+    min_gap: float  # smallest gap between digits that do not touch
+    jitter_boost: tuple  # added to the writer's control-point jitter
+    size_sigma: tuple  # per-digit size factor exp(N(0, s))
+    baseline_sigma: tuple  # per-digit baseline shift N(0, s)
+    slope: tuple  # rise of the line per unit of width
+    rotation: float  # most rotation of the writer's digits (radians)
+    touch: float  # share of numbers with touching digits
+    uneven: float  # share of numbers with uneven sizes and baselines
+
+
+SETS = {
+    "dev": Ranges(seed=4242, gap=(0.12, 0.45), gap_noise=0.05, min_gap=0.06, jitter_boost=(0.0, 0.01),
+                  size_sigma=(0.05, 0.15), baseline_sigma=(0.03, 0.08), slope=(-0.05, 0.05),
+                  rotation=0.12, touch=0.25, uneven=0.35),
+    "heldout": Ranges(seed=777_015, gap=(0.08, 0.6), gap_noise=0.07, min_gap=0.05, jitter_boost=(0.0, 0.02),
+                      size_sigma=(0.05, 0.2), baseline_sigma=(0.03, 0.1), slope=(-0.08, 0.08),
+                      rotation=0.15, touch=0.25, uneven=0.35),
+}
+
+
+def _box(pts):
+    a = np.array([p[:2] for s in pts for p in s])
+    return a.min(0), a.max(0)
+
+
+def _join(a, b, rng, device):
+    """One stroke: a, then the pen moves on to b's start without lifting, then b."""
+    (x0, y0, t0), (x1, y1, _) = a[-1], b[0]
+    n = int(rng.integers(2, 6))
+    link = []
+    for k in range(1, n):
+        f = k / n
+        x, y = x0 + (x1 - x0) * f, y0 + (y1 - y0) * f
+        if device == "mouse":
+            x, y = round(x), round(y)
+        link.append([float(x), float(y), t0 + 12.0 * k])
+    shift = link[-1][2] + 12.0 - b[0][2] if link else t0 + 12.0 - b[0][2]
+    return a + link + [[p[0], p[1], p[2] + shift] for p in b]
+
+
+def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str, parts=None, owners=None):
+    """Strokes of one number, in canvas pixels, left to right. Gaps are between the
+    digits' boxes across the writer's slant; touching neighbours have them meeting
+    or overlapping by up to 6 % of the height. `parts`, if given, gets each
+    digit's own strokes (before any joining); `owners`, the digits each stroke
+    belongs to (two for a stroke that runs on from one digit into the next)."""
+    parts = [] if parts is None else parts
+    owners = [] if owners is None else owners
+    w = strokes.Writer.sample(rng)
+    w.size = float(np.exp(rng.uniform(np.log(40), np.log(220))))  # digit height on a wide pad
+    w.rotation = float(np.clip(w.rotation, -ranges.rotation, ranges.rotation))  # the line stays level
+    w.jitter += float(rng.uniform(*ranges.jitter_boost))
+    gap = float(rng.uniform(*ranges.gap))
+    uneven = kind in ("uneven", "touching+uneven")
+    touching = kind in ("touching", "touching+uneven")
+    size_sigma = float(rng.uniform(*ranges.size_sigma)) if uneven else 0.02
+    base_sigma = float(rng.uniform(*ranges.baseline_sigma)) if uneven else 0.01
+    slope = float(rng.uniform(*ranges.slope)) if uneven else 0.0
+    # Which neighbours touch (at least one pair in a touching number): ink touching or joined.
+    touch = [False] * (len(label) - 1)
+    if touching:
+        for k in rng.choice(len(touch), size=int(rng.integers(1, len(touch) + 1)), replace=False):
+            touch[k] = "joined" if rng.random() < 0.25 else "touch"
+    out = []
+    owners.clear()
+    parts.clear()
+    prev = None  # the previous digit's strokes, placed
+    x_line = 40.0
+    for i, ch in enumerate(label):
+        d = int(ch)
+        opts = [s for (dd, _, _, s) in strokes.STYLES if dd == d]
+        wd = copy.copy(w)
+        wd.size = w.size * float(np.exp(rng.normal(0, size_sigma)))
+        pts = strokes.draw(opts[int(rng.integers(len(opts)))], wd, rng, canvas=(2000.0, 2000.0))
+        (x0, _), (_, y1) = _box(pts)
+        dy = 300 + slope * x_line + float(rng.normal(0, base_sigma)) * w.size - y1
+        pts = [[[p[0], p[1] + dy, p[2]] for p in s] for s in pts]
+        if prev is None:
+            dx = 40 - x0
+        else:
+            t = touch[i - 1]
+            # Across the writer's slant (u = x + slant * y) a digit's box is upright:
+            # the gap is between the two boxes there. Touching: the boxes meet or
+            # overlap a little, so the ink touches or nearly does; joined: a small
+            # gap, bridged by the pen (below).
+            if t == "touch":
+                g = -float(rng.uniform(0.0, 0.06))
+            elif t == "joined":
+                g = float(rng.uniform(0.0, 0.12))
+            else:
+                g = max(gap + float(rng.normal(0, ranges.gap_noise)), ranges.min_gap)
+            u_prev = max(p[0] + w.slant * p[1] for s in prev for p in s)
+            u_new = min(p[0] + w.slant * p[1] for s in pts for p in s)
+            dx = u_prev - u_new + g * w.size
+        if w.device == "mouse":
+            dx, dy = round(dx), 0.0
+        pts = [[[p[0] + dx, p[1], p[2]] for p in s] for s in pts]
+        if w.device == "mouse":
+            pts = [[[round(p[0]), round(p[1]), p[2]] for p in s] for s in pts]
+        x_line = _box(pts)[1][0]
+        parts.append(pts)
+        if out:
+            shift = out[-1][-1][2] + float(rng.uniform(150, 500)) - pts[0][0][2]
+            pts = [[[p[0], p[1], p[2] + shift] for p in s] for s in pts]
+            if touch[i - 1] == "joined":
+                out[-1] = _join(out[-1], pts[0], rng, w.device)
+                owners[-1].append(i)
+                prev_pts = pts
+                pts = pts[1:]
+                out.extend(pts)
+                owners.extend([[i] for _ in pts])
+                prev = prev_pts
+                continue
+        out.extend(pts)
+        owners.extend([[i] for _ in pts])
+        prev = pts
+    return out
+
+
+KINDS = ["clean", "touching", "uneven", "touching+uneven"]
+
+
+def make_set(name: str, count: int):
+    """[(label, kind, strokes)]: lengths 2-6 in equal shares."""
+    ranges = SETS[name]
+    rng = np.random.default_rng(ranges.seed)
+    out = []
+    for i in range(count):
+        n = 2 + i % 5
+        label = "".join(str(int(d)) for d in rng.integers(0, 10, n))
+        r = rng.random()
+        touching = r < ranges.touch
+        uneven = rng.random() < ranges.uneven
+        kind = ("touching+uneven" if touching and uneven else "touching" if touching
+                else "uneven" if uneven else "clean")
+        out.append((label, kind, make_number(label, ranges, rng, kind)))
+    return out
+
+
+def write_lines(path, numbers):
+    with open(path, "w") as f:
+        for label, kind, s in numbers:
+            f.write(json.dumps({"width": 2000, "height": 600, "label": label, "kind": kind, "strokes": s}) + "\n")
+
+
+def fit_gates(bench, count=3000):
+    """The split gate and the pre-gate of NumberReadingTuning: logistic
+    regressions, fitted on the groups of strokes the segmenter decides on in
+    `count` numbers written like the dev set (seed + 100: neither the dev nor
+    the held-out numbers). A group's truth: more than one digit owns its strokes."""
+    from sklearn.linear_model import LogisticRegression
+    ranges = SETS["dev"]
+    rng = np.random.default_rng(ranges.seed + 100)
+    numbers, owners = [], []
+    for i in range(count):
+        n = 1 + i % 6  # single digits too: a number is one digit while it is being written
+        label = "".join(str(int(d)) for d in rng.integers(0, 10, n))
+        touching, uneven = (rng.random() < ranges.touch, rng.random() < ranges.uneven) if n > 1 else (False, False)
+        kind = ("touching+uneven" if touching and uneven else "touching" if touching
+                else "uneven" if uneven else "clean")
+        ow = []
+        numbers.append((label, kind, make_number(label, ranges, rng, kind, owners=ow)))
+        owners.append(ow)
+    path = os.path.join(HERE, "out", "numbers_gate.jsonl")
+    write_lines(path, numbers)
+    features = os.path.join(HERE, "out", "numbers_gate_features.jsonl")
+    env = dict(os.environ, NUMBER_GATE_FEATURES=features)
+    subprocess.run([bench, "--numbers", path, os.path.join(HERE, "out", "numbers_gate_out.jsonl"), "0"],
+                   check=True, env=env)
+    x, y = [], []
+    for ow, line in zip(owners, open(features)):
+        for g in json.loads(line):
+            digits = set()
+            for s, own in enumerate(ow):
+                if g["strokes"] >> s & 1:
+                    digits.update(own)
+            x.append(g["features"])
+            y.append(int(len(digits) >= 2))
+    x, y = np.array(x), np.array(y)
+
+    def fit(xs):
+        mu, sd = xs.mean(0), xs.std(0) + 1e-9
+        clf = LogisticRegression(C=1.0, max_iter=5000).fit((xs - mu) / sd, y)
+        w = clf.coef_[0] / sd
+        b = clf.intercept_[0] - (clf.coef_[0] * mu / sd).sum()
+        return [round(float(v), 4) for v in w] + [round(float(b), 4)]
+
+    split_gate, pre_gate = fit(x[:, :12]), fit(x[:, 12:19])
+    full = x[:, :12] @ np.array(split_gate[:-1]) + split_gate[-1]
+    pre = x[:, 12:19] @ np.array(pre_gate[:-1]) + pre_gate[-1]
+    print(f"{len(y)} groups decided on, {int(y.sum())} of them more than one digit")
+    print(f"split gate right on {100 * ((full > 0) == y).mean():.2f}% of them")
+    print(f"pre-gate below -4 on {100 * (pre < -4).mean():.1f}% (of those, {int(((pre < -4) & (y == 1)).sum())} "
+          "more than one digit)")
+    print("    public var splitGate = " + repr(split_gate))
+    print("    public var preGate = " + repr(pre_gate))
+
+
+def mindpad_binary():
+    subprocess.run([SWIFT, "build", "-c", "release", "-j", "1", "--product", "mindpad"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    out = subprocess.run([SWIFT, "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    return os.path.join(out, "mindpad")
+
+
+def evaluate(numbers, replies, out=sys.stdout):
+    rows = []
+    for (label, kind, _), reply in zip(numbers, replies):
+        read = reply.get("number")
+        rows.append((label, kind, read))
+    total = len(rows)
+    exact = sum(1 for l, _, r in rows if l == r)
+    print(f"Whole numbers read exactly: {100 * exact / total:.2f}% ({exact}/{total})", file=out)
+    print("\nby length:", file=out)
+    for n in range(2, 7):
+        sub = [(l, r) for l, _, r in rows if len(l) == n]
+        ok = sum(1 for l, r in sub if l == r)
+        print(f"  {n} digits: {100 * ok / len(sub):6.2f}% ({ok}/{len(sub)})", file=out)
+    print("\nby kind:", file=out)
+    for k in KINDS:
+        sub = [(l, r) for l, kk, r in rows if kk == k]
+        if sub:
+            ok = sum(1 for l, r in sub if l == r)
+            print(f"  {k:16s} {100 * ok / len(sub):6.2f}% ({ok}/{len(sub)})", file=out)
+    few = sum(1 for l, _, r in rows if r is not None and len(r) < len(l))
+    many = sum(1 for l, _, r in rows if r is not None and len(r) > len(l))
+    right = sum(1 for l, _, r in rows if r is not None and len(r) == len(l))
+    errors = sum(1 for _, _, r in rows if r is None)
+    right_ok = sum(1 for l, _, r in rows if r is not None and len(r) == len(l) and r == l)
+    digits = sum(len(l) for l, _, r in rows if r is not None and len(r) == len(l))
+    digits_ok = sum(sum(a == b for a, b in zip(l, r)) for l, _, r in rows if r is not None and len(r) == len(l))
+    print("\nsplits (digits read vs written):", file=out)
+    print(f"  too few  : {few} ({100 * few / total:.2f}%)", file=out)
+    print(f"  right    : {right} ({100 * right / total:.2f}%), of which every digit right: {right_ok}; "
+          f"digits right in them: {100 * digits_ok / max(digits, 1):.2f}% ({digits_ok}/{digits})", file=out)
+    print(f"  too many : {many} ({100 * many / total:.2f}%)", file=out)
+    if errors:
+        print(f"  errors   : {errors}", file=out)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--eval", action="store_true")
+    ap.add_argument("--bench", action="store_true")
+    ap.add_argument("--fit-gate", action="store_true")
+    ap.add_argument("--write")
+    ap.add_argument("--set", default="heldout", choices=sorted(SETS))
+    ap.add_argument("--count", type=int, default=2000)
+    ap.add_argument("--binary", help="mindpad binary (default: swift build -c release --product mindpad)")
+    ap.add_argument("--package", default=os.path.join(HERE, "out", "bench-pkg"))
+    ap.add_argument("--core", type=int, default=1)
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--show", type=int, default=0, help="print this many misread numbers")
+    args = ap.parse_args()
+    out = os.path.join(HERE, "out")
+    os.makedirs(out, exist_ok=True)
+    if args.write:
+        write_lines(args.write, make_set(args.set, args.count))
+    if args.eval:
+        numbers = make_set(args.set, args.count)
+        path = os.path.join(out, f"numbers_{args.set}.jsonl")
+        write_lines(path, numbers)
+        binary = args.binary or mindpad_binary()
+        with open(path) as f:
+            res = subprocess.run([binary, "recognize", "--number"], stdin=f, check=True, capture_output=True,
+                                 text=True)
+        replies = [json.loads(line) for line in res.stdout.splitlines()]
+        assert len(replies) == len(numbers), "one reply per line"
+        print(f"Numbers: {len(numbers)} synthetic ({args.set} set, seed {SETS[args.set].seed}), "
+              f"through `{os.path.basename(binary)} recognize --number`")
+        rows = evaluate(numbers, replies)
+        bad = [(i, l, k, r) for i, (l, k, r) in enumerate(rows) if l != r]
+        for i, l, k, r in bad[:args.show]:
+            print(f"  line {i + 1}: wrote {l} read {r} ({k})")
+    if args.fit_gate:
+        import evaluate as ev
+        ev.make_package(args.package)
+        fit_gates(ev.build(args.package))
+    if args.bench:
+        import evaluate as ev  # the scratch package of the recognition benchmark
+        ev.make_package(args.package)
+        bench = ev.build(args.package)
+        rng = np.random.default_rng(SETS["dev"].seed + 6)
+        six = []
+        for _ in range(300):
+            label = "".join(str(int(d)) for d in rng.integers(0, 10, 6))
+            six.append((label, "clean", make_number(label, SETS["dev"], rng, "clean")))
+        path = os.path.join(out, "numbers_bench.jsonl")
+        write_lines(path, six)
+        res = subprocess.run(["taskset", "-c", str(args.core), bench, "--numbers", path,
+                              os.path.join(out, "numbers_bench_out.jsonl"), str(args.repeats)],
+                             check=True, capture_output=True, text=True)
+        t = json.loads(res.stdout.strip().splitlines()[-1])
+        replies = [json.loads(line) for line in open(os.path.join(out, "numbers_bench_out.jsonl"))]
+        ok = sum(1 for (l, _, _), r in zip(six, replies) if r.get("number") == l)
+        print(f"Number reading, one core (core {args.core}), {t['numbers']} six-digit numbers x {t['repeats']} calls, "
+              f"median {t['median_points']:.0f} points per number:")
+        print(f"  Swift readNumber (segment + read 6 digits): median {t['median_us']:.1f} us "
+              f"(p90 {t['p90_us']:.1f} us); read exactly: {ok}/{len(six)}")
+
+
+if __name__ == "__main__":
+    main()
