@@ -99,6 +99,10 @@ def progress(drv, name, game):
 def test_a_level_passed_by_taps_opens_the_next_on_any_device(browser):
     drv = browser()
     name = new_player(drv, "Kid")
+    wait_scene(drv, "menu")
+    wait(drv, lambda d: el(d, "#btn-kids").is_displayed(), 10, "the kids' corner button")
+    snap(drv, "kids-00-menu")
+    axe_check(drv, "the menu with the kids' corner")
     to_kids(drv)
     assert el(drv, "#kids-hello-title").text == f"Hello, {name}!"
     snap(drv, "kids-01-hello")
@@ -309,7 +313,6 @@ def test_reduced_motion_chinese_and_rename_from_the_list(browser):
     qid, prompt = next_question(drv)
     assert el(drv, "#question .kid-ask").text.startswith("哪一个是")
     snap(drv, "kids-zh-04-question")
-    play_rest = play_level
     tap(drv, qid, wrong_value(prompt))
     prev = qid
     for _ in range(9):
