@@ -26,17 +26,20 @@ public struct NumberReading: Sendable, Equatable {
     }
 
     /// `[{"digit":3,"confidence":0.99,"box":[x0,y0,x1,y1]},…]`, the digits as the
-    /// wire carries them (`mindpad recognize --number`, the live guess).
+    /// wire carries them (`mindpad recognize --number`, the live guess), every
+    /// number to 3 decimals.
     public var digitsJSON: JSON {
         .array(digits.map { d in
             .object([
                 ("digit", .int(d.digit)),
-                // The Float's shortest decimal form (0.99, not 0.9900000095367432).
-                ("confidence", .double(Double(String(d.confidence)) ?? 0)),
-                ("box", .array([.double(d.box.x0), .double(d.box.y0), .double(d.box.x1), .double(d.box.y1)])),
+                ("confidence", .double(Self.rounded(Double(d.confidence)))),
+                ("box", .array([d.box.x0, d.box.y0, d.box.x1, d.box.y1].map { .double(Self.rounded($0)) })),
             ])
         })
     }
+
+    /// To 3 decimals, as the protocol writes confidences and coordinates.
+    public static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
 }
 
 /// One digit of a `NumberReading`.

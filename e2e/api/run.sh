@@ -82,8 +82,8 @@ fuzz() {
     echo "e2e/api fuzz ($label): $(grep -E '[0-9]+ generated' "$out" | sed 's/^ *//')" >&2
 }
 spec=$root/docs/openapi.yaml
-fuzz anonymous run "$spec"
-fuzz admin run "$spec" -H "Authorization: Bearer $MINDPAD_ADMIN_TOKEN"
+fuzz anonymous --config-file "$here/fuzz.toml" run "$spec"
+fuzz admin --config-file "$here/fuzz.toml" run "$spec" -H "Authorization: Bearer $MINDPAD_ADMIN_TOKEN"
 export MINDPAD_FUZZ_PLAYER=$player
 fuzz player --config-file "$here/fuzz-player.toml" run "$spec" -H "Authorization: Bearer $token"
 echo "e2e/api fuzz: $total cases, every check passed" >&2

@@ -4,7 +4,7 @@
 /// Anything else cannot be built, so a keypad answer that is not digits
 /// (`"32a0"`, `""`, `3240` as a number) is refused when the owner decodes
 /// it (`bad_answer`) instead of being graded as a wrong answer.
-public struct DigitString: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct DigitString: Sendable, Hashable, StringAnswer, CustomStringConvertible {
     /// The most digits an answer may have: what the recognizer reads at most
     /// (`Recognizer.maxNumberDigits`), and the keypad's limit.
     public static let maxCount = 8
@@ -28,20 +28,7 @@ public struct DigitString: Sendable, Hashable, Codable, CustomStringConvertible 
         (1...maxCount).contains(text.utf8.count) && text.utf8.allSatisfy { (48...57).contains($0) }
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let raw = try container.decode(String.self)
-        guard let valid = DigitString(raw) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "an answer is 1 to \(Self.maxCount) digits 0-9 in a string, such as \"3240\"")
-        }
-        self = valid
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
+    public static var shapeDescription: String { "1 to \(maxCount) digits 0-9 in a string, such as \"3240\"" }
 
     /// The digits as numbers, most significant first.
     public var digits: [Int] { text.utf8.map { Int($0) - 48 } }

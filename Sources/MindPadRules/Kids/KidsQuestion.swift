@@ -78,8 +78,9 @@ public struct KidsPrompt: Sendable, Hashable, Codable {
 /// `"cat"`, `"2"`), or a digit written on the pad. On the wire a JSON
 /// string of 1–16 characters `a-z`, `0-9`, `_`; anything else cannot be
 /// built, so it is refused (`bad_answer`) rather than graded as wrong.
-public struct KidsAnswer: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct KidsAnswer: Sendable, Hashable, StringAnswer, CustomStringConvertible {
     public let value: String
+    public var text: String { value }
 
     public init?(_ value: String) {
         guard (1...16).contains(value.utf8.count),
@@ -87,20 +88,7 @@ public struct KidsAnswer: Sendable, Hashable, Codable, CustomStringConvertible {
         self.value = value
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let raw = try container.decode(String.self)
-        guard let valid = KidsAnswer(raw) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "an answer is an option's value: 1 to 16 characters a-z, 0-9 or _, such as \"7\" or \"red\"")
-        }
-        self = valid
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
+    public static var shapeDescription: String { "an option's value: 1 to 16 characters a-z, 0-9 or _, such as \"7\" or \"red\"" }
 
     public var description: String { value }
 }

@@ -9,14 +9,7 @@ import MindPadStorage
 /// many, comes from the registry (`GameInfo.levelCount`), never from here.
 extension ScoresAPI {
     func listLevels(name raw: String, _ request: HTTPRequest, _ responder: HTTPResponder) {
-        let player: PlayerCredentials
-        let only: GameInfo?
-        do {
-            player = try credentials(name: raw, request)
-            only = try levelledGame(request)
-        } catch {
-            return responder.respond(error.response)
-        }
+        guard let (player, only) = levelsRequest(name: raw, request, responder) else { return }
         let ladders = only.map { [$0] } ?? games.games.filter(\.hasLevels)
         runAsPlayer(player, responder, within: Self.readDeadline) { connection, found in
             let records = try LevelStore(connection).progress(playerID: found.id, game: only?.identifier)
@@ -27,14 +20,7 @@ extension ScoresAPI {
     /// Deletes the player's progress in every game (even one the server no
     /// longer hosts), or in the one `?game=` names.
     func resetLevels(name raw: String, _ request: HTTPRequest, _ responder: HTTPResponder) {
-        let player: PlayerCredentials
-        let only: GameInfo?
-        do {
-            player = try credentials(name: raw, request)
-            only = try levelledGame(request)
-        } catch {
-            return responder.respond(error.response)
-        }
+        guard let (player, only) = levelsRequest(name: raw, request, responder) else { return }
         runAsPlayer(player, responder) { connection, found in
             .json(200, LevelsJSON.Reset(reset: try LevelStore(connection).reset(playerID: found.id, game: only?.identifier)))
         }
@@ -42,6 +28,18 @@ extension ScoresAPI {
 
     /// The game `?game=` names, which must have levels (400 `unknown_game`
     /// or `no_levels`), or nil when it names none (every game).
+    /// The player's credentials and the `?game=` of a levels call, or nil
+    /// once the refusal has been answered.
+    private func levelsRequest(name raw: String, _ request: HTTPRequest,
+                               _ responder: HTTPResponder) -> (PlayerCredentials, GameInfo?)? {
+        do {
+            return (try credentials(name: raw, request), try levelledGame(request))
+        } catch {
+            responder.respond(error.response)
+            return nil
+        }
+    }
+
     private func levelledGame(_ request: HTTPRequest) throws(Refusal) -> GameInfo? {
         try Self.refuseRepeats(["game"], in: request)
         guard let name = request.query["game"] else { return nil }

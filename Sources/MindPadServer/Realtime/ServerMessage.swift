@@ -70,12 +70,7 @@ enum ServerMessage {
         OutgoingMessage("guess", [
             ("question", .string(question.wire)), ("number", .string(number.number)),
             ("confidence", .double(rounded(Double(number.confidence)))),
-            ("digits", .array(number.digits.map { d in
-                .object([
-                    ("digit", .int(d.digit)), ("confidence", .double(rounded(Double(d.confidence)))),
-                    ("box", .array([d.box.x0, d.box.y0, d.box.x1, d.box.y1].map { .double(rounded($0)) })),
-                ])
-            })),
+            ("digits", number.digitsJSON),
             ("points", .int(points)),
         ])
     }
@@ -115,7 +110,7 @@ enum ServerMessage {
     // MARK: Bodies
 
     /// Confidences go out with three decimals.
-    static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+    static func rounded(_ x: Double) -> Double { NumberReading.rounded(x) }
 
     static func room(_ s: RoomSnapshot, now: RaceInstant) -> JSON {
         var fields: [(String, JSON)] = [("game", .string(s.kind)), ("round", .int(s.round)), ("mode", .string(s.mode.rawValue))]
