@@ -270,6 +270,10 @@ def test_two_browsers_race_a_level(browser):
     onboard(bo, bo_name)
     wait_scene(bo, "lobby")
     assert el(bo, "#lobby-mode").text == "Addition · Normal · Level 1: Ant"
+    # Bo races in Chinese: the level is named in his language.
+    el(bo, "#lang-switch").click()
+    wait(bo, lambda d: "第 1 关：蚂蚁" in el(d, "#lobby-mode").text, 5, "the level in Chinese")
+    snap(bo, "kids-zh-07-race-lobby")
     el(bo, "#lobby-ready").click()
     wait(ann, lambda d: el(d, "#lobby-start").is_enabled(), 10, "Bo ready")
     el(ann, "#lobby-start").click()
@@ -280,7 +284,8 @@ def test_two_browsers_race_a_level(browser):
             qid, prompt = next_question(d, prev[n], 20)
             seen.setdefault(i, []).append(prompt)
             if i == 0 and d is bo:
-                snap(bo, "kids-08-race-question")
+                assert el(bo, "#game-mode").text == "第 1 关：蚂蚁"
+                snap(bo, "kids-zh-08-race-question")
             tap(d, qid, right_value(prompt) if right else wrong_value(prompt))
             prev[n] = qid
     assert all(a == b for a, b in seen.values()), "both racers get the same questions"
@@ -290,6 +295,8 @@ def test_two_browsers_race_a_level(browser):
     assert rows == [ann_name, bo_name]
     assert "Level 1: Ant" in el(ann, "#standings-mode").text
     snap(ann, "kids-09-race-standings")
+    wait(bo, lambda d: "第 1 关：蚂蚁" in el(d, "#standings-mode").text, 5, "Bo's standings in Chinese")
+    snap(bo, "kids-zh-09-race-standings")
     axe_check(ann, "the standings of a level race")
 
 

@@ -244,4 +244,5 @@ export function relabelKids() {
   if (scene === "kids-hello") $("kids-hello-title").textContent = t("kids.hello", { name: playerName() });
   if (scene === "kids-games") showKidsGames();
   if (scene === "kids-levels") renderLevels();
+  if (scene === "kids-end" && ctx.getState().race.result) showKidsEnd(ctx.getState());
 }
