@@ -18,6 +18,13 @@ export function pickGame(games, remembered) {
   return findGame(games, remembered) || games[0];
 }
 
+/** A level's name in `lang` (else English, else its number), from the entry's `levels`. */
+export function levelName(entry, level, lang) {
+  const l = entry && Array.isArray(entry.levels) ? entry.levels.find((x) => x.level === level) : null;
+  const names = (l && l.name) || {};
+  return names[lang] || names.en || String(level);
+}
+
 /** The modes a game offers, in the server's order. */
 export function modesOf(entry) {
   return entry && Array.isArray(entry.modes) ? entry.modes : [];

@@ -17,6 +17,7 @@ import { showRejected, startOnboarding } from "./scenes/onboard.js";
 import { showJoinError, showRace } from "./scenes/race.js";
 import { showBest, showResults, showStandings } from "./scenes/results.js";
 import { leaveTank, tankActive, tankGraded, tankOver, tankRefused } from "./scenes/fishtank.js";
+import { isKidsGame, kidsSaved, showKidsEnd } from "./scenes/kids.js";
 
 let state = initialState();
 const flow = {
@@ -27,6 +28,7 @@ const flow = {
   pendingJoin: new URLSearchParams(location.search).get("room"),
   resumeTimer: null,
   catalogFailed: false,
+  afterRename: null,          // what to show once a rename is done or cancelled (the kids' list), else the menu
 };
 
 export const getState = () => state;
@@ -52,7 +54,9 @@ export async function loadCatalog() {
 }
 
 export const catalogFailed = () => flow.catalogFailed;
-export const chosenGame = () => pickGame(state.catalog, identity.game);
+/** The menu's game: the kids' games (with levels) live in the kids' corner, not in the menu's list. */
+export const chosenGame = () => pickGame(menuGames(state.catalog), identity.game);
+export const menuGames = (games) => (games === null ? null : games.filter((g) => !Array.isArray(g.levels)));
 
 export function chooseGame(id) {
   identity.game = id;
@@ -80,15 +84,22 @@ function identify(name) {
 
 /** A connection identifies once: a new name means a new connection. */
 export function useName(name) {
-  if (state.identified && state.player && name === state.player.name) { showMenu(); return; }
+  if (state.identified && state.player && name === state.player.name) { afterName(); return; }
   if (state.identified && state.player) flow.prevName = state.player.name;
   flow.wantedName = name;
   link.stop();
   link.connect();
 }
 
+/** Back to where the rename started: the kids' list, or the menu. */
+function afterName() {
+  const then = flow.afterRename;
+  flow.afterRename = null;
+  if (then) then(); else showMenu();
+}
+
 export function cancelRename() {
-  if (state.identified) { showMenu(); return; }
+  if (state.identified) { afterName(); return; }
   if (flow.prevName) {
     flow.wantedName = flow.prevName;
     flow.prevName = null;
@@ -97,7 +108,8 @@ export function cancelRename() {
   }
 }
 
-export function startRename() {
+export function startRename(then = null) {
+  flow.afterRename = typeof then === "function" ? then : null;
   flow.prevName = state.player ? state.player.name : flow.wantedName;
   startOnboarding(true, flow.prevName);
 }
@@ -159,7 +171,7 @@ function handle(msg) {
     case "progress": renderLanes(state); break;
     case "finished": onFinished(); break;
     case "standings": onStandings(); break;
-    case "result_saved": showBest(state); break;
+    case "result_saved": showBest(state); kidsSaved(state); break;
     default: break;
   }
 }
@@ -182,7 +194,8 @@ function onIdentified(prev, msg) {
     return;
   }
   if (flow.pendingJoin) { send({ type: "join_room", code: flow.pendingJoin }); return; }
-  if (["loading", "onboard"].includes(currentScene())) showMenu();
+  if (currentScene() === "onboard") afterName();
+  else if (currentScene() === "loading") showMenu();
 }
 
 function onError(msg) {
@@ -267,7 +280,7 @@ function onLeftRoom() {
     const { game, mode, extra } = flow.pendingSolo;
     send({ type: "create_room", game, mode, max_players: 1, ...extra });
   } else if (!["menu", "highscores", "leaderboards", "race", "onboard"].includes(currentScene())
-             && !currentScene().startsWith("fish-")) {
+             && !currentScene().startsWith("fish-") && !currentScene().startsWith("kids-")) {
     showMenu();
   }
 }
@@ -285,6 +298,7 @@ function onFinished() {
 /** A solo run's end: the fish tank's game-over question, or the Results scene. */
 function showSoloEnd() {
   if (tankActive()) tankOver(state);
+  else if (isKidsGame(state.race.game)) showKidsEnd(state);
   else showResults(state);
 }
 
@@ -292,7 +306,7 @@ function onStandings() {
   stopClock();
   hideCountdown();
   if (isSolo(state)) {
-    if (state.race.result && currentScene() !== "results") showSoloEnd();
+    if (state.race.result && !["results", "kids-end"].includes(currentScene())) showSoloEnd();
     return;
   }
   showStandings(state);

@@ -1,5 +1,5 @@
 // Numbers and durations as players read them. No DOM.
-import { gameName, findGame } from "./catalog.js";
+import { gameName, findGame, levelName } from "./catalog.js";
 import { getLang, t } from "./i18n.js";
 
 /** m:ss, or m:ss.t with tenths. */
@@ -34,7 +34,9 @@ export function gameLabel(games, id) {
   return gameName(findGame(games, id), getLang()) || id;
 }
 
-/** "MindPad · Normal": the game and mode a room or run is played in. */
-export function gameAndMode(games, game, mode) {
-  return `${gameLabel(games, game)} · ${modeName(mode)}`;
+/** "MindPad · Normal", "Counting · Normal · Level 2: Bee": the game, mode (and level) a room or run is played in. */
+export function gameAndMode(games, game, mode, level = null) {
+  const base = `${gameLabel(games, game)} · ${modeName(mode)}`;
+  if (!Number.isInteger(level)) return base;
+  return `${base} · ${t("kids.levelN", { n: level, name: levelName(findGame(games, game), level, getLang()) })}`;
 }

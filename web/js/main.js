@@ -16,6 +16,7 @@ import { initFishStart, showFishStart } from "./scenes/fishstart.js";
 import { initFishSettings, relabelFishSettings, showFishSettings } from "./scenes/fishsettings.js";
 import { initFishPlayers, relabelFishPlayers, showFishPlayers } from "./scenes/fishplayers.js";
 import { initFishTank, openTank, quitTank, relabelTank, tankActive } from "./scenes/fishtank.js";
+import { initKids, isKidsGame, relabelKids, showKidsLevels } from "./scenes/kids.js";
 
 /** The pages a game's kind opens from the menu (kinds/*.js `home`). */
 const HOMES = { "fish-start": showFishStart };
@@ -27,7 +28,12 @@ const ctx = {
   leaveToMenu: app.leaveToMenu,
   leaveRoom: app.leaveRoom,
   showMenu: app.showMenu,
-  quitGame: () => (tankActive() ? quitTank() : app.leaveToMenu()),
+  quitGame: () => {
+    const { race } = app.getState();
+    if (tankActive()) quitTank();
+    else if (isKidsGame(race.game)) { app.leaveRoom(); showKidsLevels(race.game); }
+    else app.leaveToMenu();
+  },
   openHome: (scene) => { if (HOMES[scene]) HOMES[scene](); },
   showFishStart,
   showFishSettings,
@@ -36,6 +42,8 @@ const ctx = {
   playSolo: app.playSolo,
   chosenGame: app.chosenGame,
   chooseGame: app.chooseGame,
+  menuGames: app.menuGames,
+  startRename: app.startRename,
   catalogFailed: app.catalogFailed,
   retryCatalog: app.loadCatalog,
   useName: app.useName,
@@ -56,13 +64,14 @@ function relabel() {
   if (scene === "standings" && state.race.standings) showStandings(state);
   if (scene === "fish-settings") relabelFishSettings();
   if (scene === "fish-players") relabelFishPlayers();
+  relabelKids();
   relabelBoards();
   relabelBanner();
 }
 
 function wire() {
   for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards,
-    initFishStart, initFishSettings, initFishPlayers, initFishTank]) init(ctx);
+    initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids]) init(ctx);
   $("lang-switch").addEventListener("click", () => {
     setLang(getLang() === "en" ? "zh" : "en");
     relabel();
@@ -75,7 +84,7 @@ function wire() {
   $("btn-race").addEventListener("click", showRace);
   $("btn-highscores").addEventListener("click", () => showHighscores(app.chosenGame() && app.chosenGame().id));
   $("btn-leaderboards").addEventListener("click", () => showLeaderboards(app.chosenGame() && app.chosenGame().id));
-  $("btn-change-name").addEventListener("click", app.startRename);
+  $("btn-change-name").addEventListener("click", () => app.startRename());
   for (const b of document.querySelectorAll(".back")) b.addEventListener("click", app.showMenu);
 }
 

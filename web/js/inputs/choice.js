@@ -1,7 +1,8 @@
 // Answers chosen from options (answer_input choice): one big button per
 // option; a tap (or the option's number key) submits
 // {type: "submit", question, answer} with the kind's answer shape
-// ({option_index} unless the kind says otherwise). Options are shown as text.
+// ({option_index} unless the kind says otherwise). Options are shown as text,
+// or as the kind draws them (renderChoice: a picture with its words).
 import { t } from "../i18n.js";
 import { mayAnswer } from "../state.js";
 import { $, textEl } from "../ui.js";
@@ -49,6 +50,7 @@ export function createChoiceInput(kind, context, root = $("choices")) {
         b.type = "button";
         b.dataset.index = String(i);
         b.setAttribute("aria-keyshortcuts", String(i + 1));
+        if (typeof kind.renderChoice === "function") kind.renderChoice(b, i, q.prompt);
         b.addEventListener("click", () => pick(i));
         root.append(b);
       });

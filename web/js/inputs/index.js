@@ -1,6 +1,7 @@
 // How a game's answers are given (the catalog's answer_input) → the input
 // that takes them in the game scene.
 import { createChoiceInput } from "./choice.js";
+import { createChoiceOrDigitInput } from "./choicedigit.js";
 import { createDrawnInput } from "./drawn.js";
 import { createNumberInput } from "./number.js";
 import { $ } from "../ui.js";
@@ -19,6 +20,7 @@ const INPUTS = {
   drawn_digit: createDrawnInput,
   drawn_number: createNumberInput,
   choice: createChoiceInput,
+  choice_or_digit: createChoiceOrDigitInput,
 };
 
 /** The input for answers given as `answerInput`; one this client cannot take says so. */

@@ -2,6 +2,7 @@
 // and one line here; a game without one is drawn by the generic kind.
 import addone from "./addone.js";
 import generic from "./generic.js";
+import kids from "./kids.js";
 import mindpad from "./mindpad.js";
 
 const KINDS = new Map([
@@ -9,7 +10,8 @@ const KINDS = new Map([
   [addone.id, addone],
 ]);
 
-/** The kind module of a game (its catalog id). */
+/** The kind module of a game (its catalog id); the nine kids' games (kids_*) share one. */
 export function kindFor(gameId) {
+  if (typeof gameId === "string" && gameId.startsWith("kids_")) return kids;
   return KINDS.get(gameId) || generic;
 }

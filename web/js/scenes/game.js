@@ -2,7 +2,8 @@
 // and the answer input of the room's game, the clock. What a prompt looks
 // like and how it is answered belong to the game's kind (kinds/) and its
 // input (inputs/); this scene only places them.
-import { t } from "../i18n.js";
+import { getLang, t } from "../i18n.js";
+import { levelName } from "../catalog.js";
 import { createInput } from "../inputs/index.js";
 import { kindFor } from "../kinds/index.js";
 import { fmtTime, modeName } from "../format.js";
@@ -34,7 +35,7 @@ export function enterGame(state) {
   if (input) input.unmount();
   input = createInput(info ? info.answer_input : kind.input, kind, ctx);
   $("game-score").textContent = String(race.score);
-  showMode(race.mode);
+  showMode(race.mode, state.room ? state.room.room.level : null);
   const q = $("question");
   q.replaceChildren();
   delete q.dataset.id;
@@ -57,9 +58,14 @@ export function enterGame(state) {
 }
 
 /** The mode in the bar, remembered so a language switch names it again. */
-function showMode(mode) {
-  $("game-mode").dataset.mode = mode || "";
-  $("game-mode").textContent = mode ? modeName(mode) : "";
+function showMode(mode, level = null) {
+  const el = $("game-mode");
+  el.dataset.mode = mode || "";
+  if (level !== undefined) el.dataset.level = Number.isInteger(level) ? String(level) : "";
+  // A race at a level (the kids' games) names its level: "Level 2: Bee".
+  const at = el.dataset.level ? Number(el.dataset.level) : null;
+  const entry = at ? gameInfo(ctx.getState(), ctx.getState().race.game) : null;
+  el.textContent = at ? t("kids.levelN", { n: at, name: levelName(entry, at, getLang()) }) : (mode ? modeName(mode) : "");
 }
 
 /** The game scene with no race in it (the fish tank before Start): no input, no question, score 0. */
@@ -155,7 +161,7 @@ export function stopClock() {
 
 /** Texts that depend on the language. */
 export function relabelGame(state) {
-  showMode($("game-mode").dataset.mode);
+  showMode($("game-mode").dataset.mode, undefined);
   renderLanes(state);
   // Only a question on screen is drawn again (the tank before Start shows none).
   const shown = !!state.race.question && $("question").dataset.id === state.race.question.id;

@@ -32,7 +32,7 @@ export function showLobby(state) {
 export function renderLobby(state) {
   const { code, you, room } = state.room;
   $("lobby-title").textContent = t("lobby.title", { code });
-  $("lobby-mode").textContent = gameAndMode(state.catalog, roomGame(room), room.mode);
+  $("lobby-mode").textContent = gameAndMode(state.catalog, roomGame(room), room.mode, room.level);
   $("lobby-code").textContent = code;
   $("lobby-link").value = inviteLink(code);
   const list = $("lobby-members");

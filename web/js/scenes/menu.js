@@ -7,7 +7,7 @@ import { supportsInput } from "../inputs/index.js";
 import { kindFor } from "../kinds/index.js";
 import { $, currentScene, textEl } from "../ui.js";
 
-let ctx = null;   // {getState, chosenGame, chooseGame, playSolo, retryCatalog, openHome(scene)}
+let ctx = null;   // {getState, chosenGame, chooseGame, menuGames, playSolo, retryCatalog, openHome(scene)}
 let pointerPick = null;   // the game whose card a pointer is picking: it opens the game's home
 
 export function initMenu(context) {
@@ -60,7 +60,8 @@ function renderGames(games, chosen) {
 }
 
 export function renderMenu(state) {
-  const games = state.catalog;
+  const games = ctx.menuGames(state.catalog);
+  $("btn-kids").hidden = !(state.catalog || []).some((g) => Array.isArray(g.levels));
   $("menu-hello").textContent = t("menu.hello", { name: state.player ? state.player.name : "" });
   const status = $("menu-games-status");
   $("menu-games-retry").hidden = games !== null || !ctx.catalogFailed();

@@ -40,7 +40,7 @@ export function showBest(state) {
 export function showStandings(state) {
   const msg = state.race.standings;
   const you = state.room ? state.room.you : null;
-  $("standings-mode").textContent = gameAndMode(state.catalog, state.race.game, msg.mode);
+  $("standings-mode").textContent = gameAndMode(state.catalog, state.race.game, msg.mode, state.room ? state.room.room.level : null);
   showBest(state);
   const podium = $("podium"), list = $("standings-list");
   podium.replaceChildren();
