@@ -129,11 +129,24 @@ start)
             echo "$port" >"$port_file"
             echo "pg.sh: port $old is in use by another program; this cluster now uses port $port (remembered in $port_file)" >&2
         fi
-        logged=$(stat -c %s "$dir/server.log" 2>/dev/null || echo 0)
-        if ! "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 \
-            -o "-p $port -k $sock -c listen_addresses=127.0.0.1 -c fsync=on" start >/dev/null 2>&1; then
-            fail "PostgreSQL did not start on port $port: $(start_failure "$logged") (log: $dir/server.log)"
-        fi
+        # A free port can be taken between the check and the start (another
+        # cluster starting beside this one): then, unless the port was given,
+        # the next free one is tried, a few times.
+        for attempt in 1 2 3 4 5; do
+            logged=$(stat -c %s "$dir/server.log" 2>/dev/null || echo 0)
+            if "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 \
+                -o "-p $port -k $sock -c listen_addresses=127.0.0.1 -c fsync=on" start >/dev/null 2>&1; then
+                break
+            fi
+            why=$(start_failure "$logged")
+            if [ -n "${MINDPAD_PG_PORT:-}" ] || [ "$attempt" -eq 5 ] || [[ $why != *"already in use"* ]]; then
+                fail "PostgreSQL did not start on port $port: $why (log: $dir/server.log)"
+            fi
+            old=$port
+            port=$(free_port) || fail "port $old was taken and no free port was found; set MINDPAD_PG_PORT to a free port"
+            echo "$port" >"$port_file"
+            echo "pg.sh: port $old was taken while the cluster started; trying port $port" >&2
+        done
     fi
     url="postgresql://postgres@127.0.0.1:$port/$db"
     if ! psql "postgresql://postgres@127.0.0.1:$port/postgres" -Atqc \

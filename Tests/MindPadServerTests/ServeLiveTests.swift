@@ -43,9 +43,10 @@ import Testing
         #expect(try ws.receiveText().contains(#""code":"unknown_type""#))
 
         // SIGTERM: the open client is told "going away", the process exits
-        // cleanly within 2 s.
+        // cleanly within the documented bound (docs/architecture.md: at most
+        // 3 s for results to be durable, then at most 3 s for the closes).
         let exitTime = try #require(server.stop(signal: SIGTERM))
-        #expect(exitTime < .seconds(2))
+        #expect(exitTime < .seconds(6))
         #expect(server.process.terminationStatus == 0)
         if case .close(let code, _) = try ws.receive() {
             #expect(code == 1001)
