@@ -6,7 +6,7 @@
 /// The band is on the slant coordinate u = x + shear·y: with the writer's slant
 /// as `shear`, slanted digits stand upright in u and the cut between two of
 /// them follows their slant instead of slicing through one of them.
-struct InkPart: Sendable, Equatable {
+struct InkPart: Sendable, Hashable {
     /// Strokes by index, bit s for stroke s (`Rasterizer.maxStrokes` is 64).
     var strokes: UInt64
     var shear: Double

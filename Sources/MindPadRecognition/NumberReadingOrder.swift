@@ -76,7 +76,8 @@ extension NumberSegmenter {
             }
             part.strokes = mask
             guard let box = part.box(in: drawing) else { return nil }
-            let r = recognize(part)
+            let r = readings[part] ?? recognize(part)
+            readings[part] = r
             let tall = (box.y1 - box.y0) / height
             let wide = part.width(in: drawing, box: box, window: height / 3)
             let score = Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.pieceHeight - tall)
@@ -137,6 +138,7 @@ extension NumberSegmenter {
     mutating func readByOrder(_ group: Group, whole: Recognition, wholeWidth: Double, runOn splits: [Split])
         -> [(Recognition, InkPart)]?
     {
+        readings.removeAll(keepingCapacity: true)
         var best = readByOrder(group, whole: whole, wholeWidth: wholeWidth)
         guard tuning.strokeSplits > 0 else { return best?.runs }
         for s in 0..<min(drawing.strokes.count, 64) where group.strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {

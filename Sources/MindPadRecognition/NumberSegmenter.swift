@@ -39,6 +39,9 @@ struct NumberSegmenter {
     var slot: [Int] = []
     /// A band's height in the row profiles.
     var bandHeight = 1.0
+    /// Readings of parts already read for the group at hand (stroke order
+    /// reads the same runs again for every place it tries splitting a stroke).
+    var readings: [InkPart: Recognition] = [:]
     /// Where the row profiles' first band starts.
     var profileTop = 0.0
 
