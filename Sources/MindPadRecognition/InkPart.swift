@@ -6,12 +6,17 @@
 /// The band is on the slant coordinate u = x + shear·y: with the writer's slant
 /// as `shear`, slanted digits stand upright in u and the cut between two of
 /// them follows their slant instead of slicing through one of them.
-struct InkPart: Sendable, Equatable {
+struct InkPart: Sendable, Hashable {
     /// Strokes by index, bit s for stroke s (`Rasterizer.maxStrokes` is 64).
     var strokes: UInt64
     var shear: Double
     /// The ink kept: lo ≤ u ≤ hi.
     var band: ClosedRange<Double>
+    /// One stroke may be only a stretch of its points (`piece` < 0: none): a
+    /// stroke where the pen ran on from one digit into the next is read as two
+    /// pieces, each a range of its points, without copying them.
+    var piece = -1
+    var points: Range<Int> = 0..<0
 
     /// The whole drawing, uncut.
     static let whole = InkPart(strokes: ~0, shear: 0, band: -Double.infinity...Double.infinity)
@@ -21,6 +26,11 @@ struct InkPart: Sendable, Equatable {
     var clips: Bool { band.lowerBound > -Double.infinity || band.upperBound < Double.infinity }
 
     @inline(__always) func contains(stroke s: Int) -> Bool { strokes & (1 << UInt64(s)) != 0 }
+
+    /// The points of stroke `s` this part reads (all of them, or its piece's).
+    @inline(__always) func points(_ s: Int, of stroke: [StrokePoint]) -> ArraySlice<StrokePoint> {
+        s == piece ? stroke[points.clamped(to: stroke.indices)] : stroke[...]
+    }
 
     @inline(__always) func u(_ p: StrokePoint) -> Double { p.x + shear * p.y }
 
@@ -54,7 +64,8 @@ struct InkPart: Sendable, Equatable {
                 let b = min(max(Int((y - box.y0) / step), 0), bands - 1)
                 left[b] = min(left[b], x); right[b] = max(right[b], x)
             }
-            for (s, stroke) in drawing.strokes.enumerated() where contains(stroke: s) {
+            for (s, whole) in drawing.strokes.enumerated() where contains(stroke: s) {
+                let stroke = points(s, of: whole)
                 guard var a = stroke.first else { continue }
                 if stroke.count == 1, self.band.contains(u(a)) { add(a.x, a.y) }
                 for b in stroke.dropFirst() {
@@ -90,7 +101,8 @@ struct InkPart: Sendable, Equatable {
             box.y0 = min(box.y0, y); box.y1 = max(box.y1, y)
         }
         let clips = clips
-        for (s, stroke) in drawing.strokes.enumerated() where contains(stroke: s) {
+        for (s, whole) in drawing.strokes.enumerated() where contains(stroke: s) {
+            let stroke = points(s, of: whole)
             if !clips {
                 for p in stroke { add(p.x, p.y) }
                 continue

@@ -18,14 +18,42 @@ extension NumberSegmenter {
         var x0 = 0.0, x1 = 0.0
     }
 
+    /// Where to split one stroke in two pieces: points 0..<end and start..<count
+    /// (the points between, the pen's way from one digit to the next, dropped).
+    struct StrokeSplit: Equatable { var stroke: Int; var end: Int; var start: Int }
+
     /// The group read as runs of consecutive strokes, when that is at least two
-    /// digits and scores better than the group read whole; nil otherwise.
-    mutating func readByOrder(_ group: Group, whole: Recognition, wholeWidth: Double)
-        -> [(Recognition, InkPart)]?
+    /// digits and scores better than the group read whole (with that score);
+    /// nil otherwise. With `split`, that stroke is two pieces in the order,
+    /// each of which may join its neighbours' runs (the pen ran on).
+    mutating func readByOrder(_ group: Group, whole: Recognition, wholeWidth: Double, split: StrokeSplit? = nil)
+        -> (runs: [(Recognition, InkPart)], score: Double)?
     {
+        // The order: (stroke, piece: 0 whole, 1 first, 2 second), and each
+        // entry's row in the profiles (a piece's rows are added past the strokes').
         var order: [Int] = []
+        var piece: [Int] = []
+        var row: [Int] = []
+        let bands = Self.bands
+        let strokeRows = profileLeft.count / bands
         for s in 0..<min(drawing.strokes.count, 64) where group.strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
-            order.append(s)
+            if let split, split.stroke == s {
+                let points = drawing.strokes[s]
+                guard split.end > 0, split.start >= split.end - 1, split.start < points.count else { return nil }
+                profileLeft += [Double](repeating: .infinity, count: 2 * bands)
+                profileRight += [Double](repeating: -.infinity, count: 2 * bands)
+                for (k, range) in [0..<split.end, split.start..<points.count].enumerated() {
+                    Self.profile(points[range], row: strokeRows + k, top: profileTop, band: bandHeight,
+                                 left: &profileLeft, right: &profileRight)
+                    order.append(s); piece.append(k + 1); row.append(strokeRows + k)
+                }
+            } else {
+                order.append(s); piece.append(0); row.append(slot[s])
+            }
+        }
+        defer {
+            profileLeft.removeSubrange((strokeRows * bands)...)
+            profileRight.removeSubrange((strokeRows * bands)...)
         }
         let m = order.count
         let longest = tuning.runStrokes
@@ -37,10 +65,19 @@ extension NumberSegmenter {
             let key = i * longest + length - 1
             if let r = runs[key] { return r }
             var mask: UInt64 = 0
-            for s in order[i..<(i + length)] { mask |= 1 << UInt64(s) }
-            let part = InkPart(strokes: mask, shear: 0, band: -Double.infinity...Double.infinity)
+            var part = InkPart(strokes: 0, shear: 0, band: -Double.infinity...Double.infinity)
+            for k in i..<(i + length) {
+                mask |= 1 << UInt64(order[k])
+                // One piece of the split stroke without the other: only its points.
+                if piece[k] != 0, !(i..<(i + length)).contains(piece[k] == 1 ? k + 1 : k - 1), let split {
+                    part.piece = split.stroke
+                    part.points = piece[k] == 1 ? 0..<split.end : split.start..<drawing.strokes[split.stroke].count
+                }
+            }
+            part.strokes = mask
             guard let box = part.box(in: drawing) else { return nil }
-            let r = recognize(part)
+            let r = readings[part] ?? recognize(part)
+            readings[part] = r
             let tall = (box.y1 - box.y0) / height
             let wide = part.width(in: drawing, box: box, window: height / 3)
             let score = Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.pieceHeight - tall)
@@ -69,7 +106,7 @@ extension NumberSegmenter {
                     guard best[from] > -.infinity, count[from] < room, let p = run(i - previous, previous) else {
                         continue
                     }
-                    let s = best[from] + r.score - orderCost(after: order[(i - previous)..<i], order[i..<j], p, r)
+                    let s = best[from] + r.score - orderCost(after: row[(i - previous)..<i], row[i..<j], p, r)
                     if s > best[key] { best[key] = s; count[key] = count[from] + 1; back[key] = previous }
                 }
             }
@@ -81,7 +118,8 @@ extension NumberSegmenter {
         }
         guard end > 0, count[m * longest + end - 1] >= 2 else { return nil }
         let wholeScore = Self.log(whole.confidence) - widthCost(wholeWidth, digit: whole.digit)
-        guard best[m * longest + end - 1] > wholeScore + tuning.orderMargin else { return nil }
+        let score = best[m * longest + end - 1]
+        guard score > wholeScore + tuning.orderMargin + (split == nil ? 0 : tuning.strokeSplitMargin) else { return nil }
         var out: [(Recognition, InkPart)] = []
         var j = m, length = end
         while j > 0 {
@@ -91,13 +129,74 @@ extension NumberSegmenter {
             j -= length
             length = previous
         }
-        return out.reversed()
+        return (out.reversed(), score)
+    }
+
+    /// The group read by runs of strokes (`readByOrder`), and also with each
+    /// stroke as wide as a run-on one split in two where one of the cheapest
+    /// cuts into two (`cuts`) crosses it: the best-scoring reading.
+    mutating func readByOrder(_ group: Group, whole: Recognition, wholeWidth: Double, runOn splits: [Split])
+        -> [(Recognition, InkPart)]?
+    {
+        readings.removeAll(keepingCapacity: true)
+        var best = readByOrder(group, whole: whole, wholeWidth: wholeWidth)
+        guard tuning.strokeSplits > 0 else { return best?.runs }
+        for s in 0..<min(drawing.strokes.count, 64) where group.strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
+            guard width(of: 1 << UInt64(s)) > tuning.strokeSplitWidth * height else { continue }
+            let points = drawing.strokes[s]
+            var tried: [Int] = []
+            for split in splits.prefix(tuning.strokeSplits) {
+                // Where the cut crosses the stroke: split there, and also at the
+                // ends of the straight stretch it crosses (the pen's way across).
+                let c = split.at[0]
+                for i in 1..<max(points.count, 1) where !tried.contains(i) {
+                    let ua = points[i - 1].x + split.shear * points[i - 1].y, ub = points[i].x + split.shear * points[i].y
+                    guard (ua < c) != (ub < c) else { continue }
+                    tried.append(i)
+                    let (end, start) = straight(points, around: i)
+                    let cuts = [StrokeSplit(stroke: s, end: i, start: i), StrokeSplit(stroke: s, end: end, start: start)]
+                    for (k, cut) in cuts.enumerated() where k == 0 || cut != cuts[0] {
+                        // A piece still as wide as two digits runs on again:
+                        // that reading is left to the cuts.
+                        if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, split: cut),
+                            h.score > (best?.score ?? -.infinity) + tuning.strokeSplitMargin,
+                            !h.runs.contains(where: { run in
+                                run.1.piece >= 0 && run.1.box(in: drawing).map {
+                                    run.1.width(in: drawing, box: $0, window: height / 3) > tuning.pieceWidth * height
+                                } ?? false
+                            })
+                        {
+                            best = h
+                        }
+                    }
+                }
+            }
+        }
+        return best?.runs
+    }
+
+    /// The straight stretch of `points` holding segment i-1→i (segments turning
+    /// less than `straightTurn` from it): its first point's index + 1 and its
+    /// last point's index.
+    private func straight(_ points: [StrokePoint], around i: Int) -> (end: Int, start: Int) {
+        let dx = points[i].x - points[i - 1].x, dy = points[i].y - points[i - 1].y
+        let norm = max((dx * dx + dy * dy).squareRoot(), 1e-12)
+        func along(_ a: Int, _ b: Int) -> Bool {
+            let ex = points[b].x - points[a].x, ey = points[b].y - points[a].y
+            let len = (ex * ex + ey * ey).squareRoot()
+            return len < 1e-12 || (ex * dx + ey * dy) / (len * norm) > tuning.straightTurn
+        }
+        var first = i - 1, last = i
+        while first > 0 && along(first - 1, first) { first -= 1 }
+        while last < points.count - 1 && along(last, last + 1) { last += 1 }
+        return (first + 1, last)
     }
 
     /// What it costs for run `b` to follow run `a` as the next digit: in every
     /// band where both have ink, b's left and right edges should be right of
     /// a's (by `orderSlack` heights); per height short, `orderCost`. Runs that
     /// share no band: b's centre right of a's.
+    /// `a` and `b` are the runs' rows in the profiles.
     private func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: Run, _ rb: Run) -> Double {
         let bands = Self.bands
         var short = 0.0
@@ -105,10 +204,10 @@ extension NumberSegmenter {
         for band in 0..<bands {
             var la = Double.infinity, rA = -Double.infinity, lb = Double.infinity, rB = -Double.infinity
             for s in a {
-                la = min(la, profileLeft[slot[s] * bands + band]); rA = max(rA, profileRight[slot[s] * bands + band])
+                la = min(la, profileLeft[s * bands + band]); rA = max(rA, profileRight[s * bands + band])
             }
             for s in b {
-                lb = min(lb, profileLeft[slot[s] * bands + band]); rB = max(rB, profileRight[slot[s] * bands + band])
+                lb = min(lb, profileLeft[s * bands + band]); rB = max(rB, profileRight[s * bands + band])
             }
             guard la <= rA, lb <= rB else { continue }
             shared = true

@@ -39,6 +39,11 @@ struct NumberSegmenter {
     var slot: [Int] = []
     /// A band's height in the row profiles.
     var bandHeight = 1.0
+    /// Readings of parts already read for the group at hand (stroke order
+    /// reads the same runs again for every place it tries splitting a stroke).
+    var readings: [InkPart: Recognition] = [:]
+    /// Where the row profiles' first band starts.
+    var profileTop = 0.0
 
     /// Bands of the line's height in a row profile.
     static let bands = 24
@@ -97,35 +102,11 @@ struct NumberSegmenter {
         for (i, s) in ids.enumerated() {
             let stroke = drawing.strokes[s]
             var g = Group(strokes: 1 << UInt64(s), x0: .infinity, x1: -.infinity, y0: .infinity, y1: -.infinity)
-            @inline(__always) func mark(_ x: Double, _ y: Double) {
-                let b = min(max(Int((y - top) / band), 0), bands - 1)
-                left[i * bands + b] = min(left[i * bands + b], x)
-                right[i * bands + b] = max(right[i * bands + b], x)
-            }
-            var a = stroke[0]
-            mark(a.x, a.y)
             for p in stroke {
                 g.x0 = min(g.x0, p.x); g.x1 = max(g.x1, p.x)
                 g.y0 = min(g.y0, p.y); g.y1 = max(g.y1, p.y)
-                // Every band the segment a→p passes through, at its edges.
-                let lo = min(a.y, p.y), hi = max(a.y, p.y)
-                let b0 = min(max(Int((lo - top) / band), 0), bands - 1)
-                let b1 = min(max(Int((hi - top) / band), 0), bands - 1)
-                if b0 < b1 {
-                    for b in b0...b1 {
-                        let y = min(max(top + Double(b) * band, lo), hi)
-                        let y2 = min(max(top + Double(b + 1) * band, lo), hi)
-                        let x = a.x + (p.x - a.x) * (y - a.y) / (p.y - a.y)
-                        let x2 = a.x + (p.x - a.x) * (y2 - a.y) / (p.y - a.y)
-                        let k = i * bands + b
-                        left[k] = min(left[k], x, x2)
-                        right[k] = max(right[k], x, x2)
-                    }
-                } else {
-                    mark(p.x, p.y)
-                }
-                a = p
             }
+            Self.profile(stroke[...], row: i, top: top, band: band, left: &left, right: &right)
             boxes.append(g)
         }
         slot = [Int](repeating: -1, count: drawing.strokes.count)
@@ -221,9 +202,45 @@ struct NumberSegmenter {
         profileLeft = left
         profileRight = right
         bandHeight = band
+        profileTop = top
         for k in groups.indices { groups[k].width = width(of: groups[k].strokes) }
         groups.sort { $0.x0 + $0.x1 < $1.x0 + $1.x1 }
         return groups
+    }
+
+    /// Marks row `row` of a row profile (cleared to ±infinity by the caller)
+    /// with these points' ink: in every band, its leftmost and rightmost x.
+    static func profile(
+        _ stroke: ArraySlice<StrokePoint>, row i: Int, top: Double, band: Double,
+        left: inout [Double], right: inout [Double]
+    ) {
+        guard var a = stroke.first else { return }
+        func mark(_ x: Double, _ y: Double) {
+            let b = min(max(Int((y - top) / band), 0), bands - 1)
+            left[i * bands + b] = min(left[i * bands + b], x)
+            right[i * bands + b] = max(right[i * bands + b], x)
+        }
+        mark(a.x, a.y)
+        for p in stroke {
+            // Every band the segment a→p passes through, at its edges.
+            let lo = min(a.y, p.y), hi = max(a.y, p.y)
+            let b0 = min(max(Int((lo - top) / band), 0), bands - 1)
+            let b1 = min(max(Int((hi - top) / band), 0), bands - 1)
+            if b0 < b1 {
+                for b in b0...b1 {
+                    let y = min(max(top + Double(b) * band, lo), hi)
+                    let y2 = min(max(top + Double(b + 1) * band, lo), hi)
+                    let x = a.x + (p.x - a.x) * (y - a.y) / (p.y - a.y)
+                    let x2 = a.x + (p.x - a.x) * (y2 - a.y) / (p.y - a.y)
+                    let k = i * bands + b
+                    left[k] = min(left[k], x, x2)
+                    right[k] = max(right[k], x, x2)
+                }
+            } else {
+                mark(p.x, p.y)
+            }
+            a = p
+        }
     }
 
     /// How wide these strokes' ink is: the widest over a third of the height
@@ -330,11 +347,11 @@ struct NumberSegmenter {
         // digits drawn with separate strokes part there, whatever their ink.
         // A run as wide as two digits holds a stroke that ran on into the next
         // digit: it is cut like a group.
-        if byOrder, let runs = readByOrder(group, whole: whole, wholeWidth: group.width) {
+        if byOrder, let runs = readByOrder(group, whole: whole, wholeWidth: group.width, runOn: splits) {
             for (r, part) in runs {
                 guard let box = part.box(in: drawing) else { continue }
                 let runWidth = self.width(of: part.strokes)
-                if runWidth > tuning.runOnWidth * height && runWidth > tuning.relativeRunOnWidth * typicalWidth {
+                if part.piece < 0 && isRunOn(runWidth) {
                     read(Group(strokes: part.strokes, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1, width: runWidth),
                          byOrder: false)
                 } else {
@@ -378,6 +395,11 @@ struct NumberSegmenter {
             if h.score > best.score { best = h }
         }
         for (r, part) in best.reading { emit(r, part) }
+    }
+
+    /// Whether ink this wide holds a stroke that ran on into the next digit.
+    func isRunOn(_ width: Double) -> Bool {
+        width > tuning.runOnWidth * height && width > tuning.relativeRunOnWidth * typicalWidth
     }
 
     /// A gate's log-odds: weights · features + bias (the last weight).
@@ -566,6 +588,20 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// holds a stroke that runs on into the next digit: it is cut geometrically.
     public var runOnWidth = 0.5
     public var relativeRunOnWidth = 1.0
+    /// A stroke that wide is also tried split in two where each of this many
+    /// of the cheapest cuts into two crosses it (0: never split a stroke).
+    public var strokeSplits = 3
+    /// Strokes wider than this (in heights; the widest third of the height)
+    /// are tried split.
+    public var strokeSplitWidth = 0.8
+    /// A reading with a piece wider than this (in heights) is left to the cuts:
+    /// the pen ran on again.
+    public var pieceWidth = 1.2
+    /// A reading with a split stroke must beat the one without by this.
+    public var strokeSplitMargin = 1.0
+    /// Segments turning less than this (cosine) from the split one are the
+    /// same straight stretch (the pen's way from one digit to the next).
+    public var straightTurn = 0.95
 
     public init() {}
 

@@ -121,7 +121,8 @@ public struct Rasterizer: Sendable {
         let reach = penWidth / 2 + 0.5
         let step2 = minimumStep * minimumStep
         let clips = part.clips
-        for (s, stroke) in drawing.strokes.enumerated() where part.contains(stroke: s) {
+        for (s, whole) in drawing.strokes.enumerated() where part.contains(stroke: s) {
+            let stroke = part.points(s, of: whole)
             guard let first = stroke.first else { continue }
             // Kept point, scaled but not yet centred (the same in both passes).
             var kx = (first.x - midX) * scale
@@ -133,8 +134,8 @@ public struct Rasterizer: Sendable {
                 }
                 continue
             }
-            let last = stroke.count - 1
-            for i in 1...last {
+            let last = stroke.endIndex - 1
+            for i in (stroke.startIndex + 1)...last {
                 let p = stroke[i]
                 let px = (p.x - midX) * scale
                 let py = (p.y - midY) * scale

@@ -222,7 +222,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
             _ = segmenter.read()  // sets the typical width
             guard groups.count == 1 else { return nil }
             let whole = recognizer.recognize(d, part: .whole, in: recognizer.makeWorkspace())
-            return segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width)
+            return segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width)?.runs
         }
         let pair = written("56", gap: -0.25).drawing
         let two = try #require(runs(pair))
@@ -262,6 +262,51 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         let r = try read(w)
         #expect(r.digits.count == number.count, "read \(r.number)")
         #expect(r.number == number)
+    }
+
+    /// A stroke that runs on from one real digit into the next is split in
+    /// two pieces (point ranges of it) that join their digits' runs: each
+    /// digit read from its own ink, one of them from a piece of the stroke.
+    @Test(arguments: ["25", "61", "94", "23", "70"])
+    func runOnStrokeSplitsInTwoPieces(_ number: String) throws {
+        var w = NumberWriter()
+        for (i, ch) in number.enumerated() {
+            w.add(digit(Int(String(ch))!, nil, i), gap: 0.1, joined: i > 0)
+        }
+        let recognizer = try Recognizer.bundled()
+        var segmenter = NumberSegmenter(w.drawing, recognizer: recognizer, workspace: recognizer.makeWorkspace(),
+                                        tuning: .standard)
+        let groups = segmenter.groups()
+        _ = segmenter.read()  // sets the typical width
+        #expect(groups.count == 1)
+        let whole = recognizer.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
+        let cuts = segmenter.cuts(groups[0], into: 2)
+        let found = segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width, runOn: cuts)
+        let runs = try #require(found)
+        #expect(runs.map { String($0.0.digit) }.joined() == number)
+        #expect(runs.contains { $0.1.piece >= 0 })
+        // Without splitting strokes, the stroke-order reading has no run-on piece.
+        var plain = NumberReadingTuning.standard
+        plain.strokeSplits = 0
+        var unsplit = NumberSegmenter(w.drawing, recognizer: recognizer, workspace: recognizer.makeWorkspace(),
+                                      tuning: plain)
+        _ = unsplit.read()
+        let none = unsplit.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width, runOn: [])
+        #expect(none?.contains { $0.1.piece >= 0 } != true)
+        #expect(try read(w).number == number)
+    }
+
+    /// A single wide digit, one stroke as wide as two digits, is not split.
+    @Test func wideOneStrokeDigitsStayWhole() throws {
+        let recognizer = try Recognizer.bundled()
+        let ws = recognizer.makeWorkspace()
+        for d in fixtureDigits where d.drawing.strokes.count == 1 && [0, 2, 3, 7].contains(d.digit) {
+            let b = box(d.drawing.strokes)
+            let stretch = 1.6 * (b.y1 - b.y0) / max(b.x1 - b.x0, 1e-9)
+            let wide = Drawing(strokes: d.drawing.strokes.map { $0.map { StrokePoint(x: $0.x * stretch, y: $0.y, t: $0.t) } })
+            let r = try recognizer.readNumber(wide, in: ws)
+            #expect(r.number == String(d.digit), "\(d.style)")
+        }
     }
 
     /// No over-splitting: a wide 0 and a slanted 1 are one digit each.
@@ -330,6 +375,16 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         let slanted = InkPart(strokes: ~0, shear: 1, band: 10...20)
         let diagonal = Drawing(strokes: [[StrokePoint(x: 0, y: 0), StrokePoint(x: 20, y: 20)]])
         #expect(slanted.box(in: diagonal) == InkBox(x0: 5, y0: 5, x1: 10, y1: 10))
+        // A piece of a stroke (a range of its points) is that stretch alone.
+        let run = Drawing(strokes: [[StrokePoint(x: 0, y: 0), StrokePoint(x: 50, y: 40), StrokePoint(x: 60, y: 0),
+                                     StrokePoint(x: 120, y: 10), StrokePoint(x: 130, y: 60)]])
+        var piece = InkPart.whole
+        piece.piece = 0
+        piece.points = 2..<5
+        let alone = Drawing(strokes: [Array(run.strokes[0][2..<5])])
+        image.withUnsafeMutableBufferPointer { r.rasterize(run, part: piece, into: $0) }
+        #expect(image == (try r.rasterize(alone)))
+        #expect(piece.box(in: run) == InkBox(x0: 60, y0: 0, x1: 130, y1: 60))
     }
 
     @Test func readingsAsJSON() throws {
