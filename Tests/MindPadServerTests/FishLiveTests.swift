@@ -163,17 +163,7 @@ import Testing
             ("POST", "/api/players/Patient/fish", #"{"name":"Wanda","kind":"angelfish"}"#),
             ("DELETE", "/api/players/Patient/fish/\(id)", nil),
         ]
-        try cluster.freeze()
-        for (method, path, body) in calls {
-            let r = try live.call(method, path, token: token, body: body, timeout: 20)
-            #expect(r.status == 503 && r.errorCode == "database_unavailable", "\(method) frozen: \(r.status)")
-        }
-        cluster.thaw()
-        try cluster.stop()
-        for (method, path, body) in calls {
-            let r = try live.call(method, path, token: token, body: body, timeout: 20)
-            #expect(r.status == 503 && r.errorCode == "database_unavailable", "\(method) stopped: \(r.status)")
-        }
+        try live.expectUnavailable(calls, token: token, whenFrozenThenStopped: cluster)
         // The weather never needs the database.
         #expect(try live.call("GET", "/api/weather").status == 200)
     }
@@ -182,6 +172,24 @@ import Testing
 /// Requests to a server a test started itself.
 struct LiveHTTPServerPort {
     let port: Int
+
+    /// Each of `calls` (method, path, body) answers 503 `database_unavailable`
+    /// while `cluster` is frozen (within the server's deadlines), then once
+    /// it is stopped. Leaves the cluster stopped.
+    func expectUnavailable(_ calls: [(String, String, String?)], token: String,
+                           whenFrozenThenStopped cluster: PrivateCluster) throws {
+        try cluster.freeze()
+        for (method, path, body) in calls {
+            let r = try call(method, path, token: token, body: body, timeout: 20)
+            #expect(r.status == 503 && r.errorCode == "database_unavailable", "\(method) \(path) frozen: \(r.status)")
+        }
+        cluster.thaw()
+        try cluster.stop()
+        for (method, path, body) in calls {
+            let r = try call(method, path, token: token, body: body, timeout: 20)
+            #expect(r.status == 503 && r.errorCode == "database_unavailable", "\(method) \(path) stopped: \(r.status)")
+        }
+    }
 
     func call(_ method: String, _ path: String, token: String? = nil, body: String? = nil, timeout: Int = 5) throws -> RawHTTPResponse {
         let c = try RawHTTPConnection(port: port, timeoutSeconds: timeout)

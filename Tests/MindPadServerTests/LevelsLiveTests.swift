@@ -247,16 +247,6 @@ private final class LevelsServer {
             ("POST", "/api/players/Patient/highscores/reset?levels=true"),
         ]
         for (method, path) in calls { #expect(try live.call(method, path, token: token).status == 200, "\(path) before") }
-        try cluster.freeze()
-        for (method, path) in calls {
-            let r = try live.call(method, path, token: token, timeout: 20)
-            #expect(r.status == 503 && r.errorCode == "database_unavailable", "\(method) \(path) frozen: \(r.status)")
-        }
-        cluster.thaw()
-        try cluster.stop()
-        for (method, path) in calls {
-            let r = try live.call(method, path, token: token, timeout: 20)
-            #expect(r.status == 503 && r.errorCode == "database_unavailable", "\(method) \(path) stopped: \(r.status)")
-        }
+        try live.expectUnavailable(calls.map { ($0.0, $0.1, nil) }, token: token, whenFrozenThenStopped: cluster)
     }
 }
