@@ -132,7 +132,8 @@ def answer_by_drawing(drv, previous=None):
     want = add_one(digits)
     draw_number(drv, want)
     wait(drv, lambda d: el(d, "#guess").get_attribute("data-number") == want, 10, f"the live guess {want}")
-    marks = [m.text for m in drv.find_elements(By.CSS_SELECTOR, "#pad-marks .pad-mark")]
+    # Read in one script: a later guess may redraw the marks between two WebDriver calls.
+    marks = drv.execute_script("return [...document.querySelectorAll('#pad-marks .pad-mark')].map(m => m.textContent)")
     assert "".join(marks) == want, "each read digit is shown with its ink"
     el(drv, "#btn-submit").click()
     correct, said = graded(drv, qid)
