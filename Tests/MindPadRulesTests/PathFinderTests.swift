@@ -128,7 +128,10 @@ import Testing
             let points = PathFinder.points(steps: steps, steering: .milliseconds(Int64(ms)), gridSize: size)
             #expect(abs(Double(points) - round.rankValue * 1000) <= 0.5 + 1e-6, "\(steps) \(ms) \(size)")
         }
+        // docs/rules.md's worked examples.
         #expect(PathFinder.points(steps: 12, steering: .milliseconds(11_780), gridSize: 20) == 7068)
+        #expect(PathFinder.points(steps: 5, steering: .seconds(4), gridSize: 36) == 556)
+        #expect(PathFinder.points(steps: 7, steering: .seconds(10), gridSize: 16) == 4375)
         #expect(PathFinder.points(steps: 1_000_000, steering: .seconds(86_400), gridSize: 16) == Int(Int32.max))
     }
 
