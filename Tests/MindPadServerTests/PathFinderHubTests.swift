@@ -134,6 +134,22 @@ import Testing
         #expect(round.endedAtMs == record.finishedAtMs && round.endedAtMs! - round.startedAtMs == steering.milliseconds)
     }
 
+    /// Every grid a racer can write (two digits 4–6) reads as itself.
+    @Test func everyGridWrittenOnThePadReadsAsItsTwoDigits() throws {
+        let h = try HubHarness()
+        let ann = h.connect("ann")
+        let first = try #require(ann.startSolo("Ann", game: "path_finder", mode: "normal"))
+        let id = try #require(first["question"]?.string)
+        for rows in PathFinder.sides {
+            for columns in PathFinder.sides {
+                ann.drawNumber("\(rows)\(columns)", question: id)
+                #expect(ann.all("guess").last?["number"] == .string("\(rows)\(columns)"))
+                ann.send([("type", .string("clear")), ("question", .string(id))])
+            }
+        }
+        #expect(ann.all("error").isEmpty)
+    }
+
     @Test func aRacerWhoLeavesStoresARoundWithoutAnEnd() throws {
         let h = try HubHarness()
         let ann = h.connect("ann")
