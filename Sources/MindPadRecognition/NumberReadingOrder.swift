@@ -160,6 +160,7 @@ extension NumberSegmenter {
             guard width(of: 1 << UInt64(s)) > tuning.strokeSplitWidth * height else { continue }
             let points = drawing.strokes[s]
             var tried: [Int] = []
+            var candidates: [StrokeSplit] = []
             for split in splits.prefix(tuning.strokeSplits) {
                 // Where the cut crosses the stroke: split there, and also at the
                 // ends of the straight stretch it crosses (the pen's way across).
@@ -169,22 +170,32 @@ extension NumberSegmenter {
                     guard (ua < c) != (ub < c) else { continue }
                     tried.append(i)
                     let (end, start) = straight(points, around: i)
-                    let cuts = [StrokeSplit(stroke: s, end: i, start: i), StrokeSplit(stroke: s, end: end, start: start)]
-                    for (k, cut) in cuts.enumerated() where k == 0 || cut != cuts[0] {
-                        // A piece still as wide as two digits runs on again:
-                        // that reading is left to the cuts.
-                        let beat = (best?.score ?? -.infinity) + tuning.strokeSplitMargin
-                        if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, split: cut, beat: beat),
-                            h.score > beat,
-                            !h.runs.contains(where: { run in
-                                run.1.piece >= 0 && run.1.box(in: drawing).map {
-                                    run.1.width(in: drawing, box: $0, window: height / 3) > tuning.pieceWidth * height
-                                } ?? false
-                            })
-                        {
-                            best = h
-                        }
+                    for cut in [StrokeSplit(stroke: s, end: i, start: i), StrokeSplit(stroke: s, end: end, start: start)]
+                    where !candidates.contains(cut) {
+                        candidates.append(cut)
                     }
+                }
+            }
+            // The pen's way from one digit to the next need not cross the
+            // cheapest cuts (a 9's stem running up into a 3's top lies at the
+            // 9's edge): the stroke's longest straight stretches inside it are
+            // also tried dropped.
+            for cut in stretches(s, points).prefix(tuning.stretchSplits) where !candidates.contains(cut) {
+                candidates.append(cut)
+            }
+            for cut in candidates {
+                // A piece still as wide as two digits runs on again: that
+                // reading is left to the cuts.
+                let beat = (best?.score ?? -.infinity) + tuning.strokeSplitMargin
+                if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, split: cut, beat: beat),
+                    h.score > beat,
+                    !h.runs.contains(where: { run in
+                        run.1.piece >= 0 && run.1.box(in: drawing).map {
+                            run.1.width(in: drawing, box: $0, window: height / 3) > tuning.pieceWidth * height
+                        } ?? false
+                    })
+                {
+                    best = h
                 }
             }
         }
@@ -216,6 +227,33 @@ extension NumberSegmenter {
             }
         }
         return (1...min(longest, m)).map { cost[m * longest + $0 - 1] }.min() ?? .infinity
+    }
+
+    /// The straight stretches of a stroke (segments turning less than
+    /// `straightTurn` from the stretch's first), longest first, that start
+    /// after its first point, end before its last and are at least
+    /// `stretchLength` heights long: as splits dropping the stretch.
+    private func stretches(_ s: Int, _ points: [StrokePoint]) -> [StrokeSplit] {
+        var found: [(length: Double, cut: StrokeSplit)] = []
+        var first = 0
+        while first < points.count - 1 {
+            let dx = points[first + 1].x - points[first].x, dy = points[first + 1].y - points[first].y
+            let norm = (dx * dx + dy * dy).squareRoot()
+            var last = first + 1
+            while last < points.count - 1 {
+                let ex = points[last + 1].x - points[last].x, ey = points[last + 1].y - points[last].y
+                let len = (ex * ex + ey * ey).squareRoot()
+                guard norm > 1e-12, len < 1e-12 || (ex * dx + ey * dy) / (len * norm) > tuning.straightTurn else { break }
+                last += 1
+            }
+            let lx = points[last].x - points[first].x, ly = points[last].y - points[first].y
+            let length = (lx * lx + ly * ly).squareRoot()
+            if first > 0, last < points.count - 1, length >= tuning.stretchLength * height {
+                found.append((length, StrokeSplit(stroke: s, end: first + 1, start: last)))
+            }
+            first = last
+        }
+        return found.sorted { $0.length > $1.length }.map(\.cut)
     }
 
     /// The straight stretch of `points` holding segment i-1→i (segments turning

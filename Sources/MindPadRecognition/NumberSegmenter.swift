@@ -599,6 +599,10 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var pieceWidth = 1.2
     /// A reading with a split stroke must beat the one without by this.
     public var strokeSplitMargin = 1.0
+    /// A run-on stroke is also tried split dropping each of its this many
+    /// longest straight stretches at least `stretchLength` heights long (0: none).
+    public var stretchSplits = 3
+    public var stretchLength = 0.1
     /// Segments turning less than this (cosine) from the split one are the
     /// same straight stretch (the pen's way from one digit to the next).
     public var straightTurn = 0.95
