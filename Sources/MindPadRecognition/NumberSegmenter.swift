@@ -562,12 +562,12 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// the bias; empty: compare the scores of one and two digits instead.
     /// Fitted by `tools/train/number_reading.py --fit-gate`.
     public var splitGate = [
-        -3.8697, -0.027, -5.912, 8.1442, -1.246, -0.4015, 0.9328, -5.1903, 1.1382, 1.1197, -4.0988, 1.9799, -0.3405,
+        0.1469, -1.378, -4.7636, 4.787, -1.1406, 1.2115, -0.0793, -4.2939, 1.5973, 0.6379, -6.1756, 1.386, -1.3296,
     ]
     /// The pre-gate: weights of the shape features (see `NumberSegmenter.read`),
     /// then the bias; a group whose log-odds of being more than one digit are
     /// below `preGateFloor` is read as one without trying any cut.
-    public var preGate = [1.5832, 1.2669, -8.937, 6.0338, 0.7772, -5.5205, -1.3725, -6.7405]
+    public var preGate = [3.5876, -0.8234, -5.7145, 0.4244, 0.0315, -4.4927, -1.2461, -5.1843]
     public var preGateFloor = -4.0
     /// Cuts into two tried per group, and how far apart (at mid-height) they must be.
     public var pairCandidates = 3
