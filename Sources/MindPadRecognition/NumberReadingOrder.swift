@@ -154,6 +154,8 @@ extension NumberSegmenter {
         -> [(Recognition, InkPart)]?
     {
         readings.removeAll(keepingCapacity: true)
+        // The run of all the group's strokes is the group read whole: no need to read it again.
+        readings[InkPart(strokes: group.strokes, shear: 0, band: -Double.infinity...Double.infinity)] = whole
         var best = readByOrder(group, whole: whole, wholeWidth: wholeWidth)
         guard tuning.strokeSplits > 0 else { return best?.runs }
         for s in 0..<min(drawing.strokes.count, 64) where group.strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
