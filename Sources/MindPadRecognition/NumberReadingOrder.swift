@@ -26,9 +26,10 @@ extension NumberSegmenter {
     /// digits and scores better than the group read whole (with that score);
     /// nil otherwise. With `split`, that stroke is two pieces in the order,
     /// each of which may join its neighbours' runs (the pen ran on).
-    mutating func readByOrder(_ group: Group, whole: Recognition, wholeWidth: Double, split: StrokeSplit? = nil)
-        -> (runs: [(Recognition, InkPart)], score: Double)?
-    {
+    /// `beat`: a score the reading must also exceed (a caller's best so far).
+    mutating func readByOrder(
+        _ group: Group, whole: Recognition, wholeWidth: Double, split: StrokeSplit? = nil, beat: Double = -.infinity
+    ) -> (runs: [(Recognition, InkPart)], score: Double)? {
         // The order: (stroke, piece: 0 whole, 1 first, 2 second), and each
         // entry's row in the profiles (a piece's rows are added past the strokes').
         var order: [Int] = []
@@ -61,9 +62,8 @@ extension NumberSegmenter {
         guard m >= 2, room >= 2 else { return nil }
         // runs[i * longest + (length - 1)], read lazily.
         var runs = [Run?](repeating: nil, count: m * longest)
-        func run(_ i: Int, _ length: Int) -> Run? {
-            let key = i * longest + length - 1
-            if let r = runs[key] { return r }
+        // The part a run reads (strokes order[i..<i + length]).
+        func runPart(_ i: Int, _ length: Int) -> InkPart {
             var mask: UInt64 = 0
             var part = InkPart(strokes: 0, shear: 0, band: -Double.infinity...Double.infinity)
             for k in i..<(i + length) {
@@ -75,6 +75,12 @@ extension NumberSegmenter {
                 }
             }
             part.strokes = mask
+            return part
+        }
+        func run(_ i: Int, _ length: Int) -> Run? {
+            let key = i * longest + length - 1
+            if let r = runs[key] { return r }
+            let part = runPart(i, length)
             guard let box = part.box(in: drawing) else { return nil }
             let r = readings[part] ?? recognize(part)
             readings[part] = r
@@ -86,6 +92,16 @@ extension NumberSegmenter {
             runs[key] = made
             return made
         }
+        // A reading by runs wins only above `floor`. Every run scores ≤ 0 (a
+        // log-probability less its priors), so a reading scores at most minus
+        // its order costs: when every way to cut the order into two runs or
+        // more costs at least −floor in order alone, none can win, and no run
+        // needs reading. Order costs are geometry (row profiles, boxes): a
+        // digit drawn in strokes that cross (a 4, a 5's bar) is settled here
+        // without the network, and the result is the same as reading them all.
+        let wholeScore = Self.log(whole.confidence) - widthCost(wholeWidth, digit: whole.digit)
+        let floor = max(wholeScore + tuning.orderMargin + (split == nil ? 0 : tuning.strokeSplitMargin), beat)
+        guard cheapestOrder(m: m, longest: longest, row: row, part: runPart) < -floor else { return nil }
         // best[j * longest + (length - 1)]: the best score of order[0..<j] with
         // its last run `length` strokes long, and how many runs.
         var best = [Double](repeating: -.infinity, count: (m + 1) * longest)
@@ -117,7 +133,6 @@ extension NumberSegmenter {
             if end < 0 || best[key] > best[m * longest + end - 1] { end = length }
         }
         guard end > 0, count[m * longest + end - 1] >= 2 else { return nil }
-        let wholeScore = Self.log(whole.confidence) - widthCost(wholeWidth, digit: whole.digit)
         let score = best[m * longest + end - 1]
         guard score > wholeScore + tuning.orderMargin + (split == nil ? 0 : tuning.strokeSplitMargin) else { return nil }
         var out: [(Recognition, InkPart)] = []
@@ -139,12 +154,15 @@ extension NumberSegmenter {
         -> [(Recognition, InkPart)]?
     {
         readings.removeAll(keepingCapacity: true)
+        // The run of all the group's strokes is the group read whole: no need to read it again.
+        readings[InkPart(strokes: group.strokes, shear: 0, band: -Double.infinity...Double.infinity)] = whole
         var best = readByOrder(group, whole: whole, wholeWidth: wholeWidth)
         guard tuning.strokeSplits > 0 else { return best?.runs }
         for s in 0..<min(drawing.strokes.count, 64) where group.strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
             guard width(of: 1 << UInt64(s)) > tuning.strokeSplitWidth * height else { continue }
             let points = drawing.strokes[s]
             var tried: [Int] = []
+            var candidates: [StrokeSplit] = []
             for split in splits.prefix(tuning.strokeSplits) {
                 // Where the cut crosses the stroke: split there, and also at the
                 // ends of the straight stretch it crosses (the pen's way across).
@@ -154,25 +172,90 @@ extension NumberSegmenter {
                     guard (ua < c) != (ub < c) else { continue }
                     tried.append(i)
                     let (end, start) = straight(points, around: i)
-                    let cuts = [StrokeSplit(stroke: s, end: i, start: i), StrokeSplit(stroke: s, end: end, start: start)]
-                    for (k, cut) in cuts.enumerated() where k == 0 || cut != cuts[0] {
-                        // A piece still as wide as two digits runs on again:
-                        // that reading is left to the cuts.
-                        if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, split: cut),
-                            h.score > (best?.score ?? -.infinity) + tuning.strokeSplitMargin,
-                            !h.runs.contains(where: { run in
-                                run.1.piece >= 0 && run.1.box(in: drawing).map {
-                                    run.1.width(in: drawing, box: $0, window: height / 3) > tuning.pieceWidth * height
-                                } ?? false
-                            })
-                        {
-                            best = h
-                        }
+                    for cut in [StrokeSplit(stroke: s, end: i, start: i), StrokeSplit(stroke: s, end: end, start: start)]
+                    where !candidates.contains(cut) {
+                        candidates.append(cut)
                     }
+                }
+            }
+            // The pen's way from one digit to the next need not cross the
+            // cheapest cuts (a 9's stem running up into a 3's top lies at the
+            // 9's edge): the stroke's longest straight stretches inside it are
+            // also tried dropped.
+            for cut in stretches(s, points).prefix(tuning.stretchSplits) where !candidates.contains(cut) {
+                candidates.append(cut)
+            }
+            for cut in candidates {
+                // A piece still as wide as two digits runs on again: that
+                // reading is left to the cuts.
+                let beat = (best?.score ?? -.infinity) + tuning.strokeSplitMargin
+                if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, split: cut, beat: beat),
+                    h.score > beat,
+                    !h.runs.contains(where: { run in
+                        run.1.piece >= 0 && run.1.box(in: drawing).map {
+                            run.1.width(in: drawing, box: $0, window: height / 3) > tuning.pieceWidth * height
+                        } ?? false
+                    })
+                {
+                    best = h
                 }
             }
         }
         return best?.runs
+    }
+
+    /// The least total order cost (`orderCost`) of cutting `m` strokes of the
+    /// order into two runs or more of at most `longest` strokes: geometry
+    /// only, no reading. `part(i, length)` is the run of strokes i..<i + length.
+    private func cheapestOrder(m: Int, longest: Int, row: [Int], part: (Int, Int) -> InkPart) -> Double {
+        var boxes = [InkBox?](repeating: nil, count: m * longest)
+        for i in 0..<m {
+            for length in 1...min(longest, m - i) { boxes[i * longest + length - 1] = part(i, length).box(in: drawing) }
+        }
+        // cost[j * longest + (length - 1)]: the least order cost of order[0..<j]
+        // in two runs or more, the last `length` strokes long.
+        var cost = [Double](repeating: .infinity, count: (m + 1) * longest)
+        for j in 2...m {
+            for length in 1...min(longest, j - 1) {
+                let i = j - length
+                guard let b = boxes[i * longest + length - 1] else { continue }
+                for previous in 1...min(longest, i) {
+                    guard let a = boxes[(i - previous) * longest + previous - 1] else { continue }
+                    let before = i == previous ? 0 : cost[i * longest + previous - 1]
+                    guard before < .infinity else { continue }
+                    let c = before + orderCost(after: row[(i - previous)..<i], row[i..<j], a, b)
+                    cost[j * longest + length - 1] = min(cost[j * longest + length - 1], c)
+                }
+            }
+        }
+        return (1...min(longest, m)).map { cost[m * longest + $0 - 1] }.min() ?? .infinity
+    }
+
+    /// The straight stretches of a stroke (segments turning less than
+    /// `straightTurn` from the stretch's first), longest first, that start
+    /// after its first point, end before its last and are at least
+    /// `stretchLength` heights long: as splits dropping the stretch.
+    private func stretches(_ s: Int, _ points: [StrokePoint]) -> [StrokeSplit] {
+        var found: [(length: Double, cut: StrokeSplit)] = []
+        var first = 0
+        while first < points.count - 1 {
+            let dx = points[first + 1].x - points[first].x, dy = points[first + 1].y - points[first].y
+            let norm = (dx * dx + dy * dy).squareRoot()
+            var last = first + 1
+            while last < points.count - 1 {
+                let ex = points[last + 1].x - points[last].x, ey = points[last + 1].y - points[last].y
+                let len = (ex * ex + ey * ey).squareRoot()
+                guard norm > 1e-12, len < 1e-12 || (ex * dx + ey * dy) / (len * norm) > tuning.straightTurn else { break }
+                last += 1
+            }
+            let lx = points[last].x - points[first].x, ly = points[last].y - points[first].y
+            let length = (lx * lx + ly * ly).squareRoot()
+            if first > 0, last < points.count - 1, length >= tuning.stretchLength * height {
+                found.append((length, StrokeSplit(stroke: s, end: first + 1, start: last)))
+            }
+            first = last
+        }
+        return found.sorted { $0.length > $1.length }.map(\.cut)
     }
 
     /// The straight stretch of `points` holding segment i-1→i (segments turning
@@ -198,6 +281,11 @@ extension NumberSegmenter {
     /// share no band: b's centre right of a's.
     /// `a` and `b` are the runs' rows in the profiles.
     private func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: Run, _ rb: Run) -> Double {
+        orderCost(after: a, b, InkBox(x0: ra.x0, y0: 0, x1: ra.x1, y1: 0), InkBox(x0: rb.x0, y0: 0, x1: rb.x1, y1: 0))
+    }
+
+    /// The same, for runs with these boxes.
+    private func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: InkBox, _ rb: InkBox) -> Double {
         let bands = Self.bands
         var short = 0.0
         var shared = false

@@ -170,9 +170,9 @@ public struct Rasterizer: Sendable {
         let ex = bx - ax, ey = by - ay
         let len2 = ex * ex + ey * ey
         let inverse = len2 > 1e-12 ? 1 / len2 : 0
-        // Outside reach the value is 0 and inside reach - 1 it is 1: no square root.
-        let outer2 = reach * reach
-        let inner2 = reach > 1 ? (reach - 1) * (reach - 1) : -1
+        // No branch per pixel (the clamp gives 0 outside reach and 1 inside
+        // reach - 1): the pixels of a row are independent, so the loop runs in
+        // vector lanes, and a digit's many short capsules cost no mispredictions.
         for row in y0...y1 {
             let py = Double(row)
             let dy = py - ay
@@ -182,10 +182,8 @@ public struct Rasterizer: Sendable {
                 let t = min(max(((px - ax) * ex + dy * ey) * inverse, 0), 1)
                 let qx = ax + t * ex - px
                 let qy = ay + t * ey - py
-                let d2 = qx * qx + qy * qy
-                if d2 >= outer2 { continue }
-                let v: Float = d2 <= inner2 ? 1 : Float(min(max(reach - d2.squareRoot(), 0), 1))
-                if v > line[col] { line[col] = v }
+                let v = Float(min(max(reach - (qx * qx + qy * qy).squareRoot(), 0), 1))
+                line[col] = max(line[col], v)
             }
         }
     }

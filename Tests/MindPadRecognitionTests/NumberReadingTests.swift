@@ -296,6 +296,34 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         #expect(try read(w).number == number)
     }
 
+    /// The pen's way from one digit to the next, a straight stretch of the
+    /// run-on stroke, is found without any cut crossing it: with no cuts to
+    /// split at, the stroke is still split by dropping one of its longest
+    /// straight stretches, and not with `stretchSplits` 0.
+    @Test(arguments: ["25", "61", "94", "23", "70"])
+    func runOnStrokeSplitsAtItsStraightStretch(_ number: String) throws {
+        var w = NumberWriter()
+        for (i, ch) in number.enumerated() {
+            w.add(digit(Int(String(ch))!, nil, i), gap: 0.1, joined: i > 0)
+        }
+        let recognizer = try Recognizer.bundled()
+        let whole = recognizer.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
+        func runs(stretchSplits: Int) -> [(Recognition, InkPart)]? {
+            var tuning = NumberReadingTuning.standard
+            tuning.stretchSplits = stretchSplits
+            var segmenter = NumberSegmenter(w.drawing, recognizer: recognizer, workspace: recognizer.makeWorkspace(),
+                                            tuning: tuning)
+            let groups = segmenter.groups()
+            _ = segmenter.read()  // sets the typical width
+            #expect(groups.count == 1)
+            return segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width, runOn: [])
+        }
+        let found = try #require(runs(stretchSplits: 3))
+        #expect(found.map { String($0.0.digit) }.joined() == number)
+        #expect(found.contains { $0.1.piece >= 0 })
+        #expect(runs(stretchSplits: 0)?.contains { $0.1.piece >= 0 } != true)
+    }
+
     /// A single wide digit, one stroke as wide as two digits, is not split.
     @Test func wideOneStrokeDigitsStayWhole() throws {
         let recognizer = try Recognizer.bundled()

@@ -73,6 +73,14 @@ if args[1] == "--numbers" {
         case "unitWidth": tuning.unitWidth = v
         case "window": tuning.window = v
         case "positionCost": tuning.positionCost = v
+        case "stretchSplits": tuning.stretchSplits = Int(v)
+        case "runOnWidth": tuning.runOnWidth = v
+        case "relativeRunOnWidth": tuning.relativeRunOnWidth = v
+        case "strokeSplitWidth": tuning.strokeSplitWidth = v
+        case "pieceWidth": tuning.pieceWidth = v
+        case "stretchLength": tuning.stretchLength = v
+        case "strokeSplitMargin": tuning.strokeSplitMargin = v
+        case "strokeSplits": tuning.strokeSplits = Int(v)
         default: FileHandle.standardError.write("unknown tuning \(kv[0])\n".data(using: .utf8)!); exit(2)
         }
     }
