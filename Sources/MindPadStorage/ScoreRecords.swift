@@ -30,6 +30,9 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     /// The player's pet fish the game was played with (the Fish game), if
     /// any; storing the result raises that fish's best score.
     public var fishID: UUID?
+    /// The grid path finder's round (migration 0009), written to
+    /// `path_rounds` with the result; nil for every other game.
+    public var path: PathRoundRecord?
 
     /// The game of every result stored before results named their game
     /// (migration 0006 made those rows this game's; journal lines of that
@@ -40,7 +43,7 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
                 lowerScoreWins: Bool = false, mode: String, level: Int? = nil,
                 score: Int, correct: Int, answered: Int, durationMs: Int,
                 roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64,
-                keypadAnswers: Int = 0, fishID: UUID? = nil) {
+                keypadAnswers: Int = 0, fishID: UUID? = nil, path: PathRoundRecord? = nil) {
         self.resultID = resultID
         self.playerID = playerID
         self.game = game
@@ -56,18 +59,20 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
         self.finishedAtMs = finishedAtMs
         self.keypadAnswers = keypadAnswers
         self.fishID = fishID
+        self.path = path
     }
 }
 
 extension GameResultRecord {
     private enum CodingKeys: String, CodingKey {
         case resultID, playerID, game, lowerScoreWins, mode, score, correct, answered, durationMs, roomID, raceID, finishedAtMs
-        case keypadAnswers, fishID, level
+        case keypadAnswers, fishID, level, path
     }
 
     /// Journal lines written before games had names are MindPad results;
     /// lines written before the keypad and fish (0007) had none, and lines
-    /// written before levels (0008) have no `level`.
+    /// written before levels (0008) have no `level`, and lines written
+    /// before the path finder (0009) no `path`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         resultID = try c.decode(String.self, forKey: .resultID)
@@ -85,10 +90,16 @@ extension GameResultRecord {
         finishedAtMs = try c.decode(Int64.self, forKey: .finishedAtMs)
         keypadAnswers = try c.decodeIfPresent(Int.self, forKey: .keypadAnswers) ?? 0
         fishID = try c.decodeIfPresent(UUID.self, forKey: .fishID)
+        path = try c.decodeIfPresent(PathRoundRecord.self, forKey: .path)
     }
 
     /// The key a board orders by, smaller first: -score where more is better.
     public var rankKey: Int { lowerScoreWins ? score : -score }
+
+    /// Whether the result may enter the boards: not a path-finder round
+    /// that never reached its goal (it scored 0, which would top a board
+    /// where less is better).
+    public var entersBoards: Bool { path.map { $0.endedAtMs != nil } ?? true }
 }
 
 /// What storing a result did.
