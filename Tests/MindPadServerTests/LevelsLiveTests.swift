@@ -28,41 +28,12 @@ struct LadderPick: GameKind {
 
 /// The application in-process with `LadderPick` registered beside the
 /// standard games, on a scratch database: real PostgreSQL, real sockets.
-private final class LevelsServer {
+private final class LevelsServer: InProcessServer {
     static let adminToken = "levels-admin-token-0123456789"
-    let db: ScratchDatabase
-    let app: MindPadApplication
-    let registry: GameRegistry
-    let data: URL
-    let port: Int
 
     init() throws {
-        db = try ScratchDatabase()
-        data = FileManager.default.temporaryDirectory.appendingPathComponent("mindpad-levels-\(UUID().uuidString)")
-        var config = Configuration()
-        config.port = 0
-        config.host = "127.0.0.1"
-        config.databaseURL = db.url
-        config.migrationsDirectory = ServerProcess.projectRoot.appendingPathComponent("Migrations").path
-        config.webRoot = ServerProcess.projectRoot.appendingPathComponent("web").path
-        config.dataDirectory = data.path
-        config.adminToken = Self.adminToken
-        config.weatherProvider = .none  // no test reaches the internet
-        var games = GameRegistry.standard
-        games.register(LadderPick())
-        registry = games
-        app = MindPadApplication(configuration: config, games: games)
-        port = try app.start()
+        try super.init(adminToken: Self.adminToken) { $0.register(LadderPick()) }
     }
-
-    func stop() {
-        app.stop()
-        try? app.wait()
-        db.drop()
-        try? FileManager.default.removeItem(at: data)
-    }
-
-    var http: LiveHTTPServerPort { LiveHTTPServerPort(port: port) }
 
     /// A level_progress row as the result write leaves it.
     func give(_ player: String, _ game: String, level: Int, correct: Int, ms: Int = 30_000, passed: Bool) throws {
