@@ -194,6 +194,36 @@ private final class PathServer: InProcessServer {
         #expect(games.first { $0["id"] as? String == "path_finder" }?["board_order"] as? String == "lower_first")
     }
 
+    /// The player's own reset and the operator's empty the path finder's
+    /// boards; the rounds are history and stay, ranked as before.
+    @Test func resetsEmptyTheBoardsAndKeepTheRounds() throws {
+        let server = try PathServer()
+        defer { server.stop() }
+        let token = try server.http.register("Ann")
+        let ann = try #require(try ScoreStore(server.db.connect()).findPlayer(nameKey: "ann")).player.id
+        let bo = try server.player("Bo")
+        let anns = (0..<3).map { GameResultRecord.pathFinder(playerID: ann, steps: 5 + $0, startedAtMs: Self.noonMs + Int64($0) * 60_000) }
+        try server.store(anns + [.pathFinder(playerID: bo, startedAtMs: Self.noonMs)])
+        let before = try server.rounds("Ann")
+        let board = "/api/leaderboard?game=path_finder&mode=normal"
+        func names() throws -> [String?] {
+            try #require(try server.http.call("GET", board).json()["entries"] as? [[String: Any]]).map { $0["name"] as? String }
+        }
+        #expect(try names() == ["Ann", "Bo"])
+
+        let own = try server.http.call("POST", "/api/players/Ann/highscores/reset?game=path_finder", token: token, body: "")
+        #expect(try own.status == 200 && own.json()["highscores_reset"] as? Int == 1)
+        #expect(try names() == ["Bo"])
+        let after = try server.rounds("Ann")
+        #expect(after.count == 3 && after.map { $0["started_at"] as? String } == before.map { $0["started_at"] as? String })
+
+        let admin = try server.http.call("POST", "/api/admin/reset", token: "path-admin-token-0123456789", body: #"{"game":"path_finder"}"#)
+        #expect(admin.status == 200)
+        #expect(try names().isEmpty)
+        #expect(try server.rounds("Bo").count == 1 && server.rounds("Ann").count == 3)
+        #expect(try server.db.connect().query("SELECT count(*) AS n FROM path_rounds").value("n") == "4")
+    }
+
     /// The route's refusals and its edges, over HTTP.
     @Test func theRouteAnswersClearly() throws {
         let server = try PathServer()
