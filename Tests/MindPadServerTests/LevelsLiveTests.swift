@@ -206,18 +206,14 @@ private final class LevelsServer: InProcessServer {
     /// A database that is away answers 503 at once; one that hangs, within
     /// the read deadline (the listing) or the statement deadlines (resets).
     @Test func aDatabaseThatIsAwayOrHangsIs503() throws {
-        let cluster = try PrivateCluster()
-        defer { cluster.destroy() }
-        let (server, port) = try ServerProcess.serve(databaseURL: cluster.url)
-        defer { _ = server.stop() }
-        let live = LiveHTTPServerPort(port: port)
-        let token = try live.register("Patient")
-        let calls: [(String, String)] = [
-            ("GET", "/api/players/Patient/levels"),
-            ("POST", "/api/players/Patient/levels/reset"),
-            ("POST", "/api/players/Patient/highscores/reset?levels=true"),
-        ]
-        for (method, path) in calls { #expect(try live.call(method, path, token: token).status == 200, "\(path) before") }
-        try live.expectUnavailable(calls.map { ($0.0, $0.1, nil) }, token: token, whenFrozenThenStopped: cluster)
+        try LiveHTTPServerPort.onPrivateCluster { live, token, cluster in
+            let calls: [(String, String)] = [
+                ("GET", "/api/players/Patient/levels"),
+                ("POST", "/api/players/Patient/levels/reset"),
+                ("POST", "/api/players/Patient/highscores/reset?levels=true"),
+            ]
+            for (method, path) in calls { #expect(try live.call(method, path, token: token).status == 200, "\(path) before") }
+            try live.expectUnavailable(calls.map { ($0.0, $0.1, nil) }, token: token, whenFrozenThenStopped: cluster)
+        }
     }
 }

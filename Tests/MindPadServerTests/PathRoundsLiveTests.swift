@@ -299,13 +299,9 @@ private final class PathServer: InProcessServer {
     /// A database that is away answers 503 at once; one that hangs, within
     /// the read deadline: the same 503 as every other read.
     @Test func aDatabaseThatIsAwayOrHangsIs503() throws {
-        let cluster = try PrivateCluster()
-        defer { cluster.destroy() }
-        let (server, port) = try ServerProcess.serve(databaseURL: cluster.url)
-        defer { _ = server.stop() }
-        let live = LiveHTTPServerPort(port: port)
-        let token = try live.register("Patient")
-        #expect(try live.call("GET", "/api/players/Patient/path_rounds").status == 200)
-        try live.expectUnavailable([("GET", "/api/players/Patient/path_rounds", nil)], token: token, whenFrozenThenStopped: cluster)
+        try LiveHTTPServerPort.onPrivateCluster { live, token, cluster in
+            #expect(try live.call("GET", "/api/players/Patient/path_rounds").status == 200)
+            try live.expectUnavailable([("GET", "/api/players/Patient/path_rounds", nil)], token: token, whenFrozenThenStopped: cluster)
+        }
     }
 }
