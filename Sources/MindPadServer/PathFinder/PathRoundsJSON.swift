@@ -7,7 +7,7 @@ import MindPadStorage
 enum PathRoundsJSON {
     /// The path finder's game id (its kind's `identifier`): its boards'
     /// entries carry `rank_value`.
-    static let game = "path_finder"
+    static let game = PathFinder().identifier
 
     /// The rank value a path-finder score stands for: the kind scores a
     /// round as its rank value × 1000, rounded.
