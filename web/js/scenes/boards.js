@@ -3,6 +3,7 @@
 import { getLang, t } from "../i18n.js";
 import { findGame, gameName, modesOf } from "../catalog.js";
 import { fmtDuration, fmtTime, modeName } from "../format.js";
+import { fmtRank } from "../kinds/pathfinder.js";
 import { api } from "../net.js";
 import { $, currentScene, renderTabs, selectTab, show, textEl } from "../ui.js";
 
@@ -131,13 +132,19 @@ async function loadBoard() {
 function renderBoard(board, mode, me) {
   const body = $("lb-body");
   body.replaceChildren();
+  // A path-finder board ranks by the seed's rank value (lower first) and shows it instead of points.
+  const ranked = [...board.entries, ...(board.around || [])].some((e) => typeof e.rank_value === "number");
+  const head = $("lb-score-h");
+  head.dataset.i18n = ranked ? "lb.rankValue" : "lb.score";
+  head.textContent = t(head.dataset.i18n);
   const addRow = (e, extraClass) => {
     const tr = document.createElement("tr");
     if (extraClass) tr.className = extraClass;
     if (e.name.toLowerCase() === me) { tr.classList.add("me"); tr.setAttribute("aria-current", "true"); }
     const time = mode === "time_attack" ? t("hs.none") : fmtTime(e.time_ms, true);
+    const score = ranked ? fmtRank(e.rank_value) : String(e.score);
     tr.append(textEl("td", "num", String(e.rank)), textEl("td", "name", e.name),
-      textEl("td", "num", String(e.score)), textEl("td", "num", time));
+      textEl("td", "num", score), textEl("td", "num", time));
     body.append(tr);
   };
   board.entries.forEach((e) => addRow(e));

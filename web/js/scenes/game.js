@@ -106,12 +106,18 @@ export function showGraded(state) {
   const prompt = question && question.id === g.question ? question.prompt : null;
   $("game-score").textContent = String(g.score);
   const fb = $("feedback");
-  fb.textContent = g.correct ? t("game.correct") : t("game.wrong", { d: kind.describeAnswer(g.expected, prompt) });
+  const own = kind.gradedText ? kind.gradedText(g, prompt) : null;
+  fb.textContent = own ?? (g.correct ? t("game.correct") : t("game.wrong", { d: kind.describeAnswer(g.expected, prompt) }));
   fb.className = `feedback ${g.correct ? "ok" : "bad"}`;
   fb.dataset.correct = String(g.correct);
   fb.dataset.answer = g.answer !== null && typeof g.answer === "object" ? JSON.stringify(g.answer) : String(g.answer);
   fb.dataset.question = g.question;
   refreshInput();
+}
+
+/** A refused request the answer input shows itself (the path finder's `illegal_move`); false when it does not. */
+export function refuseInput(msg) {
+  return !!(input && input.refused && input.refused(msg));
 }
 
 export function showScore(state) {
@@ -136,7 +142,11 @@ export function renderLanes(state) {
     fill.className = "fill";
     fill.style.width = `${Math.round(lane.share * 100)}%`;
     bar.append(fill);
-    li.append(textEl("span", "name", lane.name), bar, textEl("span", "lane-score", String(lane.score)));
+    // The path finder: each racer's distance to the goal, live, instead of a score.
+    const last = lane.remaining !== null ? textEl("span", "lane-score lane-left", t("lanes.remaining", { n: lane.remaining }))
+      : textEl("span", "lane-score", String(lane.score));
+    if (lane.remaining !== null) last.dataset.remaining = String(lane.remaining);
+    li.append(textEl("span", "name", lane.name), bar, last);
     list.append(li);
   }
 }
