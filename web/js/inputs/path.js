@@ -24,6 +24,11 @@ export function swipeDirection(dx, dy) {
 let active = null;   // the mounted path input's handlers
 let wired = false;
 
+/** A tap on a cell: the server checks it is next to the robot. */
+function tapCell(cell) {
+  if (active) active.send({ to: { row: Number(cell.dataset.row), column: Number(cell.dataset.column) } });
+}
+
 /** The board's clicks and swipes and the direction buttons, wired once for whichever input is mounted. */
 function wireOnce() {
   if (wired) return;
@@ -37,20 +42,24 @@ function wireOnce() {
   question.addEventListener("pointerdown", (e) => {
     if (!e.target.closest(".path-board")) return;
     swipe = { id: e.pointerId, x: e.clientX, y: e.clientY };
+    if (active) active.handled = false;   // a swipe with no click after it (touch) leaves no mark
   });
   question.addEventListener("pointerup", (e) => {
     if (!swipe || swipe.id !== e.pointerId || !active) { swipe = null; return; }
     const dir = swipeDirection(e.clientX - swipe.x, e.clientY - swipe.y);
     swipe = null;
-    if (dir) { active.swiped = true; active.send({ move: dir }); }
+    if (dir) { active.handled = true; active.send({ move: dir }); return; }
+    // A finger's tap is taken here: a touch screen may send no click after it.
+    const cell = e.pointerType !== "mouse" && e.target.closest(".path-cell");
+    if (cell) { active.handled = true; tapCell(cell); }
   });
   question.addEventListener("pointercancel", () => { swipe = null; });
   question.addEventListener("click", (e) => {
     const cell = e.target.closest(".path-cell");
     if (!cell || !active) return;
-    // A swipe that ended on a cell is not also a tap.
-    if (active.swiped) { active.swiped = false; return; }
-    active.send({ to: { row: Number(cell.dataset.row), column: Number(cell.dataset.column) } });
+    // A swipe or a finger's tap, already sent at pointerup, is not also a click.
+    if (active.handled) { active.handled = false; return; }
+    tapCell(cell);
   });
 }
 
@@ -79,7 +88,7 @@ export function createPathInput(kind, context) {
   }
 
   const handlers = {
-    swiped: false,
+    handled: false,   // the pointer's last gesture was sent at pointerup: skip its click
     /** One move to the server, unless one is still out or there is nothing to steer. */
     send(answer) {
       const state = context.getState();
