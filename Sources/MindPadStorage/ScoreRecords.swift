@@ -30,6 +30,9 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     /// The player's pet fish the game was played with (the Fish game), if
     /// any; storing the result raises that fish's best score.
     public var fishID: UUID?
+    /// The path finder's round (grid, goal, steps, its clock), stored
+    /// beside the result; nil for every other game.
+    public var path: PathRoundRecord?
 
     /// The game of every result stored before results named their game
     /// (migration 0006 made those rows this game's; journal lines of that
@@ -40,7 +43,7 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
                 lowerScoreWins: Bool = false, mode: String, level: Int? = nil,
                 score: Int, correct: Int, answered: Int, durationMs: Int,
                 roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64,
-                keypadAnswers: Int = 0, fishID: UUID? = nil) {
+                keypadAnswers: Int = 0, fishID: UUID? = nil, path: PathRoundRecord? = nil) {
         self.resultID = resultID
         self.playerID = playerID
         self.game = game
@@ -56,13 +59,14 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
         self.finishedAtMs = finishedAtMs
         self.keypadAnswers = keypadAnswers
         self.fishID = fishID
+        self.path = path
     }
 }
 
 extension GameResultRecord {
     private enum CodingKeys: String, CodingKey {
         case resultID, playerID, game, lowerScoreWins, mode, score, correct, answered, durationMs, roomID, raceID, finishedAtMs
-        case keypadAnswers, fishID, level
+        case keypadAnswers, fishID, level, path
     }
 
     /// Journal lines written before games had names are MindPad results;
@@ -85,10 +89,39 @@ extension GameResultRecord {
         finishedAtMs = try c.decode(Int64.self, forKey: .finishedAtMs)
         keypadAnswers = try c.decodeIfPresent(Int.self, forKey: .keypadAnswers) ?? 0
         fishID = try c.decodeIfPresent(UUID.self, forKey: .fishID)
+        path = try c.decodeIfPresent(PathRoundRecord.self, forKey: .path)
     }
 
     /// The key a board orders by, smaller first: -score where more is better.
     public var rankKey: Int { lowerScoreWins ? score : -score }
+}
+
+/// One path-finder round as `path_rounds` keeps it (migration 0009).
+/// Times are milliseconds since 1970; `endedAtMs` is nil for a round never
+/// finished.
+public struct PathRoundRecord: Codable, Sendable, Equatable {
+    public var rows: Int
+    public var columns: Int
+    public var goalRow: Int
+    public var goalColumn: Int
+    public var steps: Int
+    public var bestSteps: Int
+    public var tries: Int
+    public var startedAtMs: Int64
+    public var endedAtMs: Int64?
+
+    public init(rows: Int, columns: Int, goalRow: Int, goalColumn: Int, steps: Int, bestSteps: Int, tries: Int,
+                startedAtMs: Int64, endedAtMs: Int64?) {
+        self.rows = rows
+        self.columns = columns
+        self.goalRow = goalRow
+        self.goalColumn = goalColumn
+        self.steps = steps
+        self.bestSteps = bestSteps
+        self.tries = tries
+        self.startedAtMs = startedAtMs
+        self.endedAtMs = endedAtMs
+    }
 }
 
 /// What storing a result did.

@@ -17,6 +17,11 @@ public protocol GameKind: Sendable {
     associatedtype Prompt: Sendable, Hashable, Codable
     /// What the racer submits. `Codable` so the owner can decode it as is.
     associatedtype Answer: Sendable, Hashable, Codable
+    /// What a racer's inputs so far did to the question they are on, for a
+    /// question that takes several inputs (the path finder's guess, then its
+    /// moves). Kept by the race machine per racer, fresh for every question
+    /// (`attempt(for:)`). A kind answered in one go keeps `NoAttempt`.
+    associatedtype Attempt: Sendable & Hashable = NoAttempt
 
     /// A stable identifier stored with every result, e.g. `"mindpad"`:
     /// lower-case letters, digits and `_`, starting with a letter, ≤ 32.
@@ -83,6 +88,60 @@ public protocol GameKind: Sendable {
     /// seconds the racer spent on the question. (Time Attack counts correct
     /// answers instead and never asks.)
     func points(for question: Question, secondsSpent: Int) -> Int
+
+    // MARK: Questions that take several inputs (defaults: one answer each)
+
+    /// A racer's attempt at `question` before their first input.
+    func attempt(for question: Question) -> Attempt
+
+    /// What `answer` does to `attempt` at `question`, `after` the question
+    /// was sent: graded (the usual), a retry, a step within the question,
+    /// or refused (then `attempt` must be left as it was). The default
+    /// grades `isCorrect(_:to:)`.
+    func judge(_ answer: Answer, to question: Question, attempt: inout Attempt, after: RaceDuration) -> AnswerVerdict
+
+    /// The question as it stands after the racer's inputs so far (after a
+    /// reconnect, the robot where it stood). Default `prompt(for:)`.
+    func prompt(for question: Question, attempt: Attempt) -> Prompt
+
+    /// Which reading a drawing on the pad gets now (`.drawnDigit` or
+    /// `.drawnNumber`), or nil when the question in its current state takes
+    /// no drawing. Default: from `isDrawable(_:)` and `answerInput`.
+    func handwriting(for question: Question, attempt: Attempt) -> AnswerInput?
+
+    /// A number shown in live progress (the path finder: the robot's
+    /// distance to the goal). Default nil.
+    func remaining(in question: Question, attempt: Attempt) -> Int?
+
+    /// Points for a correct answer in Normal and Survival, `time` after the
+    /// question was sent. Default: `points(for:secondsSpent:)` with the
+    /// whole seconds.
+    func points(for question: Question, attempt: Attempt, time: RaceDuration) -> Int
+
+    /// What the kind adds to a racer's result (`PlayerResult.detail`).
+    /// `sentAfter`: when the question was sent, from the race start;
+    /// `endedAfter`: when the run ended by the rules, from the race start
+    /// (nil if the racer left). Default nil.
+    func detail(of question: Question, attempt: Attempt, sentAfter: RaceDuration, endedAfter: RaceDuration?) -> ResultDetail?
+}
+
+/// The attempt of a kind whose questions take one answer each.
+public struct NoAttempt: Sendable, Hashable {
+    public init() {}
+}
+
+/// What one input did to a question (`GameKind.judge`).
+public enum AnswerVerdict: Sendable, Hashable {
+    /// The question is answered, right or wrong: scored as always.
+    case graded(correct: Bool)
+    /// Wrong, but the question stays open: nothing scored, the same question
+    /// is sent again (the path finder's wrong guess).
+    case tryAgain
+    /// Accepted, and the question goes on: it is sent again as it now stands
+    /// (the path finder's right guess, or a move that did not reach the goal).
+    case step
+    /// Not counted, nothing changed (a move off the grid).
+    case refused(RaceError)
 }
 
 extension GameKind {
@@ -107,4 +166,30 @@ extension GameKind {
     public func isCorrect(_ answer: Answer, to question: Question) -> Bool {
         answer == correctAnswer(to: question)
     }
+
+    public func judge(_ answer: Answer, to question: Question, attempt: inout Attempt, after: RaceDuration) -> AnswerVerdict {
+        .graded(correct: isCorrect(answer, to: question))
+    }
+
+    public func prompt(for question: Question, attempt: Attempt) -> Prompt { prompt(for: question) }
+
+    public func handwriting(for question: Question, attempt: Attempt) -> AnswerInput? {
+        guard answerInput.acceptsDrawing, isDrawable(question) else { return nil }
+        // A choice_or_digit question's drawing is one digit.
+        return answerInput.isHandwriting ? answerInput : .drawnDigit
+    }
+
+    public func remaining(in question: Question, attempt: Attempt) -> Int? { nil }
+
+    public func points(for question: Question, attempt: Attempt, time: RaceDuration) -> Int {
+        points(for: question, secondsSpent: Int(time.wholeSeconds))
+    }
+
+    public func detail(of question: Question, attempt: Attempt, sentAfter: RaceDuration, endedAfter: RaceDuration?) -> ResultDetail? {
+        nil
+    }
+}
+
+extension GameKind where Attempt == NoAttempt {
+    public func attempt(for question: Question) -> NoAttempt { NoAttempt() }
 }

@@ -33,11 +33,13 @@ public struct PlayerResult: Sendable, Hashable, Codable {
     public let keypadAnswers: Int
     /// The level raced (games with levels), nil otherwise.
     public let level: Int?
+    /// What the kind adds (`GameKind.detail`): the path finder's round.
+    public let detail: ResultDetail?
 
     public init(
         player: PlayerID, name: PlayerName, kind: String, mode: GameMode, round: Int, seed: UInt64,
         score: Int, correct: Int, wrong: Int, duration: RaceDuration, scoreReachedAfter: RaceDuration,
-        completed: Bool, seat: Int, keypadAnswers: Int = 0, level: Int? = nil
+        completed: Bool, seat: Int, keypadAnswers: Int = 0, level: Int? = nil, detail: ResultDetail? = nil
     ) {
         self.player = player
         self.name = name
@@ -55,5 +57,6 @@ public struct PlayerResult: Sendable, Hashable, Codable {
         self.answered = correct + wrong
         self.keypadAnswers = keypadAnswers
         self.level = level
+        self.detail = detail
     }
 }

@@ -10,7 +10,9 @@ public enum RaceEffect<Kind: GameKind>: Sendable, Equatable {
     case countdownStarted(round: Int, startsAt: RaceInstant)
     /// Broadcast: the race runs. `endsAt` is set in Time Attack only.
     case raceStarted(round: Int, mode: GameMode, startedAt: RaceInstant, endsAt: RaceInstant?)
-    /// To `delivery.player`: their next (or, after a reconnect, current) question.
+    /// To `delivery.player`: their next (or, after a reconnect, current)
+    /// question; the same question id again when an input changed it
+    /// (`AnswerVerdict.step`, `.tryAgain`): the prompt as it now stands.
     case sendQuestion(QuestionDelivery<Kind>)
     /// To `outcome.player`: how their answer was graded.
     case answerGraded(AnswerOutcome<Kind>)
@@ -40,6 +42,9 @@ public struct QuestionDelivery<Kind: GameKind>: Sendable, Equatable {
     public let prompt: Kind.Prompt
     /// Server side only (logs, tests): contains the answer.
     public let question: Kind.Question
+    /// Server side only: the racer's inputs so far on this question (the
+    /// prompt shows it as it stands).
+    public let attempt: Kind.Attempt
     /// When the racer's clock for this question started.
     public let sentAt: RaceInstant
 }
@@ -61,4 +66,7 @@ public struct AnswerOutcome<Kind: GameKind>: Sendable, Equatable {
     public let score: Int
     /// Whether this answer ended the racer's run.
     public let finishedRun: Bool
+    /// A wrong answer to a question that stays open (`AnswerVerdict.tryAgain`):
+    /// the same question comes again, and `correctAnswer` must not be shown.
+    public let retry: Bool
 }

@@ -34,6 +34,11 @@ public enum RaceError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsentQuestion(QuestionID, current: QuestionID)
     /// A rematch before the race finished.
     case raceNotFinished
+    /// An input the question cannot take as it stands (the path finder: a
+    /// move off the grid, a tap on a cell not next to the robot, a move
+    /// before the grid is guessed). Not counted; nothing changed. The text
+    /// says what was wrong, for the racer.
+    case illegalMove(String)
 
     public var code: String {
         switch self {
@@ -53,6 +58,7 @@ public enum RaceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .staleQuestion: "stale_question"
         case .unsentQuestion: "unsent_question"
         case .raceNotFinished: "race_not_finished"
+        case .illegalMove: "illegal_move"
         }
     }
 
@@ -90,6 +96,8 @@ public enum RaceError: Error, Sendable, Hashable, CustomStringConvertible {
             return "That question has not been sent yet; answer question \(current.index + 1) instead."
         case .raceNotFinished:
             return "A rematch is only possible after the race has finished."
+        case .illegalMove(let message):
+            return message
         }
     }
 }

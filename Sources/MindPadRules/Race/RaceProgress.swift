@@ -16,6 +16,9 @@ public struct RacerProgress: Sendable, Hashable, Codable {
     public let correct: Int
     public let wrong: Int
     public let status: RacerStatus
+    /// What is left of the current question, when the kind says
+    /// (`GameKind.remaining`): the path finder's distance to the goal.
+    public let remaining: Int?
 }
 
 /// Where a racer is in their run.

@@ -45,7 +45,12 @@ extension RaceStateMachine {
         let seated = members.filter { $0.role == .racer }
         let running = Running(
             startedAt: startsAt, endsAt: endsAt,
-            racers: seated.map { RacerRun(member: $0, startedAt: startsAt) }
+            racers: seated.map { member in
+                let first = question(at: 0)
+                let attempt = kind.attempt(for: first)
+                return RacerRun(member: member, startedAt: startsAt, attempt: attempt,
+                                remaining: kind.remaining(in: first, attempt: attempt))
+            }
         )
         state = .running(running)
         effects.append(.raceStarted(round: round, mode: configuration.mode, startedAt: startsAt, endsAt: endsAt))
@@ -104,12 +109,43 @@ extension RaceStateMachine {
               let r = running.racers.firstIndex(where: { $0.id == player }) else { return }
         var racer = running.racers[r]
 
-        let question = kind.question(seed: seed, index: racer.questionIndex, mode: configuration.mode, level: configuration.level)
-        let isCorrect = kind.isCorrect(answer, to: question)
-        let seconds = Int((now - racer.questionSentAt).wholeSeconds)
+        let question = question(at: racer.questionIndex)
+        let spent = now - racer.questionSentAt
+        let isCorrect: Bool
+        switch kind.judge(answer, to: question, attempt: &racer.attempt, after: spent) {
+        case .refused(let error):
+            // Not counted: the racer's run stays exactly as it was.
+            effects.append(.rejected(player, error))
+            return
+        case .step:
+            // The same question, as it now stands; nothing is graded.
+            racer.remaining = kind.remaining(in: question, attempt: racer.attempt)
+            running.racers[r] = racer
+            state = .running(running)
+            effects.append(.sendQuestion(delivery(for: racer)))
+            effects.append(.progress(progress(of: running)))
+            return
+        case .tryAgain:
+            racer.wrong += 1
+            if keypad { racer.keypadAnswers += 1 }
+            racer.remaining = kind.remaining(in: question, attempt: racer.attempt)
+            running.racers[r] = racer
+            state = .running(running)
+            effects.append(.answerGraded(AnswerOutcome(
+                player: player, question: id, answer: answer, confidence: confidence, isCorrect: false,
+                correctAnswer: kind.correctAnswer(to: question), secondsSpent: Int(spent.wholeSeconds),
+                points: 0, score: racer.score, finishedRun: false, retry: true
+            )))
+            effects.append(.sendQuestion(delivery(for: racer)))
+            effects.append(.progress(progress(of: running)))
+            return
+        case .graded(let correct):
+            isCorrect = correct
+        }
+        let seconds = Int(spent.wholeSeconds)
         let points: Int
         switch configuration.mode {
-        case .normal, .survival: points = isCorrect ? kind.points(for: question, secondsSpent: seconds) : 0
+        case .normal, .survival: points = isCorrect ? kind.points(for: question, attempt: racer.attempt, time: spent) : 0
         case .timeAttack: points = isCorrect ? 1 : 0
         }
         if isCorrect { racer.correct += 1 } else { racer.wrong += 1 }
@@ -127,7 +163,7 @@ extension RaceStateMachine {
         effects.append(.answerGraded(AnswerOutcome(
             player: player, question: id, answer: answer, confidence: confidence, isCorrect: isCorrect,
             correctAnswer: kind.correctAnswer(to: question), secondsSpent: seconds,
-            points: points, score: racer.score, finishedRun: runEnds
+            points: points, score: racer.score, finishedRun: runEnds, retry: false
         )))
         if runEnds {
             racer.status = .completed(at: now)
@@ -136,6 +172,9 @@ extension RaceStateMachine {
         } else {
             racer.questionIndex += 1
             racer.questionSentAt = now
+            let next = self.question(at: racer.questionIndex)
+            racer.attempt = kind.attempt(for: next)
+            racer.remaining = kind.remaining(in: next, attempt: racer.attempt)
             running.racers[r] = racer
             effects.append(.sendQuestion(delivery(for: racer)))
         }

@@ -51,15 +51,22 @@ extension RaceStateMachine {
         RaceProgress(round: round, mode: configuration.mode, racers: running.racers.map(\.progress))
     }
 
-    func delivery(for racer: RacerRun) -> QuestionDelivery<Kind> {
-        let question = kind.question(seed: seed, index: racer.questionIndex, mode: configuration.mode, level: configuration.level)
+    /// The round's `index`-th question.
+    func question(at index: Int) -> Kind.Question {
+        kind.question(seed: seed, index: index, mode: configuration.mode, level: configuration.level)
+    }
+
+    /// The racer's current question as it stands (after a reconnect too).
+    func delivery(for racer: RacerRun<Kind.Attempt>) -> QuestionDelivery<Kind> {
+        let question = question(at: racer.questionIndex)
         return QuestionDelivery(
             player: racer.id, id: QuestionID(round: round, index: racer.questionIndex),
-            prompt: kind.prompt(for: question), question: question, sentAt: racer.questionSentAt
+            prompt: kind.prompt(for: question, attempt: racer.attempt), question: question, attempt: racer.attempt,
+            sentAt: racer.questionSentAt
         )
     }
 
-    func result(for racer: RacerRun, in running: Running) -> PlayerResult {
+    func result(for racer: RacerRun<Kind.Attempt>, in running: Running) -> PlayerResult {
         let endedAt: RaceInstant
         let completed: Bool
         switch racer.status {
@@ -77,7 +84,10 @@ extension RaceStateMachine {
             player: racer.id, name: racer.name, kind: kind.identifier, mode: configuration.mode,
             round: round, seed: seed, score: racer.score, correct: racer.correct, wrong: racer.wrong,
             duration: endedAt - running.startedAt, scoreReachedAfter: racer.scoreReachedAt - running.startedAt,
-            completed: completed, seat: racer.seat, keypadAnswers: racer.keypadAnswers, level: configuration.level
+            completed: completed, seat: racer.seat, keypadAnswers: racer.keypadAnswers, level: configuration.level,
+            detail: kind.detail(of: question(at: racer.questionIndex), attempt: racer.attempt,
+                                sentAfter: racer.questionSentAt - running.startedAt,
+                                endedAfter: completed ? endedAt - running.startedAt : nil)
         )
     }
 

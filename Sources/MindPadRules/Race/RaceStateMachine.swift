@@ -43,7 +43,7 @@ public struct RaceStateMachine<Kind: GameKind>: Sendable {
         /// Time Attack only.
         let endsAt: RaceInstant?
         /// In seat order, including racers who left.
-        var racers: [RacerRun]
+        var racers: [RacerRun<Kind.Attempt>]
     }
 
     /// A deadline that can come due.

@@ -1,6 +1,6 @@
 /// One racer's run in the current round, as the state machine keeps it.
 /// Kept after the racer leaves, because their result so far still counts.
-struct RacerRun: Sendable, Hashable {
+struct RacerRun<Attempt: Sendable & Hashable>: Sendable, Hashable {
     let id: PlayerID
     let name: PlayerName
     let seat: Int
@@ -8,6 +8,10 @@ struct RacerRun: Sendable, Hashable {
     var questionIndex: Int
     /// When that question was sent: the start of its whole-seconds clock.
     var questionSentAt: RaceInstant
+    /// What their inputs so far did to that question (`GameKind.Attempt`).
+    var attempt: Attempt
+    /// `GameKind.remaining` for that question and attempt, for progress.
+    var remaining: Int?
     var score: Int
     var correct: Int
     var wrong: Int
@@ -23,12 +27,14 @@ struct RacerRun: Sendable, Hashable {
         case abandoned(at: RaceInstant)
     }
 
-    init(member: RoomMember, startedAt: RaceInstant) {
+    init(member: RoomMember, startedAt: RaceInstant, attempt: Attempt, remaining: Int?) {
         id = member.id
         name = member.name
         seat = member.seat
         questionIndex = 0
         questionSentAt = startedAt
+        self.attempt = attempt
+        self.remaining = remaining
         score = 0
         correct = 0
         wrong = 0
@@ -55,7 +61,8 @@ struct RacerRun: Sendable, Hashable {
     var progress: RacerProgress {
         RacerProgress(
             player: id, name: name, questionIndex: questionIndex,
-            score: score, correct: correct, wrong: wrong, status: publicStatus
+            score: score, correct: correct, wrong: wrong, status: publicStatus,
+            remaining: isPlaying ? remaining : nil
         )
     }
 }

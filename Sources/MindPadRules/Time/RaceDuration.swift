@@ -25,5 +25,13 @@ public struct RaceDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
         lhs.milliseconds < rhs.milliseconds
     }
 
+    public static func + (lhs: RaceDuration, rhs: RaceDuration) -> RaceDuration {
+        RaceDuration(milliseconds: lhs.milliseconds + rhs.milliseconds)
+    }
+
+    public static func - (lhs: RaceDuration, rhs: RaceDuration) -> RaceDuration {
+        RaceDuration(milliseconds: lhs.milliseconds - rhs.milliseconds)
+    }
+
     public var description: String { "\(milliseconds)ms" }
 }

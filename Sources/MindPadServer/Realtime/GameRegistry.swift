@@ -31,6 +31,7 @@ public struct GameRegistry: Sendable {
         registry.register(MindPadArithmetic())
         registry.register(AddOne())
         for kids in KidsGame.all { registry.register(kids) }
+        registry.register(PathFinder())
         return registry
     }
 

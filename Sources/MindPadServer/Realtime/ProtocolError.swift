@@ -42,6 +42,7 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case staleQuestion = "stale_question"
     case unsentQuestion = "unsent_question"
     case raceNotFinished = "race_not_finished"
+    case illegalMove = "illegal_move"
     // Drawing and answering.
     case badStroke = "bad_stroke"
     case tooManyPoints = "too_many_points"
@@ -73,6 +74,7 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
         case .staleQuestion: self = .staleQuestion
         case .unsentQuestion: self = .unsentQuestion
         case .raceNotFinished: self = .raceNotFinished
+        case .illegalMove: self = .illegalMove
         }
     }
 

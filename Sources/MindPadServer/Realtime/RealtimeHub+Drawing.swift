@@ -17,6 +17,11 @@ extension RealtimeHub {
                 if room.refusal(ofAnswerBy: player.id, to: question) == nil {
                     reply(session, ProtocolError(.answerNotDrawn, "This answer is not one digit: tap an option and send \"submit\" with its \"answer\".", request: "points"))
                 }
+            } else if room.game.answerInput == .move {
+                // The path finder takes a drawing only while the grid is guessed.
+                if room.refusal(ofAnswerBy: player.id, to: question) == nil {
+                    reply(session, ProtocolError(.answerNotDrawn, "Only the guess of the grid is written on the pad; move with \"submit\" and an \"answer\".", request: "points"))
+                }
             } else {
                 reply(session, ProtocolError(.answerNotDrawn, "\(room.game.names.en) is not answered by drawing; send \"submit\" with an \"answer\".", request: "points"))
             }
@@ -92,9 +97,10 @@ extension RealtimeHub {
         // The answer counts at the moment it arrived, not when it was read.
         let receivedAt = transport.now
         let input = room.game.answerInput
-        // A choice_or_digit question takes a drawing only when drawable (the
-        // canvas then belongs to it); otherwise, like a tap game, an answer.
-        let drawable = input.isHandwriting || (input == .choiceOrDigit && session.drawing.question == question)
+        // A choice_or_digit question takes a drawing only when drawable, and
+        // a move game's only while its grid is guessed (the canvas then
+        // belongs to the question); otherwise, like a tap game, an answer.
+        let drawable = input.isHandwriting || session.drawing.question == question
         guard drawable else {
             guard let answer else {
                 return reply(session, ProtocolError(.answerMissing, "Send your answer as \"answer\" with \"submit\".", request: request))
@@ -110,6 +116,10 @@ extension RealtimeHub {
             guard let typed = answer.string, DigitString.isValid(typed) else {
                 return reply(session, ProtocolError(.badAnswer, "A keypad \"answer\" is 1 to \(DigitString.maxCount) digits 0-9 in a string, such as \"3240\".", request: request))
             }
+            return room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
+        }
+        // A guess typed on the keypad where it could be written: counted.
+        if input == .move, let answer {
             return room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
         }
         // A tap on a drawable question: the option, whatever is drawn.

@@ -27,14 +27,13 @@ extension RealtimeHub {
     /// A question went out to `player` (nil: their run ended): their canvas
     /// now belongs to it, if it may be answered in handwriting (`input` nil
     /// when it may not), and is read as one digit or as a number as the
-    /// game's `input` says.
+    /// game's `input` says. A question sent again (the path finder's wrong
+    /// guess, a reconnect) starts a clean canvas too: what was drawn was
+    /// read already.
     func questionSent(_ question: QuestionID?, to player: PlayerID, input: AnswerInput?) {
         guard let connection = online[player], let session = sessions[connection] else { return }
-        let drawingFor = input?.acceptsDrawing == true ? question : nil
-        if session.drawing.question != drawingFor || session.drawing.isBeingRead {
-            session.drawing.reset(to: drawingFor)
-            session.pacer.cancel()
-        }
+        session.drawing.reset(to: input?.acceptsDrawing == true ? question : nil)
+        session.pacer.cancel()
         session.drawing.readsNumber = input == .drawnNumber
     }
 
@@ -58,12 +57,14 @@ extension RealtimeHub {
     /// `result_saved` message once storage answered.
     func store(_ result: PlayerResult, account: Int64, fish: UUID?, game: GameInfo, room code: String,
                durable: @escaping () -> Void, saved: @escaping (OutgoingMessage) -> Void) {
+        let finishedAtMs = Int64(Date().timeIntervalSince1970 * 1000)
         let record = GameResultRecord(
             playerID: account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
             mode: result.mode.rawValue, level: result.level, score: result.score, correct: result.correct, answered: result.answered,
             durationMs: Int(result.mode == .timeAttack ? result.scoreReachedAfter.milliseconds : result.duration.milliseconds),
             roomID: code, raceID: "\(code)-\(result.round)",
-            finishedAtMs: Int64(Date().timeIntervalSince1970 * 1000), keypadAnswers: result.keypadAnswers, fishID: fish)
+            finishedAtMs: finishedAtMs, keypadAnswers: result.keypadAnswers, fishID: fish,
+            path: Self.pathRecord(result, finishedAtMs: finishedAtMs))
         let round = result.round
         let mode = result.mode
         let identifier = game.identifier
@@ -86,6 +87,21 @@ extension RealtimeHub {
                 }
             }
         })
+    }
+}
+
+extension RealtimeHub {
+    /// The path finder's round in wall-clock time: the result is stored as
+    /// its run ends (`finishedAtMs`, `result.duration` after the race
+    /// start), so an instant `after` the start was `duration − after` before.
+    /// A round whose grid was never shown starts at the race start; one that
+    /// never reached the goal has no end.
+    static func pathRecord(_ result: PlayerResult, finishedAtMs: Int64) -> PathRoundRecord? {
+        guard case .path(let p) = result.detail else { return nil }
+        let wall = { (after: RaceDuration) in finishedAtMs - (result.duration - after).milliseconds }
+        return PathRoundRecord(rows: p.rows, columns: p.columns, goalRow: p.goal.row, goalColumn: p.goal.column,
+                               steps: p.steps, bestSteps: p.bestSteps, tries: p.tries,
+                               startedAtMs: wall(p.gridShownAfter ?? .zero), endedAtMs: p.goalReachedAfter.map(wall))
     }
 }
 

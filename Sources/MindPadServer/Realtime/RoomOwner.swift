@@ -126,14 +126,17 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         case .raceStarted(let round, let mode, _, let endsAt):
             broadcast(ServerMessage.raceStarted(round: round, mode: mode, endsAt: endsAt, now: now))
         case .sendQuestion(let delivery):
-            // The pad takes the answer only where the kind says it may.
+            // The pad takes the answer only where the kind says it may, as
+            // the question now stands (the path finder: while guessing).
             hub.questionSent(delivery.id, to: delivery.player,
-                             input: race.kind.isDrawable(delivery.question) ? game.answerInput : nil)
+                             input: race.kind.handwriting(for: delivery.question, attempt: delivery.attempt))
             say(ServerMessage.question(delivery.id, prompt: encode(delivery.prompt)), to: delivery.player)
         case .answerGraded(let o):
-            say(ServerMessage.graded(question: o.question, answer: encode(o.answer), expected: encode(o.correctAnswer),
-                                          confidence: o.confidence, correct: o.isCorrect, points: o.points,
-                                          score: o.score, runOver: o.finishedRun), to: o.player)
+            // A retry keeps the question open: its answer stays unsaid.
+            say(ServerMessage.graded(question: o.question, answer: encode(o.answer),
+                                     expected: o.retry ? nil : encode(o.correctAnswer),
+                                     confidence: o.confidence, correct: o.isCorrect, points: o.points,
+                                     score: o.score, runOver: o.finishedRun, retry: o.retry), to: o.player)
         case .progress(let progress):
             pendingProgress = progress
             flushProgress(force: false)

@@ -75,14 +75,17 @@ enum ServerMessage {
         ])
     }
 
-    /// `answer` and `expected`: the kind's `Answer`, encoded.
-    static func graded(question: QuestionID, answer: JSON, expected: JSON, confidence: Double?, correct: Bool,
-                       points: Int, score: Int, runOver: Bool) -> OutgoingMessage {
+    /// `answer` and `expected`: the kind's `Answer`, encoded. `retry`: the
+    /// question stays open (a wrong guess of the path finder's grid), so
+    /// there is no `expected` and `"retry": true` is said.
+    static func graded(question: QuestionID, answer: JSON, expected: JSON?, confidence: Double?, correct: Bool,
+                       points: Int, score: Int, runOver: Bool, retry: Bool = false) -> OutgoingMessage {
         OutgoingMessage("graded", [
             ("question", .string(question.wire)), ("answer", answer),
             ("confidence", confidence.map { .double(rounded($0)) }),
             ("correct", .bool(correct)), ("expected", expected),
             ("points", .int(points)), ("score", .int(score)), ("run_over", .bool(runOver)),
+            ("retry", retry ? .bool(true) : nil),
         ])
     }
 
@@ -142,10 +145,11 @@ enum ServerMessage {
         [
             ("round", .int(p.round)), ("mode", .string(p.mode.rawValue)),
             ("racers", .array(p.racers.map { r in
-                .object([
+                .object(omittingNils: [
                     ("player_id", .string(r.player.rawValue)), ("name", .string(r.name.display)),
                     ("question_index", .int(r.questionIndex)), ("score", .int(r.score)),
                     ("correct", .int(r.correct)), ("wrong", .int(r.wrong)), ("status", .string(r.status.rawValue)),
+                    ("remaining", r.remaining.map(JSON.int)),
                 ])
             })),
         ]
@@ -171,7 +175,25 @@ enum ServerMessage {
             ("answered", .int(r.answered)), ("duration_ms", .int(Int(r.duration.milliseconds))),
             ("score_reached_ms", .int(Int(r.scoreReachedAfter.milliseconds))), ("completed", .bool(r.completed)),
             ("keypad_answers", .int(r.keypadAnswers)),
-        ]
+        ] + detailFields(r)
+    }
+
+    /// What the kind adds to a result (`PlayerResult.detail`).
+    static func detailFields(_ r: PlayerResult) -> [(String, JSON)] {
+        switch r.detail {
+        case nil:
+            return []
+        case .path(let p):
+            let ms = { (d: RaceDuration?) in d.map { JSON.int(Int($0.milliseconds)) } ?? .null }
+            return [("path", .object([
+                ("rows", .int(p.rows)), ("columns", .int(p.columns)),
+                ("goal", .object([("row", .int(p.goal.row)), ("column", .int(p.goal.column))])),
+                ("steps", .int(p.steps)), ("best_steps", .int(p.bestSteps)), ("tries", .int(p.tries)),
+                ("grid_shown_ms", ms(p.gridShownAfter)), ("goal_reached_ms", ms(p.goalReachedAfter)),
+                // The seed's rank value: the score is it × 1000.
+                ("rank_value", p.goalReachedAfter == nil ? .null : .double(Double(r.score) / 1000)),
+            ]))]
+        }
     }
 
     static func result(_ r: PlayerResult) -> JSON { .object(resultFields(r)) }
