@@ -30,8 +30,8 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     /// The player's pet fish the game was played with (the Fish game), if
     /// any; storing the result raises that fish's best score.
     public var fishID: UUID?
-    /// The path finder's round (grid, goal, steps, its clock), stored
-    /// beside the result; nil for every other game.
+    /// The grid path finder's round (migration 0009), written to
+    /// `path_rounds` with the result; nil for every other game.
     public var path: PathRoundRecord?
 
     /// The game of every result stored before results named their game
@@ -71,7 +71,8 @@ extension GameResultRecord {
 
     /// Journal lines written before games had names are MindPad results;
     /// lines written before the keypad and fish (0007) had none, and lines
-    /// written before levels (0008) have no `level`.
+    /// written before levels (0008) have no `level`, and lines written
+    /// before the path finder (0009) no `path`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         resultID = try c.decode(String.self, forKey: .resultID)
@@ -94,34 +95,11 @@ extension GameResultRecord {
 
     /// The key a board orders by, smaller first: -score where more is better.
     public var rankKey: Int { lowerScoreWins ? score : -score }
-}
 
-/// One path-finder round as `path_rounds` keeps it (migration 0009).
-/// Times are milliseconds since 1970; `endedAtMs` is nil for a round never
-/// finished.
-public struct PathRoundRecord: Codable, Sendable, Equatable {
-    public var rows: Int
-    public var columns: Int
-    public var goalRow: Int
-    public var goalColumn: Int
-    public var steps: Int
-    public var bestSteps: Int
-    public var tries: Int
-    public var startedAtMs: Int64
-    public var endedAtMs: Int64?
-
-    public init(rows: Int, columns: Int, goalRow: Int, goalColumn: Int, steps: Int, bestSteps: Int, tries: Int,
-                startedAtMs: Int64, endedAtMs: Int64?) {
-        self.rows = rows
-        self.columns = columns
-        self.goalRow = goalRow
-        self.goalColumn = goalColumn
-        self.steps = steps
-        self.bestSteps = bestSteps
-        self.tries = tries
-        self.startedAtMs = startedAtMs
-        self.endedAtMs = endedAtMs
-    }
+    /// Whether the result may enter the boards: not a path-finder round
+    /// that never reached its goal (it scored 0, which would top a board
+    /// where less is better).
+    public var entersBoards: Bool { path.map { $0.endedAtMs != nil } ?? true }
 }
 
 /// What storing a result did.

@@ -63,6 +63,11 @@ public struct ScoreStore {
     /// that counted itself. So results kept in the journal during an outage
     /// replay as they were played; a locked level played counts for nothing.
     ///
+    /// A result with a path-finder round (`path`) writes its `path_rounds`
+    /// row in the same statement, once, with the result (a replay writes
+    /// neither again). A round that never reached its goal is stored but
+    /// improves no best (`entersBoards`), and is never a personal best.
+    ///
     /// The results travel as one JSON parameter, so the statement's text is
     /// always the same and no value ever becomes SQL.
     public func record(_ batch: [GameResultRecord], passMark: Int = defaultPassMark) throws -> [RecordOutcome] {
@@ -73,7 +78,9 @@ public struct ScoreStore {
                 SELECT * FROM jsonb_to_recordset(\(String(decoding: rows, as: UTF8.self))::jsonb) AS t (
                     i int, result_id uuid, player_id bigint, game text, rank_key int, mode text, score int,
                     correct int, answered int, duration_ms int, room_id text, race_id text, finished_ms bigint,
-                    keypad_answers int, fish_id uuid, level int)
+                    keypad_answers int, fish_id uuid, level int, boards boolean,
+                    path_rows int, path_columns int, goal_row int, goal_column int, path_steps int, best_steps int,
+                    path_tries int, started_ms bigint, ended_ms bigint)
             ), ins AS (
                 INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered,
                                           duration_ms, room_id, race_id, finished_at, keypad_answers, fish_id, level)
@@ -82,6 +89,17 @@ public struct ScoreStore {
                 FROM input ORDER BY result_id
                 ON CONFLICT (result_id) DO NOTHING
                 RETURNING result_id, player_id, game, mode, score, duration_ms, finished_at, fish_id, level, correct
+            ), pathed AS (
+                -- The new results' rounds, in primary-key order (the same
+                -- id twice in one batch: the first, as the result itself).
+                INSERT INTO path_rounds (result_id, player_id, grid_rows, grid_columns, goal_row, goal_column, steps,
+                                         best_steps, tries, started_at, ended_at)
+                SELECT DISTINCT ON (ins.result_id) ins.result_id, ins.player_id, input.path_rows, input.path_columns,
+                       input.goal_row, input.goal_column, input.path_steps, input.best_steps, input.path_tries,
+                       to_timestamp(input.started_ms / 1000.0), to_timestamp(input.ended_ms / 1000.0)
+                FROM ins JOIN input ON input.result_id = ins.result_id
+                WHERE input.path_rows IS NOT NULL
+                ORDER BY ins.result_id, input.i
             ), leveled AS (
                 SELECT result_id, player_id, game, level, correct, duration_ms, finished_at FROM ins WHERE level IS NOT NULL
             ), opened AS (
@@ -136,7 +154,7 @@ public struct ScoreStore {
                 -- upsert cannot touch the same row twice.
                 SELECT DISTINCT ON (ins.player_id, ins.game, ins.mode, p.period, p.period_start)
                        ins.*, input.rank_key, p.period, p.period_start
-                FROM ins JOIN input ON input.result_id = ins.result_id, LATERAL (VALUES
+                FROM ins JOIN input ON input.result_id = ins.result_id AND input.boards, LATERAL (VALUES
                     ('all', DATE '1970-01-01'),
                     ('day', (ins.finished_at AT TIME ZONE 'UTC')::date),
                     ('week', date_trunc('week', ins.finished_at AT TIME ZONE 'UTC')::date)
@@ -199,7 +217,7 @@ public struct ScoreStore {
             // The same id twice in one batch is stored once, by the first.
             let isNew = inserted[i] && seen.insert(r.resultID.lowercased()).inserted
             let mine = Best(rankKey: r.rankKey, score: r.score, durationMs: r.durationMs, achievedAtMs: r.finishedAtMs)
-            let improves = isNew && (before.map { mine.beats($0) } ?? true)
+            let improves = isNew && r.entersBoards && (before.map { mine.beats($0) } ?? true)
             if improves { running[key] = mine }
             // A first game that scored nothing is not a "best" worth a fanfare
             // (where more is better). A result stored before (a replay) has no
@@ -224,12 +242,21 @@ public struct ScoreStore {
         let keypad_answers: Int
         let fish_id: String?
         let level: Int?
+        /// Whether the result may improve bests (`entersBoards`).
+        let boards: Bool
+        /// The path-finder round, all nil without one.
+        let path_rows, path_columns, goal_row, goal_column, path_steps, best_steps, path_tries: Int?
+        let started_ms, ended_ms: Int64?
 
         init(index: Int, _ r: GameResultRecord) {
             (i, result_id, player_id, game, rank_key, mode) = (index, r.resultID, r.playerID, r.game, r.rankKey, r.mode)
             (score, correct, answered, duration_ms) = (r.score, r.correct, r.answered, r.durationMs)
             (room_id, race_id, finished_ms) = (r.roomID, r.raceID, r.finishedAtMs)
-            (keypad_answers, fish_id, level) = (r.keypadAnswers, r.fishID?.uuidString.lowercased(), r.level)
+            (keypad_answers, fish_id, level, boards) = (r.keypadAnswers, r.fishID?.uuidString.lowercased(), r.level, r.entersBoards)
+            let p = r.path
+            (path_rows, path_columns, goal_row, goal_column) = (p?.rows, p?.columns, p?.goalRow, p?.goalColumn)
+            (path_steps, best_steps, path_tries) = (p?.steps, p?.bestSteps, p?.tries)
+            (started_ms, ended_ms) = (p?.startedAtMs, p?.endedAtMs)
         }
     }
 

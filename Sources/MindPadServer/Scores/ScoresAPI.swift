@@ -6,8 +6,8 @@ import MindPadStorage
 import Synchronization
 
 /// The HTTP API (docs/openapi.yaml): scores, players, their fish
-/// (`ScoresAPI+Fish.swift`), their level progress (`ScoresAPI+Levels.swift`)
-/// and the weather. Handlers run on the service
+/// (`ScoresAPI+Fish.swift`), their level progress (`ScoresAPI+Levels.swift`),
+/// their path-finder rounds (`ScoresAPI+PathRounds.swift`) and the weather. Handlers run on the service
 /// thread and only parse, check and dispatch; every query runs on a
 /// database worker, which answers through the `HTTPResponder`.
 final class ScoresAPI: Sendable {
@@ -69,6 +69,7 @@ final class ScoresAPI: Sendable {
         case .weather: responder.respond(.json(200, WeatherJSON(weather.current())))
         case .levels(let name): listLevels(name: name, request, responder)
         case .levelsReset(let name): resetLevels(name: name, request, responder)
+        case .pathRounds(let name): pathRounds(name: name, request, responder)
         }
         return true
     }
@@ -144,23 +145,42 @@ final class ScoresAPI: Sendable {
                 playerID = found.player.id
             }
             let board = try store.leaderboard(game: gameID, mode: mode, period: period, limit: limit, at: at, aroundPlayer: playerID)
-            return .json(200, ScoresJSON.Board(board, includeAround: around != nil))
+            return .json(200, ScoresJSON.Board(board, includeAround: around != nil, rankValues: gameID == PathRoundsJSON.game))
         }
     }
 
     private func profile(name raw: String, _ request: HTTPRequest, _ responder: HTTPResponder) {
         let name: PlayerName
-        do { name = try PlayerName(validating: raw) } catch {
-            return responder.respond(.error(400, code: "invalid_name", message: error.description))
-        }
         let info: GameInfo
-        do { info = try game(request.query["game"]) } catch { return responder.respond(error.response) }
+        do {
+            name = try Self.playerName(raw)
+            info = try game(request.query["game"])
+        } catch {
+            return responder.respond(error.response)
+        }
+        runForPlayer(name, responder) { connection, player in
+            .json(200, ScoresJSON.Profile(try ScoreStore(connection).profile(of: player, game: info.identifier), game: info))
+        }
+    }
+
+    /// The name a public read's path names, or the 400 `invalid_name`
+    /// for one that cannot be anyone's.
+    static func playerName(_ raw: String) throws(Refusal) -> PlayerName {
+        do { return try PlayerName(validating: raw) } catch {
+            throw Refusal(.error(400, code: "invalid_name", message: error.description))
+        }
+    }
+
+    /// Runs a public read (no token) about the player called `name` on a
+    /// database worker, within the read deadline: 404 `unknown_player`
+    /// when nobody is.
+    func runForPlayer(_ name: PlayerName, _ responder: HTTPResponder,
+                      _ work: @escaping @Sendable (PostgresConnection, PlayerRecord) throws -> HTTPResponse) {
         run(responder, within: Self.readDeadline) { connection in
-            let store = ScoreStore(connection)
-            guard let found = try store.findPlayer(nameKey: name.key) else {
+            guard let found = try ScoreStore(connection).findPlayer(nameKey: name.key) else {
                 return .error(404, code: "unknown_player", message: "no player is called \(name.display)")
             }
-            return .json(200, ScoresJSON.Profile(try store.profile(of: found.player, game: info.identifier), game: info))
+            return try work(connection, found.player)
         }
     }
 

@@ -11,13 +11,17 @@ enum ScoresJSON {
         let score: Int
         let time_ms: Int
         let achieved_at: String
+        /// The path finder's boards only (absent on the others): the
+        /// seed's rank value the score stands for (`score` / 1000).
+        let rank_value: Double?
 
-        init(_ e: LeaderboardEntry) {
+        init(_ e: LeaderboardEntry, rankValue: Bool = false) {
             rank = e.rank
             name = e.name
             score = e.score
             time_ms = e.durationMs
             achieved_at = ScoresJSON.timestamp(e.achievedAtMs)
+            rank_value = rankValue ? PathRoundsJSON.rankValue(score: e.score) : nil
         }
     }
 
@@ -31,15 +35,18 @@ enum ScoresJSON {
         let me: Entry?
         let around: [Entry]?
 
-        init(_ b: Leaderboard, includeAround: Bool) {
+        /// With `rankValues` (the path finder's boards) each entry carries
+        /// its `rank_value`.
+        init(_ b: Leaderboard, includeAround: Bool, rankValues: Bool = false) {
             game = b.game
             mode = b.mode
             period = b.period.rawValue
             period_start = b.periodStart
             next_reset = b.nextResetMs.map(ScoresJSON.timestamp)
-            entries = b.entries.map(Entry.init)
-            me = b.me.map(Entry.init)
-            around = includeAround ? b.around.map(Entry.init) : nil
+            let entry = { Entry($0, rankValue: rankValues) }
+            entries = b.entries.map(entry)
+            me = b.me.map(entry)
+            around = includeAround ? b.around.map(entry) : nil
         }
     }
 

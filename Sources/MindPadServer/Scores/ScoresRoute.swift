@@ -1,5 +1,5 @@
 /// The resources of the HTTP API (docs/openapi.yaml): scores, fish, level
-/// progress and weather, and the methods each takes. A path is matched on its decoded
+/// progress, path-finder rounds and weather, and the methods each takes. A path is matched on its decoded
 /// segments (`HTTPRequest.pathSegments`), never decoded again: a name
 /// arrives as it was sent.
 enum ScoresRoute: Equatable {
@@ -19,6 +19,8 @@ enum ScoresRoute: Equatable {
     case levels(name: String)
     /// A player resets their own level progress.
     case levelsReset(name: String)
+    /// A player's five most recent path-finder rounds, ranked.
+    case pathRounds(name: String)
 
     /// The route for the segments after `/api`, or nil (404).
     init?(_ segments: some Collection<String>) {
@@ -31,6 +33,7 @@ enum ScoresRoute: Equatable {
             self = .ownReset(name: p[1])
         case let p where p.count == 3 && p[0] == "players" && p[2] == "fish": self = .fishList(name: p[1])
         case let p where p.count == 3 && p[0] == "players" && p[2] == "levels": self = .levels(name: p[1])
+        case let p where p.count == 3 && p[0] == "players" && p[2] == "path_rounds": self = .pathRounds(name: p[1])
         case let p where p.count == 4 && p[0] == "players" && p[2] == "levels" && p[3] == "reset":
             self = .levelsReset(name: p[1])
         case let p where p.count == 4 && p[0] == "players" && p[2] == "fish": self = .fish(name: p[1], id: p[3])
@@ -44,7 +47,7 @@ enum ScoresRoute: Equatable {
     /// What `Allow` lists for this resource; anything else is 405.
     var allowed: [HTTPMethod] {
         switch self {
-        case .games, .leaderboard, .profile, .fishKinds, .weather, .levels: [.get]
+        case .games, .leaderboard, .profile, .fishKinds, .weather, .levels, .pathRounds: [.get]
         case .players, .ownReset, .adminReset, .levelsReset: [.post]
         case .fishList: [.get, .post]
         case .fish: [.delete]
