@@ -144,7 +144,9 @@ def move_and_wait(drv, act, want):
 
 
 def both_langs(drv, name):
-    """Screenshots in English, then Chinese, then back."""
+    """Screenshots in English, then Chinese, then back, once the robot stands still."""
+    wait(drv, lambda d: d.execute_script(
+        "const r = document.querySelector('#question .path-robot'); return !r || r.getAnimations().length === 0"), 5, "the robot to stop")
     snap(drv, f"{name}-en")
     el(drv, "#lang-switch").click()
     wait(drv, lambda d: d.execute_script("return document.documentElement.lang") == "zh-Hans", 5, "Chinese")
@@ -304,7 +306,7 @@ def test_race_lanes_and_standings(browser):
     el(drv, '#path-controls [data-move="east"]').click()
     wait_scene(drv, "standings")
     details = [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#standings-list .detail")]
-    assert details[0].startswith("rank ") and "5 steps, best possible 5" in details[0]
+    assert details[0] == "rank 3 · 5 (best 5) · 0:12.0"
     assert details[1].startswith("rank —") and "left" in details[1]
     both_langs(drv, "path-09-standings")
     axe_check(drv, "the standings")

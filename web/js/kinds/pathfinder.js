@@ -146,6 +146,8 @@ export default {
   padLabel: "path.pad",
   /** The page that opens this game from the menu (scenes/pathhome.js). */
   home: "path-home",
+  /** One question per round: no "Question 1" above it. */
+  numbered: false,
 
   renderPrompt(container, prompt) {
     if (prompt && prompt.stage === "steer" && Number.isInteger(prompt.rows) && Number.isInteger(prompt.columns)) {

@@ -91,7 +91,8 @@ export function showQuestion(state, resent) {
   const q = $("question");
   kind.renderPrompt(q, question.prompt);
   q.dataset.id = question.id;
-  $("question-num").textContent = t("game.question", { n: question.index + 1 });
+  // A game of one question (the path finder) does not number it.
+  $("question-num").textContent = kind.numbered === false ? "" : t("game.question", { n: question.index + 1 });
   input.question(question, resent);
 }
 
@@ -176,5 +177,5 @@ export function relabelGame(state) {
   // Only a question on screen is drawn again (the tank before Start shows none).
   const shown = !!state.race.question && $("question").dataset.id === state.race.question.id;
   if (shown && kind) kind.renderPrompt($("question"), state.race.question.prompt);
-  if (shown) $("question-num").textContent = t("game.question", { n: state.race.question.index + 1 });
+  if (shown && kind.numbered !== false) $("question-num").textContent = t("game.question", { n: state.race.question.index + 1 });
 }

@@ -83,7 +83,7 @@ export function showStandings(state) {
     const row = document.createElement("li");
     row.className = "standing";
     if (mine) row.classList.add("me");
-    let d = path ? `${pts} · ${t("path.steps", { steps: path.steps, best: path.best_steps })}`
+    let d = path ? `${pts} · ${t("path.stepsOf", { steps: path.steps, best: path.best_steps })}`
       : `${pts} · ${e.correct}/${e.answered}`;
     if (path && pathTime(path) !== null) d += ` · ${fmtTime(pathTime(path), true)}`;
     else if (msg.mode !== "time_attack" && !path) d += ` · ${fmtTime(e.duration_ms, true)}`;
