@@ -11,10 +11,12 @@ import json
 import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BASE_URL, el, new_player, onboard, open_app, scene, snap, unique_name, wait, wait_scene
+from conftest import BASE_URL, PHONE, el, new_player, onboard, open_app, scene, snap, unique_name, wait, wait_scene
 from test_fish import draw_number
 from test_kids import axe_check
 
@@ -213,7 +215,11 @@ def test_two_browsers_race(browser):
     first = "south" if goal(ann)[0] > 1 else "east"
     el(ann, f'#path-controls [data-move="{first}"]').click()
     for d in (ann, bo):
-        wait(d, lambda x: lane_left(x) == {ann_name: str(best - 1), bo_name: str(best)}, 10, "Ann's lane one closer")
+        try:
+            wait(d, lambda x: lane_left(x) == {ann_name: str(best - 1), bo_name: str(best)}, 10, "Ann's lane one closer")
+        except Exception:
+            print("DEBUG", d is ann, lane_left(d), robot(ann), goal(ann), d.execute_script("return document.getElementById('feedback').textContent"))
+            raise
     assert sorted(e.text for e in bo.find_elements(By.CSS_SELECTOR, "#lanes-list .lane-left")) \
         == sorted([f"{best - 1} to go", f"{best} to go"])
     snap(bo, "path-real-14-race")
@@ -227,3 +233,36 @@ def test_two_browsers_race(browser):
     details = [e.text for e in ann.find_elements(By.CSS_SELECTOR, "#standings-list .detail")]
     assert all(f"{best} (best {best})" in x for x in details), details
     snap(ann, "path-real-15-standings")
+
+
+def test_phone_swipes_on_the_real_server(browser):
+    drv = browser()
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+    new_player(drv, "Thumb")
+    wait_scene(drv, "menu")
+    drv.execute_script("import('/js/controller.js').then((app) => app.playSolo('path_finder', 'normal'))")
+    guess_by_keypad(drv, cells_shown(drv))
+    finger = PointerInput("touch", "finger")
+
+    def swipe(d):
+        dx, dy = {"north": (0, -70), "south": (0, 70), "east": (70, 0), "west": (-70, 0)}[d]
+        chain = ActionChains(drv, duration=0)
+        chain.w3c_actions = ActionBuilder(drv, mouse=finger, duration=0)
+        chain.move_to_element(el(drv, "#question .path-board")).click_and_hold().move_by_offset(dx, dy).release().perform()
+
+    def tap(d):
+        (r, c) = robot(drv)
+        nr, nc = r + (d == "south") - (d == "north"), c + (d == "east") - (d == "west")
+        chain = ActionChains(drv, duration=0)
+        chain.w3c_actions = ActionBuilder(drv, mouse=finger, duration=0)
+        chain.move_to_element(el(drv, f'.path-cell[data-row="{nr}"][data-column="{nc}"]')).click().perform()
+    moves = [0]
+
+    def swipe_or_tap(d):
+        (swipe if moves[0] % 2 == 0 else tap)(d)
+        moves[0] += 1
+    best = goal(drv)[0] - 1 + goal(drv)[1] - 1
+    assert steer(drv, swipe_or_tap) == best
+    wait_scene(drv, "results", 15)
+    assert el(drv, "#results-path").text == f"{best} steps, best possible {best}"

@@ -48,6 +48,7 @@ export async function showPathRounds() {
   const body = $("path-rounds-body");
   const status = $("path-rounds-status");
   status.textContent = t("loading");
+  status.hidden = false;
   const mine = ++seq;
   let data = null;
   try {
@@ -62,6 +63,7 @@ export async function showPathRounds() {
   const rounds = data && Array.isArray(data.rounds) ? data.rounds : [];
   body.replaceChildren(...rounds.map(roundRow));
   status.textContent = rounds.length ? "" : t("path.rounds.empty");
+  status.hidden = rounds.length > 0;
 }
 
 /** The open page drawn again in the page's language. */
