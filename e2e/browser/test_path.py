@@ -16,9 +16,10 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BASE_URL, PHONE, el, new_player, onboard, open_app, scene, snap, unique_name, wait, wait_scene
+from conftest import BASE_URL, PHONE, el, join_ready, new_player, scene, snap, wait, wait_scene
 from test_fish import draw_number
 from test_kids import axe_check
+from test_path_client import open_home, rounds_to_leaderboards
 
 
 def cells_shown(drv):
@@ -99,8 +100,7 @@ def test_solo_rounds_boards(browser):
     drv = browser()
     name = new_player(drv, "Pf")
     wait_scene(drv, "menu")
-    el(drv, "#menu-games-list input[value=path_finder]").find_element(By.XPATH, "..").click()
-    wait_scene(drv, "path-home")
+    open_home(drv)
     el(drv, "#path-generate").click()
     cells = cells_shown(drv)
     assert el(drv, "#question .path-cells").text == f"{cells} cells"
@@ -165,12 +165,7 @@ def test_solo_rounds_boards(browser):
     assert [r["rank"] for r in values] == [1, 2] and values[0]["rank_value"] <= values[1]["rank_value"]
 
     # The global board: rank values, lower first, this player on it.
-    el(drv, "#path-rounds-back").click()
-    wait_scene(drv, "path-home")
-    el(drv, "#path-home-menu").click()
-    wait_scene(drv, "menu")
-    el(drv, "#btn-leaderboards").click()
-    wait_scene(drv, "leaderboards")
+    rounds_to_leaderboards(drv)
     wait(drv, lambda d: any(td.text == name for td in d.find_elements(By.CSS_SELECTOR, "#lb-body td.name")), 10, "me on the board")
     assert el(drv, "#lb-score-h").text == "Rank value"
     mine = drv.find_element(By.CSS_SELECTOR, "#lb-body tr.me").find_elements(By.CSS_SELECTOR, "td")
@@ -182,22 +177,14 @@ def test_two_browsers_race(browser):
     ann = browser()
     ann_name = new_player(ann, "Ann")
     wait_scene(ann, "menu")
-    ann.find_element(By.CSS_SELECTOR, "#menu-games-list input[value=path_finder]").find_element(By.XPATH, "..").click()
-    wait_scene(ann, "path-home")
+    open_home(ann)
     el(ann, "#path-home-menu").click()
     wait_scene(ann, "menu")
     el(ann, "#btn-race").click()
     wait_scene(ann, "race")
     el(ann, "#race-create").click()
     wait_scene(ann, "lobby")
-    link = el(ann, "#lobby-link").get_attribute("value")
-    bo = browser()
-    bo_name = unique_name("Bo")
-    open_app(bo, link[len(BASE_URL):])
-    onboard(bo, bo_name)
-    wait_scene(bo, "lobby")
-    el(bo, "#lobby-ready").click()
-    wait(ann, lambda d: el(d, "#lobby-start").is_enabled(), 10, "Bo ready")
+    bo, bo_name = join_ready(browser, ann)
     snap(ann, "path-real-13-lobby")
     el(ann, "#lobby-start").click()
     cells = [cells_shown(d) for d in (ann, bo)]

@@ -161,6 +161,16 @@ def open_home(drv):
     wait_scene(drv, "path-home")
 
 
+def rounds_to_leaderboards(drv):
+    """From the last five, back to the start page, the menu, then the leaderboards."""
+    el(drv, "#path-rounds-back").click()
+    wait_scene(drv, "path-home")
+    el(drv, "#path-home-menu").click()
+    wait_scene(drv, "menu")
+    el(drv, "#btn-leaderboards").click()
+    wait_scene(drv, "leaderboards")
+
+
 def to_steer(drv):
     el(drv, "#path-generate").click()
     wait(drv, lambda d: scene(d) == "game" and d.find_elements(By.CSS_SELECTOR, "#question .path-guess"), 5, "the guess")
@@ -265,12 +275,7 @@ def test_solo_every_scene(browser):
     axe_check(drv, "the last five rounds")
 
     # The global board through the leaderboard screen: rank values, lower first.
-    el(drv, "#path-rounds-back").click()
-    wait_scene(drv, "path-home")
-    el(drv, "#path-home-menu").click()
-    wait_scene(drv, "menu")
-    el(drv, "#btn-leaderboards").click()
-    wait_scene(drv, "leaderboards")
+    rounds_to_leaderboards(drv)
     wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lb-body tr")) == 2, 5, "the board")
     assert el(drv, "#lb-score-h").text == "Rank value"
     cells = [td.text for td in drv.find_elements(By.CSS_SELECTOR, "#lb-body tr:first-child td")]
