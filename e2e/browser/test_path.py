@@ -168,9 +168,18 @@ def test_solo_rounds_boards(browser):
     rounds_to_leaderboards(drv)
     wait(drv, lambda d: any(td.text == name for td in d.find_elements(By.CSS_SELECTOR, "#lb-body td.name")), 10, "me on the board")
     assert el(drv, "#lb-score-h").text == "Rank value"
-    mine = drv.find_element(By.CSS_SELECTOR, "#lb-body tr.me").find_elements(By.CSS_SELECTOR, "td")
-    assert mine[2].text == f"{values[0]['rank_value']:.2f}".rstrip("0").rstrip(".")
+    mine = drv.find_element(By.CSS_SELECTOR, "#lb-body tr.me").find_elements(By.CSS_SELECTOR, "td")[2].text
+    lb = api(f"/api/leaderboard?game=path_finder&mode=normal&period=all&around={name}")
+    assert mine == f"{lb['me']['rank_value']:.2f}".rstrip("0").rstrip("."), (mine, lb["me"])
     snap(drv, "path-real-12-leaderboard")
+    # Highscores: the best (lowest) rank value, as the board shows it.
+    el(drv, "#scene-leaderboards .back").click()
+    wait_scene(drv, "menu")
+    el(drv, "#btn-highscores").click()
+    wait_scene(drv, "highscores")
+    wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, '#hs-body tr[data-mode="normal"]'), 10, "the highscores")
+    wait(drv, lambda d: el(d, '#hs-body tr[data-mode="normal"] td').text == mine, 10, "the best rank value")
+    snap(drv, "path-real-16-highscores")
 
 
 def test_two_browsers_race(browser):

@@ -167,6 +167,11 @@ export default {
     return g.correct ? t("path.reached") : null;
   },
 
+  /** A stored score as the player reads it: the rank value (contract: score = round(rank value × 1000)). */
+  scoreText(score) {
+    return fmtRank(score / 1000);
+  },
+
   describeAnswer(answer) {
     if (answer && typeof answer === "object" && Number.isInteger(answer.rows)) return `${answer.rows} × ${answer.columns}`;
     return answer !== null && typeof answer === "object" ? JSON.stringify(answer) : String(answer);

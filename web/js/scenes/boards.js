@@ -3,6 +3,7 @@
 import { getLang, t } from "../i18n.js";
 import { findGame, gameName, modesOf } from "../catalog.js";
 import { fmtDuration, fmtTime, modeName } from "../format.js";
+import { kindFor } from "../kinds/index.js";
 import { fmtRank } from "../kinds/pathfinder.js";
 import { api } from "../net.js";
 import { $, currentScene, renderTabs, selectTab, show, textEl } from "../ui.js";
@@ -57,7 +58,9 @@ export async function showHighscores(game = hs.game || (ctx.chosenGame() || {}).
     tr.dataset.mode = mode;
     const c1 = textEl("th", "", modeName(mode));
     c1.scope = "row";
-    const c2 = textEl("td", "num", String(best ? best.score : 0));
+    // A kind may show its score its own way (the path finder: the rank value; none yet is no value, not 0).
+    const own = kindFor(game).scoreText;
+    const c2 = textEl("td", "num", own ? (best ? own(best.score) : t("hs.none")) : String(best ? best.score : 0));
     const timed = best && best.time_ms != null && best.score > 0 && mode !== "time_attack";
     const c3 = textEl("td", "num", timed ? fmtTime(best.time_ms, true) : t("hs.none"));
     tr.append(c1, c2, c3);
