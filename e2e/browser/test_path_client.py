@@ -207,6 +207,10 @@ def test_solo_every_scene(browser):
     wait(drv, lambda d: el(d, "#toast").is_displayed(), 5, "the two-digits hint")
     assert len(sent(drv)) == n
     el(drv, '#keypad button[data-key="delete"]').click()
+    el(drv, "#lang-switch").click()
+    wait(drv, lambda d: el(d, "#feedback").text == "不是这个网格，再试一次（第 1 次）", 5, "the verdict in Chinese")
+    el(drv, "#lang-switch").click()
+    wait(drv, lambda d: el(d, "#feedback").text == "Not this grid, try again (tries 1)", 5, "the verdict in English")
     both_langs(drv, "path-02-guess")
     axe_check(drv, "the guess")
     # Written on the pad: the drawing is sent (no `answer`), the scripted server takes it as right.
@@ -258,6 +262,7 @@ def test_solo_every_scene(browser):
     assert el(drv, "#results-path").text == "5 steps, best possible 5"
     assert el(drv, "#results-rank").text == "3"
     assert el(drv, "#results-time").text == "0:12.0"
+    assert el(drv, "#results-time-row dt").text == "Time on the grid"
     assert not el(drv, "#results-score-row").is_displayed() and not el(drv, "#results-correct-row").is_displayed()
     both_langs(drv, "path-04-results")
     axe_check(drv, "the results")

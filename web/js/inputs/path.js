@@ -5,10 +5,9 @@
 // a swipe on it, each sent as `{"move":…}` or `{"to":{row,column}}`. The
 // robot moves only when the server's updated `question` says so; a refused
 // move (`illegal_move`) bumps it in place.
-import { t } from "../i18n.js";
 import { MOVE_KEYS, cellOf } from "../kinds/pathfinder.js";
 import { mayAnswer } from "../state.js";
-import { $ } from "../ui.js";
+import { $, sayFeedback } from "../ui.js";
 import { createNumberInput } from "./number.js";
 
 /** The shortest swipe that counts as a move, in CSS pixels. */
@@ -121,7 +120,7 @@ export function createPathInput(kind, context) {
       if (stageOf(q) === "steer") {
         const wasGuess = !lastPrompt || lastPrompt.stage !== "steer";
         enterSteer();
-        if (wasGuess) { $("feedback").textContent = ""; $("feedback").className = "feedback"; }
+        if (wasGuess) { $("feedback").textContent = ""; $("feedback").className = "feedback"; delete $("feedback").dataset.key; }
         const here = cellOf(prompt.robot);
         $("path-controls").dataset.robot = here ? `${here.row},${here.column}` : "";
       } else {
@@ -153,8 +152,7 @@ export function createPathInput(kind, context) {
       robot.classList.remove("bump");
       void robot.offsetWidth;   // restart the animation
       robot.classList.add("bump");
-      $("feedback").textContent = t("path.bump");
-      $("feedback").className = "feedback bad";
+      sayFeedback("path.bump", {}, "bad");
       return true;
     },
     unmount() {

@@ -161,10 +161,10 @@ export default {
   typedAnswer: guessAnswer,
   typedRefused: "path.guess.twoDigits",
 
-  /** A wrong guess tells no grid (the server sends no `expected`). */
+  /** A wrong guess tells no grid (the server sends no `expected`): its i18n key and params, or null. */
   gradedText(g, prompt) {
-    if (g.retry) return t("path.guess.wrong", { n: ((prompt && prompt.tries) || 0) + 1 });
-    return g.correct ? t("path.reached") : null;
+    if (g.retry) return { key: "path.guess.wrong", params: { n: ((prompt && prompt.tries) || 0) + 1 } };
+    return g.correct ? { key: "path.reached", params: {} } : null;
   },
 
   /** A stored score as the player reads it: the rank value (contract: score = round(rank value × 1000)). */

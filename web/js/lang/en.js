@@ -328,6 +328,7 @@ export default {
   "path.col.grid": "Grid",
   "path.rankValue": "Rank value",
   "path.rankShort": "rank {v}",
+  "path.time": "Time on the grid",
   "path.result": "Path",
   "path.steps": "{steps} steps, best possible {best}",
   "path.stepsOf": "{steps} (best {best})",

@@ -311,6 +311,7 @@ export default {
   "path.col.grid": "网格",
   "path.rankValue": "排名值",
   "path.rankShort": "排名值 {v}",
+  "path.time": "网格上用时",
   "path.result": "路线",
   "path.steps": "{steps} 步，最少可能 {best} 步",
   "path.stepsOf": "{steps}（最少 {best}）",

@@ -8,7 +8,7 @@ import { createInput } from "../inputs/index.js";
 import { kindFor } from "../kinds/index.js";
 import { fmtTime, modeName } from "../format.js";
 import { gameInfo, isSolo, lanes, myRole } from "../state.js";
-import { $, currentScene, show, textEl } from "../ui.js";
+import { $, currentScene, sayFeedback, show, textEl } from "../ui.js";
 import { hideCountdown } from "./countdown.js";
 
 let ctx = null;     // {send, dispatch, getState, quitGame}
@@ -43,6 +43,7 @@ export function enterGame(state) {
   const fb = $("feedback");
   fb.textContent = "";
   fb.className = "feedback";
+  delete fb.dataset.key;
   $("game-wait").hidden = true;
   $("lanes").hidden = isSolo(state);
   const label = race.mode === "time_attack" ? "game.timeLeft" : "game.time";
@@ -77,6 +78,7 @@ export function clearGame(mode = null) {
   $("question-num").textContent = "";
   $("feedback").textContent = "";
   $("feedback").className = "feedback";
+  delete $("feedback").dataset.key;
   $("game-score").textContent = "0";
   showMode(mode);
   $("game-wait").hidden = true;
@@ -108,7 +110,11 @@ export function showGraded(state) {
   $("game-score").textContent = String(g.score);
   const fb = $("feedback");
   const own = kind.gradedText ? kind.gradedText(g, prompt) : null;
-  fb.textContent = own ?? (g.correct ? t("game.correct") : t("game.wrong", { d: kind.describeAnswer(g.expected, prompt) }));
+  if (own) sayFeedback(own.key, own.params, g.correct ? "ok" : "bad");
+  else {
+    fb.textContent = g.correct ? t("game.correct") : t("game.wrong", { d: kind.describeAnswer(g.expected, prompt) });
+    delete fb.dataset.key;
+  }
   fb.className = `feedback ${g.correct ? "ok" : "bad"}`;
   fb.dataset.correct = String(g.correct);
   fb.dataset.answer = g.answer !== null && typeof g.answer === "object" ? JSON.stringify(g.answer) : String(g.answer);
@@ -173,6 +179,8 @@ export function stopClock() {
 /** Texts that depend on the language. */
 export function relabelGame(state) {
   showMode($("game-mode").dataset.mode, undefined);
+  const fb = $("feedback");
+  if (fb.dataset.key && fb.textContent) fb.textContent = t(fb.dataset.key, JSON.parse(fb.dataset.params || "{}"));
   renderLanes(state);
   // Only a question on screen is drawn again (the tank before Start shows none).
   const shown = !!state.race.question && $("question").dataset.id === state.race.question.id;

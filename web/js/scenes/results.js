@@ -29,6 +29,10 @@ export function showResults(state) {
   $("results-score").textContent = String(r.score);
   $("results-time").textContent = fmtTime(path ? pathTime(path) ?? r.duration_ms : r.duration_ms, true);
   $("results-time-row").hidden = mode === "time_attack";
+  // The path finder's time runs from the grid shown to the goal reached (the seed's round time).
+  const timeLabel = $("results-time-row").querySelector("dt");
+  timeLabel.dataset.i18n = path ? "path.time" : "results.time";
+  timeLabel.textContent = t(timeLabel.dataset.i18n);
   $("results-correct").textContent = `${r.correct} / ${r.answered}`;
   // The path finder: steps against the best possible, and the seed's rank value instead of points.
   $("results-score-row").hidden = !!path;
