@@ -80,11 +80,13 @@ import Testing
 
     @Test func theRegistryIsTheOnlyPlaceAKindIsNamed() {
         let games = HubHarness.games
-        #expect(games.games.map(\.identifier) == ["mindpad", "addone"] + KidsGame.all.map(\.identifier) + ["quick_pick"])
+        #expect(games.games.map(\.identifier) == ["mindpad", "addone"] + KidsGame.all.map(\.identifier) + ["path_finder", "quick_pick"])
         #expect(games.info("addone")?.answerInput == .drawnNumber && games.info("addone")?.playsWithFish == true)
         #expect(games.info("mindpad")?.answerInput == .drawnDigit)
         #expect(games.info("mindpad")?.normalQuestionCount == 10)
         #expect(games.info("quick_pick")?.modes == [.normal, .timeAttack])
+        #expect(games.info("path_finder")?.answerInput == .move && games.info("path_finder")?.boardOrder == .lowerFirst)
+        #expect(games.info("path_finder")?.modes == [.normal] && games.info("path_finder")?.normalQuestionCount == 1)
         #expect(GameRegistry.isValidIdentifier("quick_pick") && !GameRegistry.isValidIdentifier("Quick") &&
                 !GameRegistry.isValidIdentifier("1x") && !GameRegistry.isValidIdentifier(""))
     }

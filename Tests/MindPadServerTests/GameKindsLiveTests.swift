@@ -34,7 +34,8 @@ import Testing
         let catalog = try TestHTTP.request(port: port, path: "/api/games").json()
         let ids = (catalog["games"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
         #expect(ids == ["mindpad", "addone", "kids_counting", "kids_comparing", "kids_colours", "kids_positions",
-                        "kids_classifying", "kids_addition", "kids_subtraction", "kids_multiplication", "kids_division", "quick_pick"])
+                        "kids_classifying", "kids_addition", "kids_subtraction", "kids_multiplication", "kids_division", "path_finder",
+                        "quick_pick"])
         // Games with levels list them and their pass mark; others do not.
         let catalogEntries = try #require(catalog["games"] as? [[String: Any]])
         let counting = try #require(catalogEntries.first { $0["id"] as? String == "kids_counting" })
