@@ -150,28 +150,36 @@ import Testing
     /// A database that is away answers 503 at once; one that hangs, within
     /// the read deadline (reads) or the statement deadlines (writes).
     @Test func aDatabaseThatIsAwayOrHangsIs503() throws {
-        let cluster = try PrivateCluster()
-        defer { cluster.destroy() }
-        let (server, port) = try ServerProcess.serve(databaseURL: cluster.url)
-        defer { _ = server.stop() }
-        let live = LiveHTTPServerPort(port: port)
-        let token = try live.register("Patient")
-        let id = try #require(try live.call("POST", "/api/players/Patient/fish", token: token,
-                                            body: #"{"name":"Bubbles","kind":"betta"}"#).json()["id"] as? String)
-        let calls: [(String, String, String?)] = [
-            ("GET", "/api/players/Patient/fish", nil),
-            ("POST", "/api/players/Patient/fish", #"{"name":"Wanda","kind":"angelfish"}"#),
-            ("DELETE", "/api/players/Patient/fish/\(id)", nil),
-        ]
-        try live.expectUnavailable(calls, token: token, whenFrozenThenStopped: cluster)
-        // The weather never needs the database.
-        #expect(try live.call("GET", "/api/weather").status == 200)
+        try LiveHTTPServerPort.onPrivateCluster { live, token, cluster in
+            let id = try #require(try live.call("POST", "/api/players/Patient/fish", token: token,
+                                                body: #"{"name":"Bubbles","kind":"betta"}"#).json()["id"] as? String)
+            let calls: [(String, String, String?)] = [
+                ("GET", "/api/players/Patient/fish", nil),
+                ("POST", "/api/players/Patient/fish", #"{"name":"Wanda","kind":"angelfish"}"#),
+                ("DELETE", "/api/players/Patient/fish/\(id)", nil),
+            ]
+            try live.expectUnavailable(calls, token: token, whenFrozenThenStopped: cluster)
+            // The weather never needs the database.
+            #expect(try live.call("GET", "/api/weather").status == 200)
+        }
     }
 }
 
 /// Requests to a server a test started itself.
 struct LiveHTTPServerPort {
     let port: Int
+
+    /// Runs `body` against a real server on a private PostgreSQL cluster
+    /// of its own (to freeze or stop), with the player "Patient"
+    /// registered; `body` gets the server, the player's token and the cluster.
+    static func onPrivateCluster(_ body: (LiveHTTPServerPort, _ token: String, PrivateCluster) throws -> Void) throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.destroy() }
+        let (server, port) = try ServerProcess.serve(databaseURL: cluster.url)
+        defer { _ = server.stop() }
+        let live = LiveHTTPServerPort(port: port)
+        try body(live, try live.register("Patient"), cluster)
+    }
 
     /// Each of `calls` (method, path, body) answers 503 `database_unavailable`
     /// while `cluster` is frozen (within the server's deadlines), then once

@@ -28,41 +28,12 @@ struct LadderPick: GameKind {
 
 /// The application in-process with `LadderPick` registered beside the
 /// standard games, on a scratch database: real PostgreSQL, real sockets.
-private final class LevelsServer {
+private final class LevelsServer: InProcessServer {
     static let adminToken = "levels-admin-token-0123456789"
-    let db: ScratchDatabase
-    let app: MindPadApplication
-    let registry: GameRegistry
-    let data: URL
-    let port: Int
 
     init() throws {
-        db = try ScratchDatabase()
-        data = FileManager.default.temporaryDirectory.appendingPathComponent("mindpad-levels-\(UUID().uuidString)")
-        var config = Configuration()
-        config.port = 0
-        config.host = "127.0.0.1"
-        config.databaseURL = db.url
-        config.migrationsDirectory = ServerProcess.projectRoot.appendingPathComponent("Migrations").path
-        config.webRoot = ServerProcess.projectRoot.appendingPathComponent("web").path
-        config.dataDirectory = data.path
-        config.adminToken = Self.adminToken
-        config.weatherProvider = .none  // no test reaches the internet
-        var games = GameRegistry.standard
-        games.register(LadderPick())
-        registry = games
-        app = MindPadApplication(configuration: config, games: games)
-        port = try app.start()
+        try super.init(adminToken: Self.adminToken) { $0.register(LadderPick()) }
     }
-
-    func stop() {
-        app.stop()
-        try? app.wait()
-        db.drop()
-        try? FileManager.default.removeItem(at: data)
-    }
-
-    var http: LiveHTTPServerPort { LiveHTTPServerPort(port: port) }
 
     /// A level_progress row as the result write leaves it.
     func give(_ player: String, _ game: String, level: Int, correct: Int, ms: Int = 30_000, passed: Bool) throws {
@@ -235,18 +206,14 @@ private final class LevelsServer {
     /// A database that is away answers 503 at once; one that hangs, within
     /// the read deadline (the listing) or the statement deadlines (resets).
     @Test func aDatabaseThatIsAwayOrHangsIs503() throws {
-        let cluster = try PrivateCluster()
-        defer { cluster.destroy() }
-        let (server, port) = try ServerProcess.serve(databaseURL: cluster.url)
-        defer { _ = server.stop() }
-        let live = LiveHTTPServerPort(port: port)
-        let token = try live.register("Patient")
-        let calls: [(String, String)] = [
-            ("GET", "/api/players/Patient/levels"),
-            ("POST", "/api/players/Patient/levels/reset"),
-            ("POST", "/api/players/Patient/highscores/reset?levels=true"),
-        ]
-        for (method, path) in calls { #expect(try live.call(method, path, token: token).status == 200, "\(path) before") }
-        try live.expectUnavailable(calls.map { ($0.0, $0.1, nil) }, token: token, whenFrozenThenStopped: cluster)
+        try LiveHTTPServerPort.onPrivateCluster { live, token, cluster in
+            let calls: [(String, String)] = [
+                ("GET", "/api/players/Patient/levels"),
+                ("POST", "/api/players/Patient/levels/reset"),
+                ("POST", "/api/players/Patient/highscores/reset?levels=true"),
+            ]
+            for (method, path) in calls { #expect(try live.call(method, path, token: token).status == 200, "\(path) before") }
+            try live.expectUnavailable(calls.map { ($0.0, $0.1, nil) }, token: token, whenFrozenThenStopped: cluster)
+        }
     }
 }

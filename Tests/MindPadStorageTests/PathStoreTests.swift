@@ -11,18 +11,11 @@ import Testing
 @Suite struct PathStoreTests {
     static let game = "path_finder"
 
-    /// A path-finder result as the hub stores it: the score is the rank
-    /// value × 1000 (lower first), 0 for a round never finished.
     func race(_ p: PlayerRecord, steps: Int = 9, rows: Int = 4, columns: Int = 5, goal: (Int, Int) = (3, 4),
               tries: Int = 0, startedAt: Int64 = wednesdayNoonMs, seconds: Double? = 12.5,
               id: String = UUID().uuidString.lowercased()) -> GameResultRecord {
-        let ended = seconds.map { startedAt + Int64(($0 * 1000).rounded()) }
-        let score = seconds.map { Int((Double(steps) * $0 / Double(rows * columns) * 1000).rounded()) } ?? 0
-        let path = PathRoundRecord(rows: rows, columns: columns, goalRow: goal.0, goalColumn: goal.1, steps: steps,
-                                   bestSteps: goal.0 + goal.1 - 2, tries: tries, startedAtMs: startedAt, endedAtMs: ended)
-        return GameResultRecord(resultID: id, playerID: p.id, game: Self.game, lowerScoreWins: true, mode: "normal", score: score,
-                                correct: ended == nil ? 0 : 1, answered: 1, durationMs: Int((ended ?? startedAt + 30_000) - startedAt) + 2_000,
-                                finishedAtMs: (ended ?? startedAt + 30_000) + 1, path: path)
+        .pathFinder(playerID: p.id, steps: steps, rows: rows, columns: columns, goal: goal, tries: tries,
+                    startedAtMs: startedAt, seconds: seconds, id: id)
     }
 
     func count(_ store: ScoreStore, _ table: String) throws -> Int {

@@ -48,15 +48,33 @@ def register(prefix="P"):
     return name, r.json()["token"]
 
 
-def give_best(name, mode, score, time_ms, game="mindpad"):
-    """An all-time best on a board where more is better (rank_key = -score)."""
+def give_best(name, mode, score, time_ms, game="mindpad", lower_first=False):
+    """An all-time best on a board where more is better (rank_key = -score), or less (rank_key = score)."""
     psql(
         """INSERT INTO highscores (player_id, game, mode, period, period_start, score, rank_key, duration_ms,
                                    achieved_at, result_id)
-           SELECT id, :'p4', :'p1', 'all', DATE '1970-01-01', :'p2'::int, -(:'p2'::int), :'p3'::int, now(),
-                  gen_random_uuid()
+           SELECT id, :'p4', :'p1', 'all', DATE '1970-01-01', :'p2'::int,
+                  CASE WHEN :'p5'::boolean THEN :'p2'::int ELSE -(:'p2'::int) END, :'p3'::int, now(), gen_random_uuid()
            FROM players WHERE name_key = lower(:'p0')""",
-        name, mode, score, time_ms, game,
+        name, mode, score, time_ms, game, "true" if lower_first else "false",
+    )
+
+
+def give_path_round(name, started_at, seconds, steps, rows=4, columns=5):
+    """A path-finder result and its round as the result write stores them;
+    `seconds` None: a round never finished."""
+    psql(
+        """WITH r AS (
+               INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered, duration_ms, finished_at)
+               SELECT gen_random_uuid(), id, 'path_finder', 'normal', 0, 0, 1, 1000, now()
+               FROM players WHERE name_key = lower(:'p0')
+               RETURNING result_id, player_id)
+           INSERT INTO path_rounds (result_id, player_id, grid_rows, grid_columns, goal_row, goal_column, steps, best_steps,
+                                    tries, started_at, ended_at)
+           SELECT result_id, player_id, :'p4'::int, :'p5'::int, 2, 2, :'p3'::int, 2, 0, :'p1'::timestamptz,
+                  :'p1'::timestamptz + make_interval(secs => NULLIF(:'p2', '')::float8)
+           FROM r""",
+        name, started_at, "" if seconds is None else seconds, steps, rows, columns,
     )
 
 
@@ -173,6 +191,39 @@ def test_player_resets_own_highscores():
     ok = call("POST", path, headers={"Authorization": f"Bearer {token}"})
     assert ok.status_code == 200 and ok.json()["highscores_reset"] == 1
     assert call("GET", f"/api/players/{name}").json()["highscores"]["normal"]["score"] == 0
+
+
+def test_path_rounds_are_the_last_five_ranked_as_the_original():
+    name, _ = register("W")
+    path = "/api/players/" + requests.utils.quote(name) + "/path_rounds"
+    empty = call("GET", path)
+    assert empty.status_code == 200 and empty.json() == {"player": name, "rounds": []}
+    # Six rounds, one never finished: the oldest is not among the last five.
+    for minute, (steps, seconds) in enumerate([(9, 12.5), (7, 30.0), (12, 8.0), (5, None), (6, 10.0), (20, 20.0)]):
+        give_path_round(name, f"2026-11-18T12:0{minute}:00Z", seconds, steps)
+    rounds = call("GET", path).json()["rounds"]
+    # steps × seconds / 20 cells: 3.0, 4.8, 10.5, 20.0; the unfinished one last.
+    assert [r["steps"] for r in rounds] == [6, 12, 7, 20, 5]
+    assert [r["rank"] for r in rounds] == [1, 2, 3, 4, 5]
+    assert [r["rank_value"] for r in rounds[:4]] == [3.0, 4.8, 10.5, 20.0]
+    assert rounds[0]["started_at"] == "2026-11-18T12:04:00.000Z" and rounds[0]["ended_at"] == "2026-11-18T12:04:10.000Z"
+    assert rounds[0]["seconds"] == 10.0 and rounds[0]["grid_size"] == 20
+    assert rounds[4]["ended_at"] is None and rounds[4]["seconds"] is None and rounds[4]["rank_value"] > 1e8
+    assert call("GET", "/api/players/nobody" + uuid.uuid4().hex[:6] + "/path_rounds").status_code == 404
+    assert call("GET", "/api/players/" + requests.utils.quote("a;b") + "/path_rounds").status_code == 400
+
+
+def test_the_path_finder_board_is_lower_first_with_rank_values():
+    if not any(g["id"] == "path_finder" for g in call("GET", "/api/games").json()["games"]):
+        pytest.skip("this server does not host the path finder")
+    psql("DELETE FROM highscores WHERE game = 'path_finder'")
+    for score in [9400, 3111, 12000]:
+        give_best(register("B")[0], "normal", score, 20_000, game="path_finder", lower_first=True)
+    entries = call("GET", "/api/leaderboard?game=path_finder&mode=normal").json()["entries"]
+    assert [e["score"] for e in entries] == [3111, 9400, 12000]
+    assert [e["rank_value"] for e in entries] == [3.111, 9.4, 12.0]
+    give_best(register("M")[0], "normal", 50, 20_000)
+    assert all("rank_value" not in e for e in call("GET", "/api/leaderboard?mode=normal").json()["entries"])
 
 
 def fish_path(name, fish_id=None):

@@ -1,0 +1,42 @@
+import Foundation
+import MindPadTestSupport
+@testable import MindPadServer
+
+/// The application in-process with the standard games and whatever kinds
+/// a test registers beside them, on a scratch database: real PostgreSQL,
+/// real sockets. Subclassed by the suites that need helpers of their own.
+class InProcessServer {
+    let db: ScratchDatabase
+    let app: MindPadApplication
+    let registry: GameRegistry
+    let data: URL
+    let port: Int
+
+    init(adminToken: String, register: (inout GameRegistry) -> Void) throws {
+        db = try ScratchDatabase()
+        data = FileManager.default.temporaryDirectory.appendingPathComponent("mindpad-inprocess-\(UUID().uuidString)")
+        var config = Configuration()
+        config.port = 0
+        config.host = "127.0.0.1"
+        config.databaseURL = db.url
+        config.migrationsDirectory = ServerProcess.projectRoot.appendingPathComponent("Migrations").path
+        config.webRoot = ServerProcess.projectRoot.appendingPathComponent("web").path
+        config.dataDirectory = data.path
+        config.adminToken = adminToken
+        config.weatherProvider = .none  // no test reaches the internet
+        var games = GameRegistry.standard
+        register(&games)
+        registry = games
+        app = MindPadApplication(configuration: config, games: games)
+        port = try app.start()
+    }
+
+    func stop() {
+        app.stop()
+        try? app.wait()
+        db.drop()
+        try? FileManager.default.removeItem(at: data)
+    }
+
+    var http: LiveHTTPServerPort { LiveHTTPServerPort(port: port) }
+}
