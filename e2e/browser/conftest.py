@@ -176,6 +176,20 @@ def new_player(drv, prefix="P", path="/"):
     return name
 
 
+def join_ready(browser, host, prefix="Bo"):
+    """A second player opens the host's invite link in a new browser, names
+    themself and is ready; returns (driver, name) once the host may start."""
+    link = el(host, "#lobby-link").get_attribute("value")
+    drv = browser()
+    name = unique_name(prefix)
+    open_app(drv, link[len(BASE_URL):])
+    onboard(drv, name)
+    wait_scene(drv, "lobby")
+    el(drv, "#lobby-ready").click()
+    wait(host, lambda d: el(d, "#lobby-start").is_enabled(), 10, f"{name} ready")
+    return drv, name
+
+
 # ---------- questions and drawing ----------
 SIGN = {"+": "+", "−": "-", "-": "-", "×": "*", "÷": "/"}
 QRE = re.compile(r"^\s*(\d+)\s*([+−\-×÷])\s*(\d+)\s*=\s*([0-9?]+)\s*$")

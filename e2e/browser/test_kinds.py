@@ -147,12 +147,12 @@ def test_inputs_follow_the_catalogs_answer_input(page):
       const done = arguments[arguments.length - 1];
       Promise.all([import('/js/inputs/index.js'), import('/js/kinds/index.js')]).then(([i, k]) => {
         const ctx = {getState: () => null, send: () => true, dispatch: () => {}};
-        const move = i.createInput('move', k.kindFor('path'), ctx);
-        move.mount();
+        const spoken = i.createInput('spoken', k.kindFor('path'), ctx);
+        spoken.mount();
         const shown = !document.getElementById('answer-unsupported').hidden;
-        move.unmount();
-        done({supported: ['drawn_digit', 'drawn_number', 'choice', 'move'].map(i.supportsInput), shown,
+        spoken.unmount();
+        done({supported: ['drawn_digit', 'drawn_number', 'choice', 'move', 'spoken'].map(i.supportsInput), shown,
               after: !document.getElementById('answer-unsupported').hidden});
       });""")
-    assert out["supported"] == [True, True, True, False]
+    assert out["supported"] == [True, True, True, True, False], "the path finder's moves are taken (inputs/path.js)"
     assert out["shown"] is True and out["after"] is False

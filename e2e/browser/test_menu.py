@@ -16,7 +16,7 @@ from fake_server import MINDPAD, QUICK_PICK, FakeServer
 
 XSS = "<img src=x onerror=alert(1)>"
 HOSTILE_GAME = {"id": "path", "names": {"en": XSS, "zh": XSS}, "modes": ["time_attack"], "normal_length": 3,
-                "answer_input": "move", "board_order": "lower_first"}
+                "answer_input": "spoken", "board_order": "lower_first"}   # an input no client takes
 
 
 def game_cards(drv):

@@ -10,7 +10,7 @@ import { apply, initialState, isSolo, myRole } from "./state.js";
 import { $, currentScene, errorText, show, toast } from "./ui.js";
 import { showConnState } from "./scenes/banner.js";
 import { hideCountdown, startCountdown } from "./scenes/countdown.js";
-import { enterGame, refreshInput, renderLanes, showGraded, showQuestion, showScore, showWait, stopClock } from "./scenes/game.js";
+import { enterGame, refreshInput, refuseInput, renderLanes, showGraded, showQuestion, showScore, showWait, stopClock } from "./scenes/game.js";
 import { renderLobby, showLobby, showLobbyError } from "./scenes/lobby.js";
 import { renderMenu } from "./scenes/menu.js";
 import { showRejected, startOnboarding } from "./scenes/onboard.js";
@@ -234,6 +234,7 @@ function onError(msg) {
     case "submit":
       refreshInput();
       if (msg.code === "race_over" || msg.code === "stale_question") return;
+      if (refuseInput(msg)) return;   // the path finder's robot bumps instead
       toast(errorText(msg));
       return;
     default:
@@ -280,7 +281,7 @@ function onLeftRoom() {
     const { game, mode, extra } = flow.pendingSolo;
     send({ type: "create_room", game, mode, max_players: 1, ...extra });
   } else if (!["menu", "highscores", "leaderboards", "race", "onboard"].includes(currentScene())
-             && !currentScene().startsWith("fish-") && !currentScene().startsWith("kids-")) {
+             && !["fish-", "kids-", "path-"].some((p) => currentScene().startsWith(p))) {
     showMenu();
   }
 }

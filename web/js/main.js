@@ -17,9 +17,10 @@ import { initFishSettings, relabelFishSettings, showFishSettings } from "./scene
 import { initFishPlayers, relabelFishPlayers, showFishPlayers } from "./scenes/fishplayers.js";
 import { initFishTank, openTank, quitTank, relabelTank, tankActive } from "./scenes/fishtank.js";
 import { initKids, isKidsGame, relabelKids, showKidsLevels } from "./scenes/kids.js";
+import { initPath, relabelPath, showPathHome, showPathRounds } from "./scenes/path.js";
 
 /** The pages a game's kind opens from the menu (kinds/*.js `home`). */
-const HOMES = { "fish-start": showFishStart };
+const HOMES = { "fish-start": showFishStart, "path-home": showPathHome };
 
 const ctx = {
   getState: app.getState,
@@ -36,6 +37,7 @@ const ctx = {
   },
   openHome: (scene) => { if (HOMES[scene]) HOMES[scene](); },
   showFishStart,
+  showPathRounds,
   showFishSettings,
   showFishPlayers,
   openTank,
@@ -65,13 +67,14 @@ function relabel() {
   if (scene === "fish-settings") relabelFishSettings();
   if (scene === "fish-players") relabelFishPlayers();
   relabelKids();
+  relabelPath();
   relabelBoards();
   relabelBanner();
 }
 
 function wire() {
   for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards,
-    initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids]) init(ctx);
+    initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids, initPath]) init(ctx);
   $("lang-switch").addEventListener("click", () => {
     setLang(getLang() === "en" ? "zh" : "en");
     relabel();

@@ -200,7 +200,8 @@ export function mayAnswer(state) {
 /**
  * The race lanes: each racer's share of the way, 0…1. Normal runs have the
  * game's length; other modes are open-ended, so the furthest racer sets the
- * scale; a racer whose run ended is at the end.
+ * scale; a racer whose run ended is at the end; a path finder's racer
+ * is as far as its robot is from the goal.
  */
 export function lanes(state) {
   const p = state.race.progress;
@@ -209,12 +210,20 @@ export function lanes(state) {
   const length = p.mode === "normal" && info ? info.normal_length : 1;
   const scale = Math.max(length, ...p.racers.map((r) => r.question_index + 1));
   const you = state.room ? state.room.you : null;
+  // The path finder's racers share one grid: the way left is their distance to the goal (`remaining`).
+  const prompt = state.race.question ? state.race.question.prompt : null;
+  const far = prompt && Number.isInteger(prompt.best_steps) && prompt.best_steps > 0 ? prompt.best_steps : null;
+  const shareOf = (r) => {
+    if (r.status === "playing" && Number.isInteger(r.remaining) && far) return 1 - Math.min(far, r.remaining) / far;
+    return (r.status === "playing" ? r.question_index : scale) / scale;
+  };
   return p.racers.map((r) => ({
     playerId: r.player_id,
     name: r.name,
     score: r.score,
     status: r.status,
     me: r.player_id === you,
-    share: Math.min(1, (r.status === "playing" ? r.question_index : scale) / scale),
+    remaining: Number.isInteger(r.remaining) ? r.remaining : null,
+    share: Math.min(1, shareOf(r)),
   }));
 }

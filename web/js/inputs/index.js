@@ -4,6 +4,7 @@ import { createChoiceInput } from "./choice.js";
 import { createChoiceOrDigitInput } from "./choicedigit.js";
 import { createDrawnInput } from "./drawn.js";
 import { createNumberInput } from "./number.js";
+import { createPathInput } from "./path.js";
 import { $ } from "../ui.js";
 
 function createUnsupportedInput() {
@@ -21,6 +22,7 @@ const INPUTS = {
   drawn_number: createNumberInput,
   choice: createChoiceInput,
   choice_or_digit: createChoiceOrDigitInput,
+  move: createPathInput,
 };
 
 /** The input for answers given as `answerInput`; one this client cannot take says so. */

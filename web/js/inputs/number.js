@@ -1,9 +1,11 @@
 // Numbers (answer_input drawn_number): the wide pad of the drawn input,
 // whose live guess shows the whole number, and the keypad beside it.
 // Enter sends what was typed as `{"type":"submit","question":…,"answer":"3240"}`
-// (graded as typed, docs/protocol.md), or the drawing when nothing was typed.
+// (graded as typed, docs/protocol.md; a kind's `typedAnswer` may shape it),
+// or the drawing when nothing was typed.
+import { t } from "../i18n.js";
 import { mayAnswer } from "../state.js";
-import { $ } from "../ui.js";
+import { $, toast } from "../ui.js";
 import { createDrawnInput, submitTyped } from "./drawn.js";
 import { createKeypad } from "./keypad.js";
 
@@ -15,7 +17,10 @@ export function createNumberInput(kind, context) {
     if (key === "enter") {
       if (keypad.typed) {
         // What was typed stays until the next question: a refused submit loses nothing.
-        submitTyped(keypad.typed);
+        // A kind may read the digits as its own answer (the path finder: rows then columns).
+        const answer = kind.typedAnswer ? kind.typedAnswer(keypad.typed) : keypad.typed;
+        if (answer === null) toast(t(kind.typedRefused));
+        else submitTyped(answer);
       } else if (!$("btn-submit").disabled) {
         $("btn-submit").click();
       }

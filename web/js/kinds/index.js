@@ -4,10 +4,12 @@ import addone from "./addone.js";
 import generic from "./generic.js";
 import kids from "./kids.js";
 import mindpad from "./mindpad.js";
+import pathfinder from "./pathfinder.js";
 
 const KINDS = new Map([
   [mindpad.id, mindpad],
   [addone.id, addone],
+  [pathfinder.id, pathfinder],
 ]);
 
 /** The kind module of a game (its catalog id); the nine kids' games (kids_*) share one. */

@@ -3,6 +3,8 @@
 import { getLang, t } from "../i18n.js";
 import { findGame, gameName, modesOf } from "../catalog.js";
 import { fmtDuration, fmtTime, modeName } from "../format.js";
+import { kindFor } from "../kinds/index.js";
+import { fmtRank } from "../kinds/pathfinder.js";
 import { api } from "../net.js";
 import { $, currentScene, renderTabs, selectTab, show, textEl } from "../ui.js";
 
@@ -56,7 +58,9 @@ export async function showHighscores(game = hs.game || (ctx.chosenGame() || {}).
     tr.dataset.mode = mode;
     const c1 = textEl("th", "", modeName(mode));
     c1.scope = "row";
-    const c2 = textEl("td", "num", String(best ? best.score : 0));
+    // A kind may show its score its own way (the path finder: the rank value; none yet is no value, not 0).
+    const own = kindFor(game).scoreText;
+    const c2 = textEl("td", "num", own ? (best ? own(best.score) : t("hs.none")) : String(best ? best.score : 0));
     const timed = best && best.time_ms != null && best.score > 0 && mode !== "time_attack";
     const c3 = textEl("td", "num", timed ? fmtTime(best.time_ms, true) : t("hs.none"));
     tr.append(c1, c2, c3);
@@ -131,13 +135,19 @@ async function loadBoard() {
 function renderBoard(board, mode, me) {
   const body = $("lb-body");
   body.replaceChildren();
+  // A path-finder board ranks by the seed's rank value (lower first) and shows it instead of points.
+  const ranked = [...board.entries, ...(board.around || [])].some((e) => typeof e.rank_value === "number");
+  const head = $("lb-score-h");
+  head.dataset.i18n = ranked ? "lb.rankValue" : "lb.score";
+  head.textContent = t(head.dataset.i18n);
   const addRow = (e, extraClass) => {
     const tr = document.createElement("tr");
     if (extraClass) tr.className = extraClass;
     if (e.name.toLowerCase() === me) { tr.classList.add("me"); tr.setAttribute("aria-current", "true"); }
     const time = mode === "time_attack" ? t("hs.none") : fmtTime(e.time_ms, true);
+    const score = ranked ? fmtRank(e.rank_value) : String(e.score);
     tr.append(textEl("td", "num", String(e.rank)), textEl("td", "name", e.name),
-      textEl("td", "num", String(e.score)), textEl("td", "num", time));
+      textEl("td", "num", score), textEl("td", "num", time));
     body.append(tr);
   };
   board.entries.forEach((e) => addRow(e));

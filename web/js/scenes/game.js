@@ -8,7 +8,7 @@ import { createInput } from "../inputs/index.js";
 import { kindFor } from "../kinds/index.js";
 import { fmtTime, modeName } from "../format.js";
 import { gameInfo, isSolo, lanes, myRole } from "../state.js";
-import { $, currentScene, show, textEl } from "../ui.js";
+import { $, currentScene, sayFeedback, show, textEl } from "../ui.js";
 import { hideCountdown } from "./countdown.js";
 
 let ctx = null;     // {send, dispatch, getState, quitGame}
@@ -43,6 +43,7 @@ export function enterGame(state) {
   const fb = $("feedback");
   fb.textContent = "";
   fb.className = "feedback";
+  delete fb.dataset.key;
   $("game-wait").hidden = true;
   $("lanes").hidden = isSolo(state);
   const label = race.mode === "time_attack" ? "game.timeLeft" : "game.time";
@@ -77,6 +78,7 @@ export function clearGame(mode = null) {
   $("question-num").textContent = "";
   $("feedback").textContent = "";
   $("feedback").className = "feedback";
+  delete $("feedback").dataset.key;
   $("game-score").textContent = "0";
   showMode(mode);
   $("game-wait").hidden = true;
@@ -91,7 +93,8 @@ export function showQuestion(state, resent) {
   const q = $("question");
   kind.renderPrompt(q, question.prompt);
   q.dataset.id = question.id;
-  $("question-num").textContent = t("game.question", { n: question.index + 1 });
+  // A game of one question (the path finder) does not number it.
+  $("question-num").textContent = kind.numbered === false ? "" : t("game.question", { n: question.index + 1 });
   input.question(question, resent);
 }
 
@@ -106,12 +109,22 @@ export function showGraded(state) {
   const prompt = question && question.id === g.question ? question.prompt : null;
   $("game-score").textContent = String(g.score);
   const fb = $("feedback");
-  fb.textContent = g.correct ? t("game.correct") : t("game.wrong", { d: kind.describeAnswer(g.expected, prompt) });
+  const own = kind.gradedText ? kind.gradedText(g, prompt) : null;
+  if (own) sayFeedback(own.key, own.params, g.correct ? "ok" : "bad");
+  else {
+    fb.textContent = g.correct ? t("game.correct") : t("game.wrong", { d: kind.describeAnswer(g.expected, prompt) });
+    delete fb.dataset.key;
+  }
   fb.className = `feedback ${g.correct ? "ok" : "bad"}`;
   fb.dataset.correct = String(g.correct);
   fb.dataset.answer = g.answer !== null && typeof g.answer === "object" ? JSON.stringify(g.answer) : String(g.answer);
   fb.dataset.question = g.question;
   refreshInput();
+}
+
+/** A refused request the answer input shows itself (the path finder's `illegal_move`); false when it does not. */
+export function refuseInput(msg) {
+  return !!(input && input.refused && input.refused(msg));
 }
 
 export function showScore(state) {
@@ -136,7 +149,11 @@ export function renderLanes(state) {
     fill.className = "fill";
     fill.style.width = `${Math.round(lane.share * 100)}%`;
     bar.append(fill);
-    li.append(textEl("span", "name", lane.name), bar, textEl("span", "lane-score", String(lane.score)));
+    // The path finder: each racer's distance to the goal, live, instead of a score.
+    const last = lane.remaining !== null ? textEl("span", "lane-score lane-left", t("lanes.remaining", { n: lane.remaining }))
+      : textEl("span", "lane-score", String(lane.score));
+    if (lane.remaining !== null) last.dataset.remaining = String(lane.remaining);
+    li.append(textEl("span", "name", lane.name), bar, last);
     list.append(li);
   }
 }
@@ -162,9 +179,11 @@ export function stopClock() {
 /** Texts that depend on the language. */
 export function relabelGame(state) {
   showMode($("game-mode").dataset.mode, undefined);
+  const fb = $("feedback");
+  if (fb.dataset.key && fb.textContent) fb.textContent = t(fb.dataset.key, JSON.parse(fb.dataset.params || "{}"));
   renderLanes(state);
   // Only a question on screen is drawn again (the tank before Start shows none).
   const shown = !!state.race.question && $("question").dataset.id === state.race.question.id;
   if (shown && kind) kind.renderPrompt($("question"), state.race.question.prompt);
-  if (shown) $("question-num").textContent = t("game.question", { n: state.race.question.index + 1 });
+  if (shown && kind.numbered !== false) $("question-num").textContent = t("game.question", { n: state.race.question.index + 1 });
 }

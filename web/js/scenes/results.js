@@ -1,10 +1,12 @@
 // After a run: Results (solo) and the final Standings (race), with Share.
+// A path finder's result carries `path` (steps, best steps, rank value).
 import { t } from "../i18n.js";
 import { fmtTime, gameAndMode, gameLabel, modeName } from "../format.js";
+import { fmtRank } from "../kinds/pathfinder.js";
 import { isHost } from "../state.js";
 import { $, copyText, show, textEl, toast } from "../ui.js";
 
-let ctx = null;   // {send, getState, leaveToMenu, playSolo}
+let ctx = null;   // {send, getState, leaveToMenu, playSolo, showPathRounds}
 
 export function initResults(context) {
   ctx = context;
@@ -14,6 +16,7 @@ export function initResults(context) {
   });
   $("results-menu").addEventListener("click", () => ctx.leaveToMenu());
   $("results-share").addEventListener("click", share);
+  $("results-rounds").addEventListener("click", () => ctx.showPathRounds());
   $("standings-share").addEventListener("click", share);
   $("standings-menu").addEventListener("click", () => ctx.leaveToMenu());
   $("standings-rematch").addEventListener("click", () => ctx.send({ type: "rematch" }));
@@ -21,13 +24,36 @@ export function initResults(context) {
 
 export function showResults(state) {
   const { result: r, mode, game } = state.race;
+  const path = r.path && typeof r.path === "object" ? r.path : null;
   $("results-mode").textContent = gameAndMode(state.catalog, game, mode);
   $("results-score").textContent = String(r.score);
-  $("results-time").textContent = fmtTime(r.duration_ms, true);
+  $("results-time").textContent = fmtTime(path ? pathTime(path) ?? r.duration_ms : r.duration_ms, true);
   $("results-time-row").hidden = mode === "time_attack";
+  // The path finder's time runs from the grid shown to the goal reached (the seed's round time).
+  const timeLabel = $("results-time-row").querySelector("dt");
+  timeLabel.dataset.i18n = path ? "path.time" : "results.time";
+  timeLabel.textContent = t(timeLabel.dataset.i18n);
   $("results-correct").textContent = `${r.correct} / ${r.answered}`;
+  // The path finder: steps against the best possible, and the seed's rank value instead of points.
+  $("results-score-row").hidden = !!path;
+  $("results-correct-row").hidden = !!path;
+  $("results-path-row").hidden = !path;
+  $("results-rank-row").hidden = !path;
+  $("results-rounds").hidden = !path;
+  if (path) {
+    $("results-path").textContent = t("path.steps", { steps: path.steps, best: path.best_steps });
+    $("results-path").dataset.steps = String(path.steps);
+    $("results-path").dataset.best = String(path.best_steps);
+    $("results-rank").textContent = path.rank_value == null ? t("path.unfinished") : fmtRank(path.rank_value);
+  }
   showBest(state);
   show("results");
+}
+
+/** The steering time of a path round (from the grid shown to the goal reached), or null. */
+function pathTime(path) {
+  return Number.isFinite(path.goal_reached_ms) && Number.isFinite(path.grid_shown_ms)
+    ? path.goal_reached_ms - path.grid_shown_ms : null;
 }
 
 /** The personal-best banner, once result_saved says so. */
@@ -47,19 +73,24 @@ export function showStandings(state) {
   list.replaceChildren();
   for (const e of msg.entries) {
     const mine = e.player_id === you;
+    const path = e.path && typeof e.path === "object" ? e.path : null;
+    // The path finder ranks by the seed's rank value (lower first), not by points.
+    const pts = path ? t("path.rankShort", { v: path.rank_value == null ? "—" : fmtRank(path.rank_value) })
+      : t("standings.points", { score: e.score });
     if (e.rank <= 3) {
       const li = document.createElement("li");
       li.className = `step rank-${e.rank}`;
       if (mine) li.classList.add("me");
-      li.append(textEl("span", "medal", String(e.rank)), textEl("span", "name", e.name),
-        textEl("span", "pts", t("standings.points", { score: e.score })));
+      li.append(textEl("span", "medal", String(e.rank)), textEl("span", "name", e.name), textEl("span", "pts", pts));
       podium.append(li);
     }
     const row = document.createElement("li");
     row.className = "standing";
     if (mine) row.classList.add("me");
-    let d = `${t("standings.points", { score: e.score })} · ${e.correct}/${e.answered}`;
-    if (msg.mode !== "time_attack") d += ` · ${fmtTime(e.duration_ms, true)}`;
+    let d = path ? `${pts} · ${t("path.stepsOf", { steps: path.steps, best: path.best_steps })}`
+      : `${pts} · ${e.correct}/${e.answered}`;
+    if (path && pathTime(path) !== null) d += ` · ${fmtTime(pathTime(path), true)}`;
+    else if (msg.mode !== "time_attack" && !path) d += ` · ${fmtTime(e.duration_ms, true)}`;
     if (!e.completed) d += ` · ${t("standings.left")}`;
     row.append(textEl("span", "rank", String(e.rank)), textEl("span", "name", e.name), textEl("span", "detail", d));
     list.append(row);

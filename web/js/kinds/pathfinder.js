@@ -1,0 +1,179 @@
+// The grid path finder (issue 16): one question in two stages. `guess`
+// shows the total number of cells (`{"stage":"guess","cells":20,"tries":0}`)
+// and takes rows then columns, written on the pad as two digits or typed
+// (`{"rows":4,"columns":5}`); `steer` shows the grid, the robot and the goal
+// (`{"stage":"steer","rows":4,"columns":5,"robot":…,"goal":…,"steps":0,
+// "best_steps":5,"tries":1}`) and takes moves. The server is authoritative:
+// the robot is drawn where the latest `question` puts it, never where a
+// click hoped it would go. Moves are sent by inputs/path.js.
+import { getLang, t } from "../i18n.js";
+import { textEl } from "../ui.js";
+
+/** A 1-based cell, or null when `c` is not one. */
+export function cellOf(c) {
+  return c && Number.isInteger(c.row) && Number.isInteger(c.column) ? { row: c.row, column: c.column } : null;
+}
+
+/** The direction of a move from `from` to the adjacent `to`, or null when they are not adjacent. */
+export function directionTo(from, to) {
+  const dr = to.row - from.row, dc = to.column - from.column;
+  if (Math.abs(dr) + Math.abs(dc) !== 1) return null;
+  if (dr === -1) return "north";
+  if (dr === 1) return "south";
+  return dc === 1 ? "east" : "west";
+}
+
+/** The keyboard's moves: arrows and WASD. */
+export const MOVE_KEYS = {
+  ArrowUp: "north", ArrowRight: "east", ArrowDown: "south", ArrowLeft: "west",
+  w: "north", d: "east", s: "south", a: "west", W: "north", D: "east", S: "south", A: "west",
+};
+
+/** Two typed digits, rows then columns, as the guess answer; anything else is null. */
+export function guessAnswer(typed) {
+  return /^[1-9]{2}$/.test(typed) ? { rows: Number(typed[0]), columns: Number(typed[1]) } : null;
+}
+
+/** A rank value as the seed shows it: lower is better, two decimals at most. */
+export function fmtRank(v) {
+  if (typeof v !== "number" || !Number.isFinite(v)) return "—";
+  return v.toLocaleString(getLang() === "zh" ? "zh-CN" : "en", { maximumFractionDigits: 2 });
+}
+
+function cellLabel(row, column, robot, goal) {
+  let label = t("path.cell", { row, column });
+  if (robot && robot.row === row && robot.column === column) label += `, ${t("path.robot")}`;
+  if (goal && goal.row === row && goal.column === column) label += `, ${t("path.goal")}`;
+  return label;
+}
+
+function renderGuess(container, prompt) {
+  container.replaceChildren();
+  const box = textEl("span", "path-guess", "");
+  box.dataset.stage = "guess";
+  box.dataset.cells = String(prompt.cells ?? "");
+  box.append(textEl("span", "path-title prompt-line", t("path.guess.title")),
+    textEl("span", "path-cells", t("path.guess.cells", { n: prompt.cells ?? "?" })),
+    textEl("span", "path-hint prompt-line sub", t("path.guess.hint")));
+  if (prompt.tries > 0) box.append(textEl("span", "path-tries prompt-line sub", t("path.guess.tries", { n: prompt.tries })));
+  container.append(box);
+}
+
+/** The robot's place on the board, in percent of it. */
+function placeRobot(robotEl, robot, rows, columns) {
+  robotEl.style.left = `${((robot.column - 1) / columns) * 100}%`;
+  robotEl.style.top = `${((robot.row - 1) / rows) * 100}%`;
+  robotEl.style.width = `${100 / columns}%`;
+  robotEl.style.height = `${100 / rows}%`;
+}
+
+function buildBoard(rows, columns, goal) {
+  const board = document.createElement("span");
+  board.className = "path-board";
+  board.setAttribute("role", "group");
+  board.style.setProperty("--rows", String(rows));
+  board.style.setProperty("--columns", String(columns));
+  board.dataset.rows = String(rows);
+  board.dataset.columns = String(columns);
+  board.dataset.goal = `${goal.row},${goal.column}`;
+  board.dataset.bumps = "0";
+  for (let r = 1; r <= rows; r++) {
+    for (let c = 1; c <= columns; c++) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "path-cell";
+      b.dataset.row = String(r);
+      b.dataset.column = String(c);
+      if (r === goal.row && c === goal.column) {
+        b.classList.add("goal");
+        const img = document.createElement("img");
+        img.src = "/img/path/goal.svg";
+        img.alt = "";
+        img.draggable = false;
+        b.append(img);
+      }
+      board.append(b);
+    }
+  }
+  const robot = document.createElement("img");
+  robot.className = "path-robot";
+  robot.src = "/img/path/robot.svg";
+  robot.alt = "";
+  robot.draggable = false;
+  robot.setAttribute("aria-hidden", "true");
+  board.append(robot);
+  return board;
+}
+
+function renderSteer(container, prompt) {
+  const rows = prompt.rows, columns = prompt.columns;
+  const robot = cellOf(prompt.robot) || { row: 1, column: 1 };
+  const goal = cellOf(prompt.goal) || { row: rows, column: columns };
+  // The same grid keeps its board, so the robot glides to its new cell.
+  let wrap = container.querySelector(".path-steer");
+  let board = wrap && wrap.querySelector(".path-board");
+  if (!board || board.dataset.rows !== String(rows) || board.dataset.columns !== String(columns)
+      || board.dataset.goal !== `${goal.row},${goal.column}`) {
+    container.replaceChildren();
+    wrap = textEl("span", "path-steer", "");
+    wrap.dataset.stage = "steer";
+    board = buildBoard(rows, columns, goal);
+    wrap.append(textEl("span", "path-status prompt-line sub", ""), board);
+    container.append(wrap);
+  }
+  board.setAttribute("aria-label", t("path.board", { rows, columns }));
+  board.dataset.robot = `${robot.row},${robot.column}`;
+  placeRobot(board.querySelector(".path-robot"), robot, rows, columns);
+  for (const b of board.querySelectorAll(".path-cell")) {
+    const r = Number(b.dataset.row), c = Number(b.dataset.column);
+    const near = directionTo(robot, { row: r, column: c }) !== null;
+    b.classList.toggle("near", near);
+    b.classList.toggle("here", r === robot.row && c === robot.column);
+    // Only the cells the robot can step to are in the Tab order; the others still answer a tap.
+    b.tabIndex = near ? 0 : -1;
+    b.setAttribute("aria-label", cellLabel(r, c, robot, goal));
+  }
+  const remaining = Math.abs(goal.row - robot.row) + Math.abs(goal.column - robot.column);
+  const status = wrap.querySelector(".path-status");
+  status.textContent = t("path.status", { steps: prompt.steps ?? 0, best: prompt.best_steps ?? "?", left: remaining });
+  status.dataset.steps = String(prompt.steps ?? 0);
+  status.dataset.remaining = String(remaining);
+}
+
+export default {
+  id: "path_finder",
+  input: "move",
+  padLabel: "path.pad",
+  /** The page that opens this game from the menu (scenes/pathhome.js). */
+  home: "path-home",
+  /** One question per round: no "Question 1" above it. */
+  numbered: false,
+
+  renderPrompt(container, prompt) {
+    if (prompt && prompt.stage === "steer" && Number.isInteger(prompt.rows) && Number.isInteger(prompt.columns)) {
+      renderSteer(container, prompt);
+    } else {
+      renderGuess(container, prompt || {});
+    }
+  },
+
+  /** The keypad's two digits as a guess (inputs/number.js); null keeps them and says why. */
+  typedAnswer: guessAnswer,
+  typedRefused: "path.guess.twoDigits",
+
+  /** A wrong guess tells no grid (the server sends no `expected`): its i18n key and params, or null. */
+  gradedText(g, prompt) {
+    if (g.retry) return { key: "path.guess.wrong", params: { n: ((prompt && prompt.tries) || 0) + 1 } };
+    return g.correct ? { key: "path.reached", params: {} } : null;
+  },
+
+  /** A stored score as the player reads it: the rank value (contract: score = round(rank value × 1000)). */
+  scoreText(score) {
+    return fmtRank(score / 1000);
+  },
+
+  describeAnswer(answer) {
+    if (answer && typeof answer === "object" && Number.isInteger(answer.rows)) return `${answer.rows} × ${answer.columns}`;
+    return answer !== null && typeof answer === "object" ? JSON.stringify(answer) : String(answer);
+  },
+};
