@@ -228,6 +228,7 @@ def test_solo_every_scene(browser):
     assert robot(drv) == "1,1" and board.get_attribute("data-goal") == "3,4"
     assert el(drv, "#feedback").text == "", "the old guess's message is gone"
     assert el(drv, "#path-controls").is_displayed() and not el(drv, "#pad-area").is_displayed()
+    assert not el(drv, "#game-score").is_displayed(), "no score in the bar until the round's rank value is known"
     assert el(drv, "#question .path-status").text == "Steps 0 · best possible 5 · 5 to go"
     # Every move input is a real control with a name.
     names = [b.get_attribute("aria-label") for b in drv.find_elements(By.CSS_SELECTOR, "#path-controls button")]

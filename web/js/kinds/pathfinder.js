@@ -148,6 +148,8 @@ export default {
   home: "path-home",
   /** One question per round: no "Question 1" above it. */
   numbered: false,
+  /** The score is the round's rank value, known only at the goal: the game bar leaves it out. */
+  scoreInGame: false,
 
   renderPrompt(container, prompt) {
     if (prompt && prompt.stage === "steer" && Number.isInteger(prompt.rows) && Number.isInteger(prompt.columns)) {

@@ -35,6 +35,8 @@ export function enterGame(state) {
   if (input) input.unmount();
   input = createInput(info ? info.answer_input : kind.input, kind, ctx);
   $("game-score").textContent = String(race.score);
+  // A score that means nothing until the run ends (the path finder's rank value) is not shown meanwhile.
+  $("game-score").parentElement.hidden = kind.scoreInGame === false;
   showMode(race.mode, state.room ? state.room.room.level : null);
   const q = $("question");
   q.replaceChildren();
