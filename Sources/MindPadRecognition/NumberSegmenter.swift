@@ -609,6 +609,11 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// Segments turning less than this (cosine) from the split one are the
     /// same straight stretch (the pen's way from one digit to the next).
     public var straightTurn = 0.95
+    /// Two splits at once (a stroke through three digits, two run-on strokes
+    /// in one group) are tried from this many seeds, the longest straight
+    /// stretches (and the single split that won), each with every other split
+    /// place (0: one split at most).
+    public var multiSplitSeeds = 1
 
     public init() {}
 

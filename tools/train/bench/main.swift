@@ -74,6 +74,7 @@ if args[1] == "--numbers" {
         case "window": tuning.window = v
         case "positionCost": tuning.positionCost = v
         case "stretchSplits": tuning.stretchSplits = Int(v)
+        case "multiSplitSeeds": tuning.multiSplitSeeds = Int(v)
         case "runOnWidth": tuning.runOnWidth = v
         case "relativeRunOnWidth": tuning.relativeRunOnWidth = v
         case "strokeSplitWidth": tuning.strokeSplitWidth = v
