@@ -188,10 +188,15 @@ extension NumberSegmenter {
         var all: [StrokeSplit] = []
         var seeds: [(length: Double, cut: StrokeSplit)] = []
         var won: [StrokeSplit] = []
+        // A split reading must beat the reading without splits by the margin,
+        // and one with other splits by `splitOverSplit` (the same place with
+        // the pen's way dropped instead of cut through is the same evidence).
+        let unsplit = best?.score ?? -.infinity
         // A reading better by the margin than the best so far, without a piece
         // still as wide as two digits (it runs on again: left to the cuts).
         func consider(_ cuts: [StrokeSplit]) {
-            let beat = (best?.score ?? -.infinity) + tuning.strokeSplitMargin
+            let beat = won.isEmpty ? unsplit + tuning.strokeSplitMargin
+                : max(unsplit + tuning.strokeSplitMargin, best!.score + tuning.splitOverSplit)
             if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, splits: cuts, beat: beat),
                 h.score > beat,
                 !h.runs.contains(where: { run in

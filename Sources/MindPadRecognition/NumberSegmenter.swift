@@ -602,6 +602,8 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var pieceWidth = 1.2
     /// A reading with a split stroke must beat the one without by this.
     public var strokeSplitMargin = 1.0
+    /// ...and a reading with other splits by this.
+    public var splitOverSplit = 0.0
     /// A run-on stroke is also tried split dropping each of its this many
     /// longest straight stretches at least `stretchLength` heights long (0: none).
     public var stretchSplits = 3
