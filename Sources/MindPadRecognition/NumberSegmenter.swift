@@ -610,7 +610,10 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var stretchLength = 0.1
     /// Segments turning less than this (cosine) from the split one are the
     /// same straight stretch (the pen's way from one digit to the next).
-    public var straightTurn = 0.95
+    /// 0.99 (8°; was 0.95, 18°): the stretch stops where the pen turns into
+    /// the digit, so less of a digit's own ink is dropped with the pen's way
+    /// (dev set 0.95/0.97/0.98/0.99/0.995 → 1849/1850/1854/1854/1854).
+    public var straightTurn = 0.99
     /// Two splits at once (a stroke through three digits, two run-on strokes
     /// in one group) are tried from this many seeds, the longest straight
     /// stretches (and the single split that won), each with every other split
