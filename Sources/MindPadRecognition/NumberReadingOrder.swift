@@ -188,6 +188,7 @@ extension NumberSegmenter {
         var all: [StrokeSplit] = []
         var seeds: [(length: Double, cut: StrokeSplit)] = []
         var won: [StrokeSplit] = []
+        var wide = 0, widest = 0.0
         // A split reading must beat the reading without splits by the margin,
         // and one with other splits by `splitOverSplit` (the same place with
         // the pen's way dropped instead of cut through is the same evidence).
@@ -243,8 +244,14 @@ extension NumberSegmenter {
             }
             for cut in candidates { consider([cut]) }
             all += candidates
+            wide += 1
+            widest = max(widest, width(of: 1 << UInt64(s)))
         }
-        guard tuning.multiSplitSeeds > 0, all.count >= 2 else { return best?.runs }
+        // Two splits only where they can be: two strokes that may each have
+        // run on, or one as wide as three digits.
+        guard tuning.multiSplitSeeds > 0, all.count >= 2, wide >= 2 || widest > tuning.multiSplitWidth * height else {
+            return best?.runs
+        }
         // Two splits: the pieces of one stroke must not overlap.
         var firsts = won.count == 1 ? won : []
         for seed in seeds.sorted(by: { $0.length > $1.length }).prefix(tuning.multiSplitSeeds)

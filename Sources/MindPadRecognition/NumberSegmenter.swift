@@ -619,6 +619,9 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// stretches (and the single split that won), each with every other split
     /// place (0: one split at most).
     public var multiSplitSeeds = 1
+    /// ...when the group has two strokes wider than `strokeSplitWidth`, or
+    /// one wider than this (in heights: three digits' worth).
+    public var multiSplitWidth = 1.0
 
     public init() {}
 

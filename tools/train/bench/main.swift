@@ -77,6 +77,7 @@ if args[1] == "--numbers" {
         case "multiSplitSeeds": tuning.multiSplitSeeds = Int(v)
         case "straightTurn": tuning.straightTurn = v
         case "splitOverSplit": tuning.splitOverSplit = v
+        case "multiSplitWidth": tuning.multiSplitWidth = v
         case "runOnWidth": tuning.runOnWidth = v
         case "relativeRunOnWidth": tuning.relativeRunOnWidth = v
         case "strokeSplitWidth": tuning.strokeSplitWidth = v
