@@ -24,37 +24,57 @@ extension NumberSegmenter {
 
     /// The group read as runs of consecutive strokes, when that is at least two
     /// digits and scores better than the group read whole (with that score);
-    /// nil otherwise. With `split`, that stroke is two pieces in the order,
-    /// each of which may join its neighbours' runs (the pen ran on).
+    /// nil otherwise. Each of `splits` cuts a stroke into pieces (a stroke may
+    /// be cut more than once: the pen ran on through three digits or more;
+    /// several strokes may be cut), each piece an entry of the order that may
+    /// join its neighbours' runs (the pen ran on). A run holding some pieces
+    /// of a stroke reads the points from its first piece's start to its last
+    /// piece's end (the pen's way between pieces of one run is the digit's);
+    /// a run holding some but not all pieces of two strokes is not read (one
+    /// `InkPart` holds one range of points).
     /// `beat`: a score the reading must also exceed (a caller's best so far).
     mutating func readByOrder(
-        _ group: Group, whole: Recognition, wholeWidth: Double, split: StrokeSplit? = nil, beat: Double = -.infinity
+        _ group: Group, whole: Recognition, wholeWidth: Double, splits: [StrokeSplit] = [], beat: Double = -.infinity
     ) -> (runs: [(Recognition, InkPart)], score: Double)? {
-        // The order: (stroke, piece: 0 whole, 1 first, 2 second), and each
-        // entry's row in the profiles (a piece's rows are added past the strokes').
+        // The order: (stroke, piece: 0 whole, 1… the pieces, its points),
+        // and each entry's row in the profiles (pieces' rows are added past
+        // the strokes').
         var order: [Int] = []
         var piece: [Int] = []
+        var ranges: [Range<Int>] = []
+        var pieces: [Int] = []  // how many pieces the entry's stroke is in
         var row: [Int] = []
         let bands = Self.bands
         let strokeRows = profileLeft.count / bands
-        for s in 0..<min(drawing.strokes.count, 64) where group.strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
-            if let split, split.stroke == s {
-                let points = drawing.strokes[s]
-                guard split.end > 0, split.start >= split.end - 1, split.start < points.count else { return nil }
-                profileLeft += [Double](repeating: .infinity, count: 2 * bands)
-                profileRight += [Double](repeating: -.infinity, count: 2 * bands)
-                for (k, range) in [0..<split.end, split.start..<points.count].enumerated() {
-                    Self.profile(points[range], row: strokeRows + k, top: profileTop, band: bandHeight,
-                                 left: &profileLeft, right: &profileRight)
-                    order.append(s); piece.append(k + 1); row.append(strokeRows + k)
-                }
-            } else {
-                order.append(s); piece.append(0); row.append(slot[s])
-            }
-        }
         defer {
             profileLeft.removeSubrange((strokeRows * bands)...)
             profileRight.removeSubrange((strokeRows * bands)...)
+        }
+        for s in 0..<min(drawing.strokes.count, 64) where group.strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
+            let cuts = splits.filter { $0.stroke == s }.sorted { $0.end < $1.end }
+            guard !cuts.isEmpty else {
+                order.append(s); piece.append(0); ranges.append(0..<0); pieces.append(1); row.append(slot[s])
+                continue
+            }
+            let points = drawing.strokes[s]
+            var from = 0
+            var own: [Range<Int>] = []
+            for cut in cuts {
+                // Each piece keeps at least one segment of its own.
+                guard cut.end > from, cut.start >= cut.end - 1, cut.start < points.count else { return nil }
+                own.append(from..<cut.end)
+                from = cut.start
+            }
+            own.append(from..<points.count)
+            let rows = profileLeft.count / bands
+            profileLeft += [Double](repeating: .infinity, count: own.count * bands)
+            profileRight += [Double](repeating: -.infinity, count: own.count * bands)
+            for (k, range) in own.enumerated() {
+                Self.profile(points[range], row: rows + k, top: profileTop, band: bandHeight,
+                             left: &profileLeft, right: &profileRight)
+                order.append(s); piece.append(k + 1); ranges.append(range); pieces.append(own.count)
+                row.append(rows + k)
+            }
         }
         let m = order.count
         let longest = tuning.runStrokes
@@ -62,26 +82,30 @@ extension NumberSegmenter {
         guard m >= 2, room >= 2 else { return nil }
         // runs[i * longest + (length - 1)], read lazily.
         var runs = [Run?](repeating: nil, count: m * longest)
-        // The part a run reads (strokes order[i..<i + length]).
-        func runPart(_ i: Int, _ length: Int) -> InkPart {
-            var mask: UInt64 = 0
+        // The part a run reads (strokes order[i..<i + length]); nil when it
+        // holds part of two cut strokes.
+        func runPart(_ i: Int, _ length: Int) -> InkPart? {
             var part = InkPart(strokes: 0, shear: 0, band: -Double.infinity...Double.infinity)
-            for k in i..<(i + length) {
-                mask |= 1 << UInt64(order[k])
-                // One piece of the split stroke without the other: only its points.
-                if piece[k] != 0, !(i..<(i + length)).contains(piece[k] == 1 ? k + 1 : k - 1), let split {
-                    part.piece = split.stroke
-                    part.points = piece[k] == 1 ? 0..<split.end : split.start..<drawing.strokes[split.stroke].count
+            var k = i
+            while k < i + length {
+                part.strokes |= 1 << UInt64(order[k])
+                guard piece[k] != 0 else { k += 1; continue }
+                // This stroke's pieces in the run (consecutive in the order).
+                var last = k
+                while last + 1 < i + length && order[last + 1] == order[k] { last += 1 }
+                if last - k + 1 < pieces[k] {
+                    guard part.piece < 0 else { return nil }
+                    part.piece = order[k]
+                    part.points = ranges[k].lowerBound..<ranges[last].upperBound
                 }
+                k = last + 1
             }
-            part.strokes = mask
             return part
         }
         func run(_ i: Int, _ length: Int) -> Run? {
             let key = i * longest + length - 1
             if let r = runs[key] { return r }
-            let part = runPart(i, length)
-            guard let box = part.box(in: drawing) else { return nil }
+            guard let part = runPart(i, length), let box = part.box(in: drawing) else { return nil }
             let r = readings[part] ?? recognize(part)
             readings[part] = r
             let tall = (box.y1 - box.y0) / height
@@ -100,7 +124,7 @@ extension NumberSegmenter {
         // digit drawn in strokes that cross (a 4, a 5's bar) is settled here
         // without the network, and the result is the same as reading them all.
         let wholeScore = Self.log(whole.confidence) - widthCost(wholeWidth, digit: whole.digit)
-        let floor = max(wholeScore + tuning.orderMargin + (split == nil ? 0 : tuning.strokeSplitMargin), beat)
+        let floor = max(wholeScore + tuning.orderMargin + (splits.isEmpty ? 0 : tuning.strokeSplitMargin), beat)
         guard cheapestOrder(m: m, longest: longest, row: row, part: runPart) < -floor else { return nil }
         // best[j * longest + (length - 1)]: the best score of order[0..<j] with
         // its last run `length` strokes long, and how many runs.
@@ -134,7 +158,7 @@ extension NumberSegmenter {
         }
         guard end > 0, count[m * longest + end - 1] >= 2 else { return nil }
         let score = best[m * longest + end - 1]
-        guard score > wholeScore + tuning.orderMargin + (split == nil ? 0 : tuning.strokeSplitMargin) else { return nil }
+        guard score > wholeScore + tuning.orderMargin + (splits.isEmpty ? 0 : tuning.strokeSplitMargin) else { return nil }
         var out: [(Recognition, InkPart)] = []
         var j = m, length = end
         while j > 0 {
@@ -149,7 +173,10 @@ extension NumberSegmenter {
 
     /// The group read by runs of strokes (`readByOrder`), and also with each
     /// stroke as wide as a run-on one split in two where one of the cheapest
-    /// cuts into two (`cuts`) crosses it: the best-scoring reading.
+    /// cuts into two (`cuts`) crosses it: the best-scoring reading. Then with
+    /// two splits at once (a stroke through three digits, or two strokes that
+    /// each ran on): each of a few seeds (the single split that won, the
+    /// longest straight stretches) with every other split place.
     mutating func readByOrder(_ group: Group, whole: Recognition, wholeWidth: Double, runOn splits: [Split])
         -> [(Recognition, InkPart)]?
     {
@@ -158,6 +185,31 @@ extension NumberSegmenter {
         readings[InkPart(strokes: group.strokes, shear: 0, band: -Double.infinity...Double.infinity)] = whole
         var best = readByOrder(group, whole: whole, wholeWidth: wholeWidth)
         guard tuning.strokeSplits > 0 else { return best?.runs }
+        var all: [StrokeSplit] = []
+        var seeds: [(length: Double, cut: StrokeSplit)] = []
+        var won: [StrokeSplit] = []
+        var wide = 0, widest = 0.0
+        // A split reading must beat the reading without splits by the margin,
+        // and one with other splits by `splitOverSplit` (the same place with
+        // the pen's way dropped instead of cut through is the same evidence).
+        let unsplit = best?.score ?? -.infinity
+        // A reading better by the margin than the best so far, without a piece
+        // still as wide as two digits (it runs on again: left to the cuts).
+        func consider(_ cuts: [StrokeSplit]) {
+            let beat = won.isEmpty ? unsplit + tuning.strokeSplitMargin
+                : max(unsplit + tuning.strokeSplitMargin, best!.score + tuning.splitOverSplit)
+            if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, splits: cuts, beat: beat),
+                h.score > beat,
+                !h.runs.contains(where: { run in
+                    run.1.piece >= 0 && run.1.box(in: drawing).map {
+                        run.1.width(in: drawing, box: $0, window: height / 3) > tuning.pieceWidth * height
+                    } ?? false
+                })
+            {
+                best = h
+                won = cuts
+            }
+        }
         for s in 0..<min(drawing.strokes.count, 64) where group.strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
             guard width(of: 1 << UInt64(s)) > tuning.strokeSplitWidth * height else { continue }
             let points = drawing.strokes[s]
@@ -182,23 +234,38 @@ extension NumberSegmenter {
             // cheapest cuts (a 9's stem running up into a 3's top lies at the
             // 9's edge): the stroke's longest straight stretches inside it are
             // also tried dropped.
-            for cut in stretches(s, points).prefix(tuning.stretchSplits) where !candidates.contains(cut) {
+            let stretches = stretches(s, points)
+            for cut in stretches.prefix(tuning.stretchSplits) where !candidates.contains(cut) {
                 candidates.append(cut)
             }
-            for cut in candidates {
-                // A piece still as wide as two digits runs on again: that
-                // reading is left to the cuts.
-                let beat = (best?.score ?? -.infinity) + tuning.strokeSplitMargin
-                if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, split: cut, beat: beat),
-                    h.score > beat,
-                    !h.runs.contains(where: { run in
-                        run.1.piece >= 0 && run.1.box(in: drawing).map {
-                            run.1.width(in: drawing, box: $0, window: height / 3) > tuning.pieceWidth * height
-                        } ?? false
-                    })
-                {
-                    best = h
-                }
+            for cut in stretches.prefix(tuning.multiSplitSeeds) {
+                let a = points[cut.end - 1], b = points[cut.start]
+                seeds.append((((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot(), cut))
+            }
+            for cut in candidates { consider([cut]) }
+            all += candidates
+            wide += 1
+            widest = max(widest, width(of: 1 << UInt64(s)))
+        }
+        // Two splits only where they can be: two strokes that may each have
+        // run on, or one as wide as three digits.
+        guard tuning.multiSplitSeeds > 0, all.count >= 2, wide >= 2 || widest > tuning.multiSplitWidth * height else {
+            return best?.runs
+        }
+        // Two splits: the pieces of one stroke must not overlap.
+        var firsts = won.count == 1 ? won : []
+        for seed in seeds.sorted(by: { $0.length > $1.length }).prefix(tuning.multiSplitSeeds)
+        where !firsts.contains(seed.cut) {
+            firsts.append(seed.cut)
+        }
+        var pairs: [[StrokeSplit]] = []
+        for a in firsts {
+            for b in all where b != a {
+                guard a.stroke != b.stroke || b.end > a.start || a.end > b.start else { continue }
+                let pair = a.stroke < b.stroke || (a.stroke == b.stroke && a.end < b.end) ? [a, b] : [b, a]
+                guard !pairs.contains(pair) else { continue }
+                pairs.append(pair)
+                consider(pair)
             }
         }
         return best?.runs
@@ -207,10 +274,10 @@ extension NumberSegmenter {
     /// The least total order cost (`orderCost`) of cutting `m` strokes of the
     /// order into two runs or more of at most `longest` strokes: geometry
     /// only, no reading. `part(i, length)` is the run of strokes i..<i + length.
-    private func cheapestOrder(m: Int, longest: Int, row: [Int], part: (Int, Int) -> InkPart) -> Double {
+    private func cheapestOrder(m: Int, longest: Int, row: [Int], part: (Int, Int) -> InkPart?) -> Double {
         var boxes = [InkBox?](repeating: nil, count: m * longest)
         for i in 0..<m {
-            for length in 1...min(longest, m - i) { boxes[i * longest + length - 1] = part(i, length).box(in: drawing) }
+            for length in 1...min(longest, m - i) { boxes[i * longest + length - 1] = part(i, length)?.box(in: drawing) }
         }
         // cost[j * longest + (length - 1)]: the least order cost of order[0..<j]
         // in two runs or more, the last `length` strokes long.

@@ -602,13 +602,26 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var pieceWidth = 1.2
     /// A reading with a split stroke must beat the one without by this.
     public var strokeSplitMargin = 1.0
+    /// ...and a reading with other splits by this.
+    public var splitOverSplit = 0.0
     /// A run-on stroke is also tried split dropping each of its this many
     /// longest straight stretches at least `stretchLength` heights long (0: none).
     public var stretchSplits = 3
     public var stretchLength = 0.1
     /// Segments turning less than this (cosine) from the split one are the
     /// same straight stretch (the pen's way from one digit to the next).
-    public var straightTurn = 0.95
+    /// 0.99 (8°; was 0.95, 18°): the stretch stops where the pen turns into
+    /// the digit, so less of a digit's own ink is dropped with the pen's way
+    /// (dev set 0.95/0.97/0.98/0.99/0.995 → 1849/1850/1854/1854/1854).
+    public var straightTurn = 0.99
+    /// Two splits at once (a stroke through three digits, two run-on strokes
+    /// in one group) are tried from this many seeds, the longest straight
+    /// stretches (and the single split that won), each with every other split
+    /// place (0: one split at most).
+    public var multiSplitSeeds = 1
+    /// ...when the group has two strokes wider than `strokeSplitWidth`, or
+    /// one wider than this (in heights: three digits' worth).
+    public var multiSplitWidth = 1.0
 
     public init() {}
 

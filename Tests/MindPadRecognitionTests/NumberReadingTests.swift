@@ -324,6 +324,40 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         #expect(runs(stretchSplits: 0)?.contains { $0.1.piece >= 0 } != true)
     }
 
+    /// One stroke through three digits (the pen never lifts) is split twice:
+    /// its middle digit is read from a middle range of its points, with the
+    /// pen's ways in and out dropped; with `multiSplitSeeds` 0 (one split per
+    /// stroke at most) no reading by stroke order has a middle piece.
+    @Test(arguments: ["369", "906", "203", "390"])
+    func strokeThroughThreeDigitsSplitsTwice(_ number: String) throws {
+        var w = NumberWriter()
+        for (i, ch) in number.enumerated() {
+            w.add(digit(Int(String(ch))!, nil, i), gap: 0.1, joined: i > 0)
+        }
+        #expect(w.strokes.count == 1, "one stroke through all three digits")
+        let recognizer = try Recognizer.bundled()
+        let whole = recognizer.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
+        func runs(seeds: Int) -> [(Recognition, InkPart)]? {
+            var tuning = NumberReadingTuning.standard
+            tuning.multiSplitSeeds = seeds
+            var segmenter = NumberSegmenter(w.drawing, recognizer: recognizer, workspace: recognizer.makeWorkspace(),
+                                            tuning: tuning)
+            let groups = segmenter.groups()
+            _ = segmenter.read()  // sets the typical width
+            #expect(groups.count == 1)
+            return segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width, runOn: [])
+        }
+        let count = w.strokes[0].count
+        func middle(_ run: (Recognition, InkPart)) -> Bool {
+            run.1.piece == 0 && run.1.points.lowerBound > 0 && run.1.points.upperBound < count
+        }
+        let found = try #require(runs(seeds: 1))
+        #expect(found.map { String($0.0.digit) }.joined() == number)
+        #expect(found.contains(where: middle))
+        #expect(runs(seeds: 0)?.contains(where: middle) != true)
+        #expect(try read(w).number == number)
+    }
+
     /// A single wide digit, one stroke as wide as two digits, is not split.
     @Test func wideOneStrokeDigitsStayWhole() throws {
         let recognizer = try Recognizer.bundled()
