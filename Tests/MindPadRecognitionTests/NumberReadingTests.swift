@@ -302,26 +302,37 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     /// straight stretches, and not with `stretchSplits` 0.
     @Test(arguments: ["25", "61", "94", "23", "70"])
     func runOnStrokeSplitsAtItsStraightStretch(_ number: String) throws {
+        let w = oneStroke(number)
+        func runs(stretchSplits: Int) throws -> [(Recognition, InkPart)]? {
+            try readOneGroupByOrder(w) { $0.stretchSplits = stretchSplits }
+        }
+        let found = try #require(try runs(stretchSplits: 3))
+        #expect(found.map { String($0.0.digit) }.joined() == number)
+        #expect(found.contains { $0.1.piece >= 0 })
+        #expect(try runs(stretchSplits: 0)?.contains { $0.1.piece >= 0 } != true)
+    }
+
+    /// `number` written with the pen never lifted: every digit joined to the one before.
+    private func oneStroke(_ number: String) -> NumberWriter {
         var w = NumberWriter()
         for (i, ch) in number.enumerated() {
             w.add(digit(Int(String(ch))!, nil, i), gap: 0.1, joined: i > 0)
         }
+        return w
+    }
+
+    /// The stroke-order reading of a drawing that makes one group, with the
+    /// standard tuning changed by `tune`.
+    private func readOneGroupByOrder(_ w: NumberWriter, tune: (inout NumberReadingTuning) -> Void) throws -> [(Recognition, InkPart)]? {
         let recognizer = try Recognizer.bundled()
         let whole = recognizer.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
-        func runs(stretchSplits: Int) -> [(Recognition, InkPart)]? {
-            var tuning = NumberReadingTuning.standard
-            tuning.stretchSplits = stretchSplits
-            var segmenter = NumberSegmenter(w.drawing, recognizer: recognizer, workspace: recognizer.makeWorkspace(),
-                                            tuning: tuning)
-            let groups = segmenter.groups()
-            _ = segmenter.read()  // sets the typical width
-            #expect(groups.count == 1)
-            return segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width, runOn: [])
-        }
-        let found = try #require(runs(stretchSplits: 3))
-        #expect(found.map { String($0.0.digit) }.joined() == number)
-        #expect(found.contains { $0.1.piece >= 0 })
-        #expect(runs(stretchSplits: 0)?.contains { $0.1.piece >= 0 } != true)
+        var tuning = NumberReadingTuning.standard
+        tune(&tuning)
+        var segmenter = NumberSegmenter(w.drawing, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: tuning)
+        let groups = segmenter.groups()
+        _ = segmenter.read()  // sets the typical width
+        #expect(groups.count == 1)
+        return segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width, runOn: [])
     }
 
     /// One stroke through three digits (the pen never lifts) is split twice:
@@ -330,31 +341,19 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     /// stroke at most) no reading by stroke order has a middle piece.
     @Test(arguments: ["369", "906", "203", "390"])
     func strokeThroughThreeDigitsSplitsTwice(_ number: String) throws {
-        var w = NumberWriter()
-        for (i, ch) in number.enumerated() {
-            w.add(digit(Int(String(ch))!, nil, i), gap: 0.1, joined: i > 0)
-        }
+        let w = oneStroke(number)
         #expect(w.strokes.count == 1, "one stroke through all three digits")
-        let recognizer = try Recognizer.bundled()
-        let whole = recognizer.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
-        func runs(seeds: Int) -> [(Recognition, InkPart)]? {
-            var tuning = NumberReadingTuning.standard
-            tuning.multiSplitSeeds = seeds
-            var segmenter = NumberSegmenter(w.drawing, recognizer: recognizer, workspace: recognizer.makeWorkspace(),
-                                            tuning: tuning)
-            let groups = segmenter.groups()
-            _ = segmenter.read()  // sets the typical width
-            #expect(groups.count == 1)
-            return segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width, runOn: [])
+        func runs(seeds: Int) throws -> [(Recognition, InkPart)]? {
+            try readOneGroupByOrder(w) { $0.multiSplitSeeds = seeds }
         }
         let count = w.strokes[0].count
         func middle(_ run: (Recognition, InkPart)) -> Bool {
             run.1.piece == 0 && run.1.points.lowerBound > 0 && run.1.points.upperBound < count
         }
-        let found = try #require(runs(seeds: 1))
+        let found = try #require(try runs(seeds: 1))
         #expect(found.map { String($0.0.digit) }.joined() == number)
         #expect(found.contains(where: middle))
-        #expect(runs(seeds: 0)?.contains(where: middle) != true)
+        #expect(try runs(seeds: 0)?.contains(where: middle) != true)
         #expect(try read(w).number == number)
     }
 

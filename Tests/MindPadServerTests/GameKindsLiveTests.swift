@@ -8,27 +8,10 @@ import Testing
 /// real PostgreSQL, real sockets, and its own leaderboard over HTTP.
 @Suite struct GameKindsLiveTests {
     @Test func aToyKindRacesThroughTheRealServerOntoItsOwnLeaderboard() throws {
-        let db = try ScratchDatabase()
-        defer { db.drop() }
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("mindpad-kinds-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: data) }
-        var config = Configuration()
-        config.port = 0
-        config.host = "127.0.0.1"
-        config.databaseURL = db.url
-        config.migrationsDirectory = ServerProcess.projectRoot.appendingPathComponent("Migrations").path
-        config.webRoot = ServerProcess.projectRoot.appendingPathComponent("web").path
-        config.dataDirectory = data.path
-        config.realtime.countdown = .milliseconds(100)
-        config.weatherProvider = .none  // no test reaches the internet
-        var games = GameRegistry.standard
-        games.register(QuickPick())
-        let app = MindPadApplication(configuration: config, games: games)
-        let port = try app.start()
-        defer {
-            app.stop()
-            try? app.wait()
-        }
+        let server = try InProcessServer(register: { $0.register(QuickPick()) },
+                                         configure: { $0.realtime.countdown = .milliseconds(100) })
+        defer { server.stop() }
+        let port = server.port
 
         // The catalog lists both games.
         let catalog = try TestHTTP.request(port: port, path: "/api/games").json()

@@ -12,7 +12,8 @@ class InProcessServer {
     let data: URL
     let port: Int
 
-    init(adminToken: String, register: (inout GameRegistry) -> Void) throws {
+    init(adminToken: String? = nil, register: (inout GameRegistry) -> Void = { _ in },
+         configure: (inout Configuration) -> Void = { _ in }) throws {
         db = try ScratchDatabase()
         data = FileManager.default.temporaryDirectory.appendingPathComponent("mindpad-inprocess-\(UUID().uuidString)")
         var config = Configuration()
@@ -24,6 +25,7 @@ class InProcessServer {
         config.dataDirectory = data.path
         config.adminToken = adminToken
         config.weatherProvider = .none  // no test reaches the internet
+        configure(&config)
         var games = GameRegistry.standard
         register(&games)
         registry = games
