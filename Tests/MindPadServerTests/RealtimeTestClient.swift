@@ -75,6 +75,13 @@ final class RealtimeClient: @unchecked Sendable {
         try sendFrame(opcode: 0x1, payload: Array(text.utf8))
     }
 
+    /// Sends every text as its own frame, all in one `send`: a flood that
+    /// reaches the server's socket at once, before it has read any of it.
+    func sendTextsAtOnce(_ texts: [String]) throws {
+        for text in texts { transcript.append((.now, "\(label) → \(text)")) }
+        try write(texts.flatMap { TestWebSocket.clientFrame(opcode: 0x1, payload: Array($0.utf8)) })
+    }
+
     func sendFrame(opcode: UInt8, payload: [UInt8]) throws {
         try write(TestWebSocket.clientFrame(opcode: opcode, payload: payload))
     }
