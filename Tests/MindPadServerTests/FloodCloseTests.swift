@@ -6,7 +6,8 @@ import Testing
 /// A client that floods gets told why before it is closed: the
 /// `rate_limited` error and the 1008 close frame reach it even when its
 /// surplus messages are still unread in the server's socket when the
-/// server closes, over real sockets.
+/// server closes, and the connection ends in order (a lingering close),
+/// never with a reset, over real sockets.
 @Suite struct FloodCloseTests {
     /// The in-process server with the hub behind it, as SlowReaderTests.
     private static func withServer(_ body: (WebServer) throws -> Void) throws {
@@ -38,6 +39,11 @@ import Testing
                 let code = try gus.waitForClose()
                 #expect(code == 1008, "round \(round): \(gus.closeFrame.map { "\($0)" } ?? "-")")
                 #expect(gus.inbox.contains { $0["code"] as? String == "rate_limited" }, "round \(round)")
+                // The server closed with most of the flood unread: it must
+                // end the stream with a FIN, not a reset (a reset throws
+                // away whatever the server's kernel had not sent yet, the
+                // reason and the close frame included).
+                #expect(gus.streamEnd() == 0, "round \(round): the connection was reset")
             }
         }
     }

@@ -149,6 +149,23 @@ final class RealtimeClient: @unchecked Sendable {
 
     func inboxInsert(_ message: Message) { inbox.insert(message, at: 0) }
 
+    /// After the close frame: how the server ends the stream, read to its
+    /// end within `timeout`: 0 for an orderly end (FIN), else the errno of
+    /// the failed read (ECONNRESET: a reset), nil if it did not end.
+    func streamEnd(timeout: Duration = .seconds(5)) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while ContinuousClock.now < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 100) >= 0 else { return errno }
+            guard pfd.revents != 0 else { continue }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return 0 }
+            if n < 0 { return errno }
+        }
+        return nil
+    }
+
     /// Removes and returns every inbox message of `type`.
     func drain(_ type: String) -> [Message] {
         let matching = inbox.filter { $0["type"] as? String == type }
