@@ -75,6 +75,13 @@ final class RealtimeClient: @unchecked Sendable {
         try sendFrame(opcode: 0x1, payload: Array(text.utf8))
     }
 
+    /// Sends every text as its own frame, all in one `send`: a flood that
+    /// reaches the server's socket at once, before it has read any of it.
+    func sendTextsAtOnce(_ texts: [String]) throws {
+        for text in texts { transcript.append((.now, "\(label) → \(text)")) }
+        try write(texts.flatMap { TestWebSocket.clientFrame(opcode: 0x1, payload: Array($0.utf8)) })
+    }
+
     func sendFrame(opcode: UInt8, payload: [UInt8]) throws {
         try write(TestWebSocket.clientFrame(opcode: opcode, payload: payload))
     }
@@ -141,6 +148,23 @@ final class RealtimeClient: @unchecked Sendable {
     }
 
     func inboxInsert(_ message: Message) { inbox.insert(message, at: 0) }
+
+    /// After the close frame: how the server ends the stream, read to its
+    /// end within `timeout`: 0 for an orderly end (FIN), else the errno of
+    /// the failed read (ECONNRESET: a reset), nil if it did not end.
+    func streamEnd(timeout: Duration = .seconds(5)) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while ContinuousClock.now < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 100) >= 0 else { return errno }
+            guard pfd.revents != 0 else { continue }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return 0 }
+            if n < 0 { return errno }
+        }
+        return nil
+    }
 
     /// Removes and returns every inbox message of `type`.
     func drain(_ type: String) -> [Message] {

@@ -15,8 +15,9 @@ import Glibc
 extension WebServer {
     /// Bytes written per WRITEABLE callback.
     private static let writeChunk = 16 * 1024
-    /// Seconds a half-closed connection may take to stop sending.
-    private static let lingerSeconds: Int32 = 2
+    /// Seconds a half-closed connection (HTTP or WebSocket) may take to
+    /// stop sending.
+    static let lingerSeconds: Int32 = 2
 
     var parserLimits: HTTPRequestParser.Limits {
         var limits = HTTPRequestParser.Limits()

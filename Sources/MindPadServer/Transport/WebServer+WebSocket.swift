@@ -19,6 +19,10 @@ final class WebSocketConnection {
     var closeReason: (code: UInt16, reason: String)?
     /// The close frame went to the socket (shutdown waits for this).
     var closeWritten = false
+    /// The close frame is out and the write side shut down: what the
+    /// client still sends is read and dropped until it closes, or the
+    /// linger bound passes (`WebServer.lingeringClose`).
+    var lingering = false
     /// The application was already told it is gone (a slow reader is
     /// dropped for the game at once, before its socket finishes closing).
     var releasedToApplication = false
@@ -125,11 +129,11 @@ extension WebServer {
         // A connection the server is closing says nothing more to the game.
         guard !c.releasedToApplication, c.closeReason == nil else { return 0 }
         if lws_frame_is_binary(wsi) != 0 {
-            return refuse(wsi, code: LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "binary messages are not part of the protocol")
+            return refuse(c, code: LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "binary messages are not part of the protocol")
         }
         if c.incoming.count + length > options.maxMessageBytes {
             c.incoming = []
-            return refuse(wsi, code: LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+            return refuse(c, code: LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
                           "messages are limited to \(options.maxMessageBytes) bytes")
         }
         if let bytes, length > 0 {
@@ -144,19 +148,19 @@ extension WebServer {
         return 0
     }
 
-    private func refuse(_ wsi: OpaquePointer, code: lws_close_status, _ reason: String) -> Int32 {
-        var bytes = Array(reason.utf8.prefix(120))
-        lws_close_reason(wsi, code, &bytes, bytes.count)
-        return -1
+    /// Closes after what is queued, like the application's own closes
+    /// (the rest of the refused message is read and dropped meanwhile).
+    private func refuse(_ c: WebSocketConnection, code: lws_close_status, _ reason: String) -> Int32 {
+        close(connection: c, code: UInt16(code.rawValue), reason: reason)
+        return 0
     }
 
     func webSocketWritable(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        guard let id = session?.pointee, let c = connections[id] else { return 0 }
+        guard let id = session?.pointee, let c = connections[id], !c.lingering else { return 0 }
         guard c.outboxHead < c.outbox.count else {
             c.inFlight = []
             if let (code, reason) = c.closeReason {
-                c.closeWritten = true
-                return refuse(wsi, code: lws_close_status(UInt32(code)), reason)
+                return c.closeWritten ? lingeringClose(c) : writeCloseFrame(c, code: code, reason: reason)
             }
             return 0
         }
@@ -175,6 +179,53 @@ extension WebServer {
         }
         if written < 0 { return -1 }
         if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// lws' own opcode for a close frame (`LWS_WRITE_CLOSE`, 4, is in a
+    /// private header of 4.1.6; its close path writes with it).
+    private static let writeClose = lws_write_protocol(rawValue: 4)
+
+    /// Writes the close frame itself, rather than returning -1 after
+    /// `lws_close_reason`: lws 4.1.6 then shuts the socket down and closes
+    /// it in the same pass (its wait for the client's EOF after
+    /// `shutdown` is dead code: `socket_is_permanently_unusable` is set
+    /// just before it is tested). A client still sending at that moment —
+    /// a flood being rate limited, an oversized message — makes the
+    /// server's kernel answer with a reset, which throws away what the
+    /// kernel had not sent yet: the `rate_limited` error and the close
+    /// frame went missing that way in about 1 flood in 100 (200 frames,
+    /// one `send` each, against `mindpad serve`).
+    private func writeCloseFrame(_ c: WebSocketConnection, code: UInt16, reason: String) -> Int32 {
+        var frame = [UInt8](repeating: 0, count: pre)
+        frame += [UInt8(code >> 8), UInt8(code & 0xff)]
+        frame += Array(reason.utf8.prefix(120))
+        c.inFlight = frame
+        let written = c.inFlight.withUnsafeMutableBufferPointer { buf in
+            lws_write(c.wsi, buf.baseAddress! + pre, buf.count - pre, Self.writeClose)
+        }
+        if written < 0 { return -1 }
+        c.closeWritten = true
+        // Shut down once lws has handed every byte to the kernel: the next
+        // WRITEABLE comes only then.
+        lws_callback_on_writable(c.wsi)
+        return 0
+    }
+
+    /// A lingering close, as HTTP servers do it: the write side is shut
+    /// (the kernel sends the FIN after everything queued, reliably) and
+    /// the socket stays open, its input read and dropped, until the client
+    /// closes (lws then closes the socket with nothing unread) or
+    /// `lingerSeconds` pass, as HTTP connections do. Never a close with
+    /// unread input, which resets the connection and loses the reason on
+    /// its way to the client.
+    private func lingeringClose(_ c: WebSocketConnection) -> Int32 {
+        c.lingering = true
+        shutdown(lws_get_socket_fd(c.wsi), Int32(SHUT_WR))
+        lws_set_timeout(c.wsi, PENDING_TIMEOUT_CLOSE_ACK, Self.lingerSeconds)
+        // Nothing more can reach the client: the game is told now, not
+        // when the client gets round to closing.
+        releaseToApplication(c)
         return 0
     }
 
