@@ -29,6 +29,10 @@ import Testing
         #expect((levels.last?["name"] as? [String: String])?["en"] == "Fox")
         let mindpadEntry = try #require(catalogEntries.first { $0["id"] as? String == "mindpad" })
         #expect(mindpadEntry["levels"] == nil && mindpadEntry["pass_mark"] == nil)
+        // Only the Fish game's racers bring a fish.
+        let fishGames = catalogEntries.filter { $0["plays_with_fish"] as? Bool == true }.compactMap { $0["id"] as? String }
+        #expect(fishGames == ["addone"])
+        #expect(catalogEntries.allSatisfy { $0["plays_with_fish"] is Bool })
 
         let ann = try RealtimeClient(port: port, label: "ann")
         let bo = try RealtimeClient(port: port, label: "bo")

@@ -125,6 +125,8 @@ enum ScoresJSON {
             let normal_length: Int
             let answer_input: String
             let board_order: String
+            /// Whether racers may bring a pet fish (`create_room`/`join_room` `fish`).
+            let plays_with_fish: Bool
             /// Games with levels only (absent otherwise).
             let levels: [Level]?
             let pass_mark: Int?
@@ -140,7 +142,7 @@ enum ScoresJSON {
         init(_ games: [GameInfo]) {
             self.games = games.map {
                 Entry(id: $0.identifier, names: $0.names, modes: $0.modes.map(\.rawValue), normal_length: $0.normalQuestionCount,
-                      answer_input: $0.answerInput.rawValue, board_order: $0.boardOrder.rawValue,
+                      answer_input: $0.answerInput.rawValue, board_order: $0.boardOrder.rawValue, plays_with_fish: $0.playsWithFish,
                       levels: $0.levels.isEmpty ? nil : $0.levels.enumerated().map { Level(level: $0.offset + 1, name: $0.element) },
                       pass_mark: $0.passMark)
             }
