@@ -9,30 +9,11 @@ import Testing
 /// server closes, and the connection ends in order (a lingering close),
 /// never with a reset, over real sockets.
 @Suite struct FloodCloseTests {
-    /// The in-process server with the hub behind it, as SlowReaderTests.
-    private static func withServer(_ body: (WebServer) throws -> Void) throws {
-        let server = WebServer(options: WebServerOptions(host: "127.0.0.1", port: 0, webRoot: nil))
-        var options = RealtimeOptions()
-        options.countdown = .zero
-        let hub = RealtimeHub(options: options, games: .standard, players: InMemoryPlayerDirectory(),
-                              results: MemoryResultSink(journal: false), recognition: try InlineRecognizer(),
-                              transport: LWSRealtimeTransport(server: server), metrics: ServerMetrics())
-        let delegate = HubOnlyDelegate(hub: hub)
-        server.delegate = delegate
-        try server.start()
-        defer {
-            server.stop()
-            server.waitUntilStopped()
-            withExtendedLifetime(delegate) {}
-        }
-        try body(server)
-    }
-
     /// Far beyond the burst (80) in one write, then read: every time the
     /// client reads the reason, whatever the server had not read yet.
     @Test(arguments: [200, 5_000])
     func aFloodInOneWriteIsToldWhyEveryTime(messages: Int) throws {
-        try Self.withServer { server in
+        try HubOnlyDelegate.serve { server, _ in
             for round in 0..<20 {
                 let gus = try RealtimeClient(port: server.port, label: "gus\(round)")
                 try gus.sendTextsAtOnce(Array(repeating: #"{"type":"start"}"#, count: messages))

@@ -9,6 +9,28 @@ import Testing
 final class HubOnlyDelegate: WebServerDelegate {
     let hub: RealtimeHub
     init(hub: RealtimeHub) { self.hub = hub }
+
+    /// Runs `body` against an in-process `WebServer` with a hub behind it
+    /// (standard games, players and results in memory, no countdown) over
+    /// real sockets, and stops the server afterwards.
+    static func serve(_ webOptions: WebServerOptions = WebServerOptions(host: "127.0.0.1", port: 0, webRoot: nil),
+                      _ body: (WebServer, RealtimeHub) throws -> Void) throws {
+        let server = WebServer(options: webOptions)
+        var options = RealtimeOptions()
+        options.countdown = .zero
+        let hub = RealtimeHub(options: options, games: .standard, players: InMemoryPlayerDirectory(),
+                              results: MemoryResultSink(journal: false), recognition: try InlineRecognizer(),
+                              transport: LWSRealtimeTransport(server: server), metrics: ServerMetrics())
+        let delegate = HubOnlyDelegate(hub: hub)
+        server.delegate = delegate
+        try server.start()
+        defer {
+            server.stop()
+            server.waitUntilStopped()
+            withExtendedLifetime(delegate) {}
+        }
+        try body(server, hub)
+    }
     func webServer(_ server: WebServer, didOpen connection: ConnectionID, peer: String) { hub.opened(connection) }
     func webServer(_ server: WebServer, didReceive text: String, from connection: ConnectionID) { hub.received(text, from: connection) }
     func webServer(_ server: WebServer, didClose connection: ConnectionID) { hub.closed(connection) }
@@ -21,19 +43,12 @@ final class HubOnlyDelegate: WebServerDelegate {
 /// once and its socket is closed within a second, over real sockets.
 @Suite struct SlowReaderTests {
     @Test func aClientThatStopsReadingIsDroppedAndTheRoomSeesIt() throws {
-        let server = WebServer(options: WebServerOptions(host: "127.0.0.1", port: 0, webRoot: nil, maxQueuedMessages: 64))
-        var options = RealtimeOptions()
-        options.countdown = .zero
-        let hub = RealtimeHub(options: options, games: .standard, players: InMemoryPlayerDirectory(),
-                              results: MemoryResultSink(journal: false), recognition: try InlineRecognizer(),
-                              transport: LWSRealtimeTransport(server: server), metrics: ServerMetrics())
-        let delegate = HubOnlyDelegate(hub: hub)
-        server.delegate = delegate
-        try server.start()
-        defer {
-            server.stop()
-            server.waitUntilStopped()
+        try HubOnlyDelegate.serve(WebServerOptions(host: "127.0.0.1", port: 0, webRoot: nil, maxQueuedMessages: 64)) { server, hub in
+            try dropsTheSlowReader(server: server, hub: hub)
         }
+    }
+
+    private func dropsTheSlowReader(server: WebServer, hub: RealtimeHub) throws {
         let ann = try RealtimeClient(port: server.port, label: "ann")
         let slow = try RealtimeClient(port: server.port, label: "slow", receiveBuffer: 4096)
         try ann.identify("Ann")
