@@ -67,6 +67,7 @@ public struct ScoreStore {
     /// row in the same statement, once, with the result (a replay writes
     /// neither again). A round that never reached its goal is stored but
     /// improves no best (`entersBoards`), and is never a personal best.
+    /// The result's answers (`answers`) go to `result_answers` the same way.
     ///
     /// The results travel as one JSON parameter, so the statement's text is
     /// always the same and no value ever becomes SQL.
@@ -80,7 +81,7 @@ public struct ScoreStore {
                     correct int, answered int, duration_ms int, room_id text, race_id text, finished_ms bigint,
                     keypad_answers int, fish_id uuid, level int, boards boolean,
                     path_rows int, path_columns int, goal_row int, goal_column int, path_steps int, best_steps int,
-                    path_tries int, started_ms bigint, ended_ms bigint)
+                    path_tries int, started_ms bigint, ended_ms bigint, answers jsonb)
             ), ins AS (
                 INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered,
                                           duration_ms, room_id, race_id, finished_at, keypad_answers, fish_id, level)
@@ -100,6 +101,20 @@ public struct ScoreStore {
                 FROM ins JOIN input ON input.result_id = ins.result_id
                 WHERE input.path_rows IS NOT NULL
                 ORDER BY ins.result_id, input.i
+            ), answered AS (
+                -- The new results' answers, once, with them (a replay
+                -- writes none again). Prompts and answers travel as JSON
+                -- text and land as jsonb.
+                INSERT INTO result_answers (result_id, seq, question_id, prompt, answer, expected, correct, points, input,
+                                            confidence, asked_ms, answered_ms, strokes, finished_at)
+                SELECT DISTINCT ON (ins.result_id, a.seq) ins.result_id, a.seq, a.question_id, a.prompt::jsonb,
+                       a.answer::jsonb, a.expected::jsonb, a.correct, a.points, a.input, a.confidence, a.asked_ms,
+                       a.answered_ms, a.strokes, ins.finished_at
+                FROM ins JOIN input ON input.result_id = ins.result_id,
+                     LATERAL jsonb_to_recordset(input.answers) AS a (
+                         seq int, question_id text, prompt text, answer text, expected text, correct boolean,
+                         points int, input text, confidence real, asked_ms int, answered_ms int, strokes jsonb)
+                ORDER BY ins.result_id, a.seq, input.i
             ), leveled AS (
                 SELECT result_id, player_id, game, level, correct, duration_ms, finished_at FROM ins WHERE level IS NOT NULL
             ), opened AS (
@@ -247,6 +262,7 @@ public struct ScoreStore {
         /// The path-finder round, all nil without one.
         let path_rows, path_columns, goal_row, goal_column, path_steps, best_steps, path_tries: Int?
         let started_ms, ended_ms: Int64?
+        let answers: [AnswerRow]
 
         init(index: Int, _ r: GameResultRecord) {
             (i, result_id, player_id, game, rank_key, mode) = (index, r.resultID, r.playerID, r.game, r.rankKey, r.mode)
@@ -257,6 +273,26 @@ public struct ScoreStore {
             (path_rows, path_columns, goal_row, goal_column) = (p?.rows, p?.columns, p?.goalRow, p?.goalColumn)
             (path_steps, best_steps, path_tries) = (p?.steps, p?.bestSteps, p?.tries)
             (started_ms, ended_ms) = (p?.startedAtMs, p?.endedAtMs)
+            answers = r.answers.map(AnswerRow.init)
+        }
+    }
+
+    /// One answer as the batch statement reads it.
+    private struct AnswerRow: Encodable {
+        let seq: Int
+        let question_id, prompt, answer: String
+        let expected: String?
+        let correct: Bool
+        let points: Int
+        let input: String
+        let confidence: Double?
+        let asked_ms, answered_ms: Int
+        let strokes: [[[Double]]]?
+
+        init(_ a: AnswerRecord) {
+            (seq, question_id, prompt, answer, expected) = (a.seq, a.questionID, a.prompt, a.answer, a.expected)
+            (correct, points, input, confidence) = (a.correct, a.points, a.input, a.confidence)
+            (asked_ms, answered_ms, strokes) = (a.askedMs, a.answeredMs, a.strokes)
         }
     }
 

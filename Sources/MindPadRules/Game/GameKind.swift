@@ -123,6 +123,11 @@ public protocol GameKind: Sendable {
     /// `endedAfter`: when the run ended by the rules, from the race start
     /// (nil if the racer left). Default nil.
     func detail(of question: Question, attempt: Attempt, sentAfter: RaceDuration, endedAfter: RaceDuration?) -> ResultDetail?
+
+    /// Whether a graded `answer` belongs in the run's answer log (reviews
+    /// and replays, `AnswerOutcome.isReviewable`). Default true; the path
+    /// finder says no for its moves: steering is not answering.
+    func isReviewable(_ answer: Answer) -> Bool
 }
 
 /// The attempt of a kind whose questions take one answer each.
@@ -188,6 +193,8 @@ extension GameKind {
     public func detail(of question: Question, attempt: Attempt, sentAfter: RaceDuration, endedAfter: RaceDuration?) -> ResultDetail? {
         nil
     }
+
+    public func isReviewable(_ answer: Answer) -> Bool { true }
 }
 
 extension GameKind where Attempt == NoAttempt {

@@ -110,6 +110,14 @@ public struct PathFinder: GameKind {
         return .graded(correct: true)
     }
 
+    /// Only guesses of the grid are answers to review; moves steer.
+    public func isReviewable(_ answer: PathAnswer) -> Bool {
+        switch answer {
+        case .guess: true
+        case .move, .tap: false
+        }
+    }
+
     /// The guess may be written: two digits, rows then columns.
     public func handwriting(for question: PathQuestion, attempt: PathAttempt) -> AnswerInput? {
         attempt.stage == .guess ? .drawnNumber : nil

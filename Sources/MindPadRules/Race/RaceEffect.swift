@@ -69,4 +69,13 @@ public struct AnswerOutcome<Kind: GameKind>: Sendable, Equatable {
     /// A wrong answer to a question that stays open (`AnswerVerdict.tryAgain`):
     /// the same question comes again, and `correctAnswer` must not be shown.
     public let retry: Bool
+    /// The question's prompt as the racer had it when they answered (the
+    /// path finder's grid as their moves left it): what a review shows.
+    public let prompt: Kind.Prompt
+    /// Typed on the keypad rather than written (`RaceEvent.answer`).
+    public let keypad: Bool
+    /// From the race start to when the question was sent (its clock's
+    /// start) and to when the answer arrived: a review's timeline.
+    public let askedAfter: RaceDuration
+    public let answeredAfter: RaceDuration
 }

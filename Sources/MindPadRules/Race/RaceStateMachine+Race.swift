@@ -111,6 +111,9 @@ extension RaceStateMachine {
 
         let question = question(at: racer.questionIndex)
         let spent = now - racer.questionSentAt
+        // As the racer saw it: judging may change the attempt (a retry).
+        let asked = kind.prompt(for: question, attempt: racer.attempt)
+        let timeline = (asked: racer.questionSentAt - running.startedAt, answered: now - running.startedAt)
         let isCorrect: Bool
         switch kind.judge(answer, to: question, attempt: &racer.attempt, after: spent) {
         case .refused(let error):
@@ -134,7 +137,8 @@ extension RaceStateMachine {
             effects.append(.answerGraded(AnswerOutcome(
                 player: player, question: id, answer: answer, confidence: confidence, isCorrect: false,
                 correctAnswer: kind.correctAnswer(to: question), secondsSpent: Int(spent.wholeSeconds),
-                points: 0, score: racer.score, finishedRun: false, retry: true
+                points: 0, score: racer.score, finishedRun: false, retry: true,
+                prompt: asked, keypad: keypad, askedAfter: timeline.asked, answeredAfter: timeline.answered
             )))
             effects.append(.sendQuestion(delivery(for: racer)))
             effects.append(.progress(progress(of: running)))
@@ -163,7 +167,8 @@ extension RaceStateMachine {
         effects.append(.answerGraded(AnswerOutcome(
             player: player, question: id, answer: answer, confidence: confidence, isCorrect: isCorrect,
             correctAnswer: kind.correctAnswer(to: question), secondsSpent: seconds,
-            points: points, score: racer.score, finishedRun: runEnds, retry: false
+            points: points, score: racer.score, finishedRun: runEnds, retry: false,
+            prompt: asked, keypad: keypad, askedAfter: timeline.asked, answeredAfter: timeline.answered
         )))
         if runEnds {
             racer.status = .completed(at: now)

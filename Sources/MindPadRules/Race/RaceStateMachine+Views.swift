@@ -41,6 +41,18 @@ extension RaceStateMachine {
         }
     }
 
+    /// The question the leading racer is on, for spectators: of the racers
+    /// still playing, the one with the most correct answers, then the
+    /// furthest on, then the earliest seat. nil unless the race runs and
+    /// someone is still answering.
+    public var leadersQuestion: QuestionDelivery<Kind>? {
+        guard case .running(let running) = state else { return nil }
+        let leader = running.racers.filter(\.isPlaying).min { a, b in
+            (a.correct, a.questionIndex, -a.seat) > (b.correct, b.questionIndex, -b.seat)
+        }
+        return leader.map(delivery(for:))
+    }
+
     /// The host, if the room has members.
     public var hostID: PlayerID? { host }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MindPadJSON
+import MindPadRecognition
 import MindPadRules
 
 /// Something that happens to a room other than an answer: the events of
@@ -18,8 +19,9 @@ enum RoomEvent {
 
 /// An answer as the hub received it, before the room's kind reads it.
 enum SubmittedAnswer {
-    /// Handwriting, as the recognizer read it.
-    case handwriting(HandwrittenAnswer, confidence: Double)
+    /// Handwriting, as the recognizer read it, and the strokes it was read
+    /// from (kept with the answer for review and replay).
+    case handwriting(HandwrittenAnswer, confidence: Double, strokes: [[StrokePoint]])
     /// A tap or a move, or an answer typed on the keypad of a game answered
     /// in handwriting (`keypad`, counted in the result): the kind's
     /// `Answer` as the client sent it.

@@ -135,16 +135,20 @@ extension RealtimeHub {
         session.drawing.isBeingRead = true
         session.pacer.cancel()
         let connection = session.connection
+        // The drawing as submitted, kept with the answer (it is frozen while
+        // read, and the next question starts a new one).
+        let strokes = session.drawing.strokes
         read(session.drawing) { [weak self] result in
             guard let self else { return }
             self.transport.post {
-                self.submissionRead(connection, player: player.id, question: question, receivedAt: receivedAt, result: result)
+                self.submissionRead(connection, player: player.id, question: question, receivedAt: receivedAt,
+                                    strokes: strokes, result: result)
             }
         }
     }
 
     private func submissionRead(_ connection: ConnectionID, player: PlayerID, question: QuestionID, receivedAt: RaceInstant,
-                                result: Result<DrawingReading, RecognitionError>) {
+                                strokes: [[StrokePoint]], result: Result<DrawingReading, RecognitionError>) {
         let session = sessions[connection]
         if let session, session.drawing.question == question { session.drawing.isBeingRead = false }
         switch result {
@@ -152,7 +156,8 @@ extension RealtimeHub {
             if let session { reply(session, ProtocolError(ProtocolErrorCode(error), error.description, request: "submit")) }
         case .success(let reading):
             guard let code = memberships[player], let room = rooms[code] else { return }
-            room.submit(.handwriting(reading.handwritten, confidence: reading.confidence), by: player, to: question, receivedAt: receivedAt)
+            room.submit(.handwriting(reading.handwritten, confidence: reading.confidence, strokes: strokes),
+                        by: player, to: question, receivedAt: receivedAt)
         }
     }
 }

@@ -55,16 +55,19 @@ extension RealtimeHub {
     /// runs once the run would survive a crash
     /// (`ResultSink.record(_:durable:completion:)`), and `saved` gets the
     /// `result_saved` message once storage answered.
+    /// `race`: the round's id; `answers`: the run's graded answers with
+    /// their drawings, kept with the result (within `AnswerRecord`'s bounds).
     func store(_ result: PlayerResult, account: Int64, fish: UUID?, game: GameInfo, room code: String,
+               race: String, answers: [AnswerRecord],
                durable: @escaping () -> Void, saved: @escaping (OutgoingMessage) -> Void) {
         let finishedAtMs = Int64(Date().timeIntervalSince1970 * 1000)
         let record = GameResultRecord(
             playerID: account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
             mode: result.mode.rawValue, level: result.level, score: result.score, correct: result.correct, answered: result.answered,
             durationMs: Int(result.mode == .timeAttack ? result.scoreReachedAfter.milliseconds : result.duration.milliseconds),
-            roomID: code, raceID: "\(code)-\(result.round)",
+            roomID: code, raceID: race,
             finishedAtMs: finishedAtMs, keypadAnswers: result.keypadAnswers, fishID: fish,
-            path: Self.pathRecord(result, finishedAtMs: finishedAtMs))
+            path: Self.pathRecord(result, finishedAtMs: finishedAtMs), answers: answers)
         let round = result.round
         let mode = result.mode
         let identifier = game.identifier

@@ -1,5 +1,6 @@
 import Foundation
 import MindPadJSON
+import MindPadRecognition
 import MindPadRules
 
 /// The thin owner of one room of one game kind: feeds events into its
@@ -35,6 +36,16 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     private var resyncing: Set<PlayerID> = []
     /// What the room says while a finished result is not yet durable.
     private var held = HeldMessages()
+    /// The current round's race id (`RaceID`), drawn when it starts; nil
+    /// before the first race.
+    private var raceID: String?
+    /// This round's graded answers of each racer, until their run ends.
+    private var answers = AnswerLog()
+    /// The answer being fed, as it came in: how, and its drawing.
+    private var submitting: (player: PlayerID, input: AnswerLog.Input, strokes: [[StrokePoint]]?)?
+    /// The last `spectating` sent (the leader's question as it stood), so
+    /// spectators hear only of changes.
+    private var spectated: OutgoingMessage?
 
     init(code: String, race: RaceStateMachine<Kind>, hub: RealtimeHub) {
         self.code = code
@@ -77,7 +88,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     func submit(_ submitted: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant) {
         let request = ClientMessage.Kind.submit.rawValue
         switch submitted {
-        case .handwriting(let reading, let confidence):
+        case .handwriting(let reading, let confidence, let strokes):
             guard let answer = race.kind.answer(handwritten: reading) else {
                 let read = reading.digits.map(String.init).joined()
                 say(ServerMessage.error(ProtocolError(.unreadableAnswer, read.isEmpty
@@ -85,6 +96,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                     : "That reads as \(read), which cannot be an answer here; write it again.", request: request)), to: player)
                 return
             }
+            submitting = (player, .drawn, strokes)
             feed(.answer(player, question: question, answer, confidence: confidence), at: receivedAt, request: request)
         case .wire(let json, let keypad):
             let answer: Kind.Answer
@@ -94,8 +106,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                 say(ServerMessage.error(ProtocolError(.badAnswer, "\"answer\" is not an answer to this game: \(Self.reason(error))", request: request)), to: player)
                 return
             }
+            submitting = (player, keypad ? .keypad : .tap, nil)
             feed(.answer(player, question: question, answer, keypad: keypad), at: receivedAt, request: request)
         }
+        submitting = nil
     }
 
     private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?) {
@@ -108,6 +122,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         for effect in effects { carryOut(effect, now: clockNow, request: request) }
         resyncing = []
         syncMembers()
+        tellSpectators()
     }
 
     private func carryOut(_ effect: RaceEffect<Kind>, now: RaceInstant, request: String?) {
@@ -116,15 +131,23 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             // A member who joins or comes back gets `room` instead, first.
             broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now), except: resyncing)
         case .resync(let id, let room, let progress, let standings):
-            say(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings, now: now), to: id)
+            say(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings,
+                                   race: standings == nil ? nil : raceID, now: now), to: id)
             if let ended = ended[id], ended.round == race.round {
                 say(ended.finished, to: id)
                 if let saved = ended.saved { say(saved, to: id) }
             }
+            // A spectator joining a running race sees its question at once.
+            if let spectated, room.members.contains(where: { $0.id == id && $0.role == .spectator }) {
+                say(spectated, to: id)
+            }
         case .countdownStarted(let round, let startsAt):
             broadcast(ServerMessage.countdown(round: round, startsAt: startsAt, now: now))
         case .raceStarted(let round, let mode, _, let endsAt):
-            broadcast(ServerMessage.raceStarted(round: round, mode: mode, endsAt: endsAt, now: now))
+            let id = RaceID.make()
+            raceID = id
+            answers.reset()
+            broadcast(ServerMessage.raceStarted(round: round, mode: mode, race: id, endsAt: endsAt, now: now))
         case .sendQuestion(let delivery):
             // The pad takes the answer only where the kind says it may, as
             // the question now stands (the path finder: while guessing).
@@ -133,16 +156,22 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             say(ServerMessage.question(delivery.id, prompt: encode(delivery.prompt)), to: delivery.player)
         case .answerGraded(let o):
             // A retry keeps the question open: its answer stays unsaid.
-            say(ServerMessage.graded(question: o.question, answer: encode(o.answer),
-                                     expected: o.retry ? nil : encode(o.correctAnswer),
+            let answer = encode(o.answer), expected = o.retry ? nil : encode(o.correctAnswer)
+            say(ServerMessage.graded(question: o.question, answer: answer, expected: expected,
                                      confidence: o.confidence, correct: o.isCorrect, points: o.points,
                                      score: o.score, runOver: o.finishedRun, retry: o.retry), to: o.player)
+            let how = submitting?.player == o.player ? submitting : nil
+            answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
+                        correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
+                        confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,
+                        strokes: how?.strokes)
         case .progress(let progress):
             pendingProgress = progress
             flushProgress(force: false)
         case .playerFinished(let result):
             hub.questionSent(nil, to: result.player, input: nil)
-            let finished = ServerMessage.finished(result)
+            let run = answers.take(result.player)
+            let finished = ServerMessage.finished(result, race: raceID, answers: run.map(\.json))
             ended[result.player] = (result.round, finished, nil)
             guard let account = accounts[result.player] else {
                 say(finished, to: result.player)
@@ -156,7 +185,8 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             held.hold(result.player)
             say(finished, to: result.player)
             let player = result.player, round = result.round
-            hub.store(result, account: account, fish: fish[result.player], game: game, room: code, durable: { [self] in
+            hub.store(result, account: account, fish: fish[result.player], game: game, room: code,
+                      race: raceID ?? "\(code)-\(result.round)", answers: run.map(\.record), durable: { [self] in
                 for message in held.release(player) { hub.send(message, to: player) }
             }, saved: { [self] saved in
                 if let e = ended[player], e.round == round { ended[player] = (round, e.finished, saved) }
@@ -164,7 +194,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             })
         case .raceFinished(let standings):
             flushProgress(force: true)
-            broadcast(ServerMessage.standings(standings))
+            broadcast(ServerMessage.standings(standings, race: raceID))
         case .rejected(let id, let error):
             say(ServerMessage.error(ProtocolError(error, request: request)), to: id)
         case .scheduleTick(let at):
@@ -238,6 +268,20 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         for player in players {
             if held.isHolding(player) { held.keep(message, for: player) } else { hub.send(message, to: player) }
         }
+    }
+
+    /// Sends spectators the leader's question when it changed (another
+    /// leader, their next question, or the prompt as their moves left it).
+    /// Racers never get it.
+    private func tellSpectators() {
+        guard let delivery = race.leadersQuestion else {
+            spectated = nil
+            return
+        }
+        let message = ServerMessage.spectating(delivery.id, prompt: encode(delivery.prompt), racer: delivery.player)
+        guard message != spectated else { return }
+        spectated = message
+        say(message, to: race.snapshot.members.filter { $0.isConnected && $0.role == .spectator }.map(\.id))
     }
 
     private func syncMembers() {

@@ -24,11 +24,12 @@ enum ServerMessage {
                                   ("request", e.request.map(JSON.string))], errorCode: e.code)
     }
 
+    /// `race`: the round's race id once it started (with its standings).
     static func room(code: String, you: PlayerID, snapshot: RoomSnapshot, progress: RaceProgress?,
-                     standings: Standings?, now: RaceInstant) -> OutgoingMessage {
+                     standings: Standings?, race: String?, now: RaceInstant) -> OutgoingMessage {
         OutgoingMessage("room", [
             ("code", .string(code)), ("you", .string(you.rawValue)), ("room", room(snapshot, now: now)),
-            ("progress", progress.map(Self.progressBody)), ("standings", standings.map(Self.standingsBody)),
+            ("progress", progress.map(Self.progressBody)), ("standings", standings.map { standingsBody($0, race: race) }),
         ])
     }
 
@@ -44,9 +45,10 @@ enum ServerMessage {
         OutgoingMessage("countdown", [("round", .int(round)), ("starts_in_ms", .int(Int(max(0, (startsAt - now).milliseconds))))])
     }
 
-    static func raceStarted(round: Int, mode: GameMode, endsAt: RaceInstant?, now: RaceInstant) -> OutgoingMessage {
+    /// `race`: the round's id (`RaceID`), for its replay.
+    static func raceStarted(round: Int, mode: GameMode, race: String, endsAt: RaceInstant?, now: RaceInstant) -> OutgoingMessage {
         OutgoingMessage("race_started", [
-            ("round", .int(round)), ("mode", .string(mode.rawValue)),
+            ("round", .int(round)), ("mode", .string(mode.rawValue)), ("race", .string(race)),
             ("ends_in_ms", endsAt.map { .int(Int(max(0, ($0 - now).milliseconds))) }),
         ])
     }
@@ -93,12 +95,22 @@ enum ServerMessage {
         OutgoingMessage("progress", progressFields(p))
     }
 
-    static func finished(_ r: PlayerResult) -> OutgoingMessage {
-        OutgoingMessage("finished", [("result", result(r))])
+    /// `answers`: the racer's graded answers in order (`AnswerLog.Entry.json`).
+    static func finished(_ r: PlayerResult, race: String?, answers: [JSON]) -> OutgoingMessage {
+        OutgoingMessage("finished", [("result", .object(resultFields(r, race: race) + [("answers", .array(answers))]))])
     }
 
-    static func standings(_ s: Standings) -> OutgoingMessage {
-        OutgoingMessage("standings", standingsFields(s))
+    static func standings(_ s: Standings, race: String?) -> OutgoingMessage {
+        OutgoingMessage("standings", standingsFields(s, race: race))
+    }
+
+    /// To spectators: the question the leading racer is on
+    /// (`RaceStateMachine.leadersQuestion`).
+    static func spectating(_ question: QuestionID, prompt: JSON, racer: PlayerID) -> OutgoingMessage {
+        OutgoingMessage("spectating", [
+            ("round", .int(question.round)), ("question_index", .int(question.index)), ("prompt", prompt),
+            ("racer", .string(racer.rawValue)),
+        ])
     }
 
     static func resultSaved(game: String, round: Int, mode: GameMode, personalBest: Bool?, previousBest: Int?,
@@ -157,19 +169,19 @@ enum ServerMessage {
 
     static func progressBody(_ p: RaceProgress) -> JSON { .object(omittingNils: progressFields(p)) }
 
-    static func standingsFields(_ s: Standings) -> [(String, JSON?)] {
+    static func standingsFields(_ s: Standings, race: String?) -> [(String, JSON?)] {
         [
-            ("round", .int(s.round)), ("mode", .string(s.mode.rawValue)),
+            ("round", .int(s.round)), ("mode", .string(s.mode.rawValue)), ("race", race.map(JSON.string)),
             ("entries", .array(s.entries.map { e in
-                .object([("rank", .int(e.rank))] + resultFields(e.result))
+                .object([("rank", .int(e.rank))] + resultFields(e.result, race: race))
             })),
         ]
     }
 
-    static func standingsBody(_ s: Standings) -> JSON { .object(omittingNils: standingsFields(s)) }
+    static func standingsBody(_ s: Standings, race: String?) -> JSON { .object(omittingNils: standingsFields(s, race: race)) }
 
-    static func resultFields(_ r: PlayerResult) -> [(String, JSON)] {
-        [
+    static func resultFields(_ r: PlayerResult, race: String?) -> [(String, JSON)] {
+        (race.map { [("race", JSON.string($0))] } ?? []) + [
             ("player_id", .string(r.player.rawValue)), ("name", .string(r.name.display)),
             ("score", .int(r.score)), ("correct", .int(r.correct)), ("wrong", .int(r.wrong)),
             ("answered", .int(r.answered)), ("duration_ms", .int(Int(r.duration.milliseconds))),
@@ -196,5 +208,5 @@ enum ServerMessage {
         }
     }
 
-    static func result(_ r: PlayerResult) -> JSON { .object(resultFields(r)) }
+    static func result(_ r: PlayerResult, race: String?) -> JSON { .object(resultFields(r, race: race)) }
 }

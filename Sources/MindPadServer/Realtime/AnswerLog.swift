@@ -1,0 +1,80 @@
+import MindPadJSON
+import MindPadRecognition
+import MindPadRules
+import MindPadStorage
+
+/// Every graded answer of each racer's run in the current round, as the
+/// room's owner saw it go out (`RaceEffect.answerGraded`), with the
+/// drawing it was read from: what `finished.result.answers` shows and
+/// `result_answers` keeps. The rules say what each answer was (the
+/// outcome carries the prompt, times and input); this adds the strokes,
+/// which never enter the rules. Service thread only.
+struct AnswerLog {
+    /// How an answer came in, as stored and sent (`input`).
+    enum Input: String {
+        case drawn, keypad, tap
+    }
+
+    /// One answer, its game values already encoded for the wire.
+    struct Entry: Equatable {
+        let seq: Int
+        let question: QuestionID
+        let prompt: JSON
+        let answer: JSON
+        /// nil for a retry: the answer stays unsaid.
+        let expected: JSON?
+        let correct: Bool
+        let points: Int
+        let input: Input
+        /// Drawn answers only.
+        let confidence: Double?
+        let askedMs: Int
+        let answeredMs: Int
+        /// Drawn answers only: the drawing as received.
+        let strokes: [[StrokePoint]]?
+    }
+
+    private var runs: [PlayerID: [Entry]] = [:]
+
+    /// A new round: nobody has answered yet.
+    mutating func reset() { runs = [:] }
+
+    /// Adds `player`'s next answer (past `AnswerRecord.maxPerResult` of one
+    /// run, nothing more is kept).
+    mutating func add(_ player: PlayerID, question: QuestionID, prompt: JSON, answer: JSON, expected: JSON?, correct: Bool,
+                      points: Int, input: Input, confidence: Double?, askedAfter: RaceDuration, answeredAfter: RaceDuration,
+                      strokes: [[StrokePoint]]?) {
+        let seq = runs[player, default: []].count
+        guard seq < AnswerRecord.maxPerResult else { return }
+        runs[player, default: []].append(Entry(
+            seq: seq, question: question, prompt: prompt, answer: answer, expected: expected, correct: correct,
+            points: points, input: input, confidence: input == .drawn ? confidence : nil,
+            askedMs: Int(askedAfter.milliseconds), answeredMs: Int(max(answeredAfter, askedAfter).milliseconds),
+            strokes: input == .drawn ? strokes : nil))
+    }
+
+    /// The racer's run is over: their answers, taken out of the log.
+    mutating func take(_ player: PlayerID) -> [Entry] {
+        runs.removeValue(forKey: player) ?? []
+    }
+}
+
+extension AnswerLog.Entry {
+    /// The wire form (`finished.result.answers`, docs/protocol.md): no strokes.
+    var json: JSON {
+        .object(omittingNils: [
+            ("seq", .int(seq)), ("question", .string(question.wire)), ("prompt", prompt), ("answer", answer),
+            ("expected", expected), ("correct", .bool(correct)), ("points", .int(points)),
+            ("input", .string(input.rawValue)), ("confidence", confidence.map { .double(ServerMessage.rounded($0)) }),
+            ("asked_ms", .int(askedMs)), ("answered_ms", .int(answeredMs)),
+        ])
+    }
+
+    /// As storage keeps it, strokes included.
+    var record: AnswerRecord {
+        AnswerRecord(seq: seq, questionID: question.wire, prompt: prompt.text, answer: answer.text, expected: expected?.text,
+                     correct: correct, points: points, input: input.rawValue, confidence: confidence,
+                     askedMs: askedMs, answeredMs: answeredMs,
+                     strokes: strokes.map { $0.map { $0.map { [$0.x, $0.y, $0.t] } } })
+    }
+}

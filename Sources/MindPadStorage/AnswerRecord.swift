@@ -1,0 +1,66 @@
+/// One graded answer of a stored run (migration 0010's `result_answers`),
+/// kept with its result (`GameResultRecord.answers`) in the same statement,
+/// for review and replay. Codable so it waits in the journal with its
+/// result.
+///
+/// `prompt`, `answer` and `expected` are JSON documents as text, exactly
+/// as the game sent them on the wire: storage never reads a game's values,
+/// it keeps them (PostgreSQL as `jsonb`).
+public struct AnswerRecord: Codable, Sendable, Equatable {
+    /// The answer's place in the run, 0…
+    public var seq: Int
+    /// The question's id as on the wire, e.g. `r1q3`.
+    public var questionID: String
+    /// The question's prompt as sent (JSON text).
+    public var prompt: String
+    /// The answer as graded (JSON text).
+    public var answer: String
+    /// The right answer (JSON text); nil where it stays unsaid (a retry).
+    public var expected: String?
+    public var correct: Bool
+    public var points: Int
+    /// How the answer was given: `drawn`, `keypad` or `tap`.
+    public var input: String
+    /// How sure the reading of a drawing was, 0…1; nil unless drawn.
+    public var confidence: Double?
+    /// Milliseconds after the race start: the question sent, the answer received.
+    public var askedMs: Int
+    public var answeredMs: Int
+    /// The drawing as received: strokes of [x, y, t] points (the client's
+    /// coordinates and times in ms). nil for typed and tapped answers, and
+    /// for drawings past the run's point bound (`GameResultRecord.bounded`).
+    public var strokes: [[[Double]]]?
+
+    public init(seq: Int, questionID: String, prompt: String, answer: String, expected: String?, correct: Bool,
+                points: Int, input: String, confidence: Double?, askedMs: Int, answeredMs: Int, strokes: [[[Double]]]?) {
+        (self.seq, self.questionID, self.prompt, self.answer, self.expected) = (seq, questionID, prompt, answer, expected)
+        (self.correct, self.points, self.input, self.confidence) = (correct, points, input, confidence)
+        (self.askedMs, self.answeredMs, self.strokes) = (askedMs, answeredMs, strokes)
+    }
+
+    /// Points of the drawing (0 without one).
+    public var pointCount: Int { strokes?.reduce(0) { $0 + $1.count } ?? 0 }
+
+    /// Most answers kept per result; later ones are dropped.
+    public static let maxPerResult = 200
+    /// Most stroke points kept per result; a drawing that would pass it is
+    /// stored without its strokes (the answer itself is kept).
+    public static let maxPointsPerResult = 20_000
+
+    /// `answers` within the bounds: the first `maxPerResult`; a drawing whose
+    /// points would take the run past `maxPointsPerResult` loses its strokes
+    /// (a smaller one after it may still fit).
+    public static func bounded(_ answers: [AnswerRecord]) -> [AnswerRecord] {
+        var kept = Array(answers.prefix(maxPerResult))
+        var points = 0
+        for i in kept.indices where kept[i].strokes != nil {
+            let n = kept[i].pointCount
+            if points + n > maxPointsPerResult {
+                kept[i].strokes = nil
+            } else {
+                points += n
+            }
+        }
+        return kept
+    }
+}

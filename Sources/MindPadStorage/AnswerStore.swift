@@ -1,0 +1,66 @@
+import Foundation
+
+/// The `result_answers` table (migration 0010) on one connection: a
+/// result's answers read back, and the retention cleanup. Blocking: call
+/// it from a database worker, never from the network thread. Answers are
+/// written with their results (`ScoreStore.record`).
+public struct AnswerStore {
+    public let connection: PostgresConnection
+
+    public init(_ connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    /// Rows one cleanup statement deletes at most: a short transaction, so
+    /// result batches are never held up behind a long delete.
+    public static let deleteBatch = 5_000
+
+    /// A result's answers in order. `prompt`, `answer` and `expected` come
+    /// back as PostgreSQL prints `jsonb` (the same values; spacing and key
+    /// order may differ from what was stored).
+    public func answers(ofResult resultID: String) throws -> [AnswerRecord] {
+        let rows = try connection.query("""
+            SELECT seq, question_id, prompt::text AS prompt, answer::text AS answer, expected::text AS expected,
+                   correct, points, input, confidence::float8 AS confidence, asked_ms, answered_ms, strokes::text AS strokes
+            FROM result_answers WHERE result_id = \(resultID)::uuid ORDER BY seq
+            """)
+        let decoder = JSONDecoder()
+        return try rows.rows.indices.map { i in
+            let strokes = try rows.value("strokes", row: i).map { try decoder.decode([[[Double]]].self, from: Data($0.utf8)) }
+            return AnswerRecord(
+                seq: try ScoreStore.int(rows, "seq", i), questionID: try ScoreStore.text(rows, "question_id", i),
+                prompt: try ScoreStore.text(rows, "prompt", i), answer: try ScoreStore.text(rows, "answer", i),
+                expected: rows.value("expected", row: i), correct: rows.value("correct", row: i) == "t",
+                points: try ScoreStore.int(rows, "points", i), input: try ScoreStore.text(rows, "input", i),
+                confidence: rows.value("confidence", row: i).flatMap(Double.init),
+                askedMs: try ScoreStore.int(rows, "asked_ms", i), answeredMs: try ScoreStore.int(rows, "answered_ms", i),
+                strokes: strokes)
+        }
+    }
+
+    /// Deletes the answers of results finished before `cutoff`, oldest
+    /// first, one batch of at most `batch` rows per statement (and so per
+    /// transaction) until none is left. Returns how many rows went.
+    @discardableResult
+    public func deleteAnswers(finishedBefore cutoff: Date, batch: Int = deleteBatch) throws -> Int {
+        let cutoffMs = Int64((cutoff.timeIntervalSince1970 * 1000).rounded(.down))
+        var total = 0
+        while true {
+            let rows = try connection.query("""
+                WITH old AS (
+                    SELECT result_id, seq FROM result_answers
+                    WHERE finished_at < to_timestamp(\(cutoffMs)::bigint / 1000.0)
+                    ORDER BY finished_at LIMIT \(batch)::int
+                ), gone AS (
+                    DELETE FROM result_answers r USING old
+                    WHERE r.result_id = old.result_id AND r.seq = old.seq
+                    RETURNING 1
+                )
+                SELECT count(*) AS n FROM gone
+                """)
+            let n = rows.value("n").flatMap { Int($0) } ?? 0
+            total += n
+            if n < batch { return total }
+        }
+    }
+}
