@@ -13,7 +13,7 @@ import Testing
     /// Keys whose values change between runs.
     static let variable: Set<String> = [
         "token", "prompt", "starts_in_ms", "ends_in_ms", "digit", "confidence", "answer", "expected",
-        "duration_ms", "score_reached_ms", "personal_best", "previous_best", "message",
+        "duration_ms", "score_reached_ms", "personal_best", "previous_best", "message", "race", "asked_ms", "answered_ms",
     ]
     /// Messages whose number and order depend on timing.
     static let timingDependent: Set<String> = ["progress", "room_updated", "guess"]

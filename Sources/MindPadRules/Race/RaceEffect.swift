@@ -78,4 +78,7 @@ public struct AnswerOutcome<Kind: GameKind>: Sendable, Equatable {
     /// start) and to when the answer arrived: a review's timeline.
     public let askedAfter: RaceDuration
     public let answeredAfter: RaceDuration
+    /// Whether the answer belongs in the run's answer log
+    /// (`GameKind.isReviewable`): not the path finder's moves.
+    public let isReviewable: Bool
 }

@@ -138,7 +138,8 @@ extension RaceStateMachine {
                 player: player, question: id, answer: answer, confidence: confidence, isCorrect: false,
                 correctAnswer: kind.correctAnswer(to: question), secondsSpent: Int(spent.wholeSeconds),
                 points: 0, score: racer.score, finishedRun: false, retry: true,
-                prompt: asked, keypad: keypad, askedAfter: timeline.asked, answeredAfter: timeline.answered
+                prompt: asked, keypad: keypad, askedAfter: timeline.asked, answeredAfter: timeline.answered,
+                isReviewable: kind.isReviewable(answer)
             )))
             effects.append(.sendQuestion(delivery(for: racer)))
             effects.append(.progress(progress(of: running)))
@@ -168,7 +169,8 @@ extension RaceStateMachine {
             player: player, question: id, answer: answer, confidence: confidence, isCorrect: isCorrect,
             correctAnswer: kind.correctAnswer(to: question), secondsSpent: seconds,
             points: points, score: racer.score, finishedRun: runEnds, retry: false,
-            prompt: asked, keypad: keypad, askedAfter: timeline.asked, answeredAfter: timeline.answered
+            prompt: asked, keypad: keypad, askedAfter: timeline.asked, answeredAfter: timeline.answered,
+            isReviewable: kind.isReviewable(answer)
         )))
         if runEnds {
             racer.status = .completed(at: now)

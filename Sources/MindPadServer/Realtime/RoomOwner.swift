@@ -161,10 +161,13 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                                      confidence: o.confidence, correct: o.isCorrect, points: o.points,
                                      score: o.score, runOver: o.finishedRun, retry: o.retry), to: o.player)
             let how = submitting?.player == o.player ? submitting : nil
-            answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
-                        correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
-                        confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,
-                        strokes: how?.strokes)
+            // The run's answer log (not the path finder's moves).
+            if o.isReviewable {
+                answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
+                            correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
+                            confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,
+                            strokes: how?.strokes)
+            }
         case .progress(let progress):
             pendingProgress = progress
             flushProgress(force: false)
