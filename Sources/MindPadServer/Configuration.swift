@@ -37,6 +37,11 @@ public struct Configuration: Sendable {
     public var migrateOnStart: Bool = true
     /// `MINDPAD_DB_POOL` / `--db-pool`: database worker threads. Default 2.
     public var databasePoolSize: Int = 2
+    /// `MINDPAD_ANSWER_RETENTION_DAYS`: how long every answer's details and
+    /// strokes (`result_answers`, for reviews and replays) are kept after
+    /// the result, in days; older ones are deleted at start and hourly
+    /// (`AnswerRetention`). 0 keeps them forever. Default 30.
+    public var answerRetentionDays: Int = 30
     /// `LOG_LEVEL` / `--log-level`: trace, debug, info (default), notice,
     /// warning, error, critical.
     public var logLevel: Logger.Level = .info
@@ -82,6 +87,12 @@ public struct Configuration: Sendable {
                 throw ConfigurationError("MINDPAD_DB_POOL must be 1…32, got \(v)")
             }
             databasePoolSize = n
+        }
+        if let v = environment["MINDPAD_ANSWER_RETENTION_DAYS"], !v.isEmpty {
+            guard let n = Int(v), (0...36_500).contains(n) else {
+                throw ConfigurationError("MINDPAD_ANSWER_RETENTION_DAYS must be 0…36500 (0 = keep forever), got \(v)")
+            }
+            answerRetentionDays = n
         }
         if let v = environment["LOG_LEVEL"], !v.isEmpty { logLevel = try Self.level(v) }
         weatherPlace = try WeatherPlace(place: environment["MINDPAD_WEATHER_PLACE"], latlon: environment["MINDPAD_WEATHER_LATLON"])

@@ -25,6 +25,7 @@ public final class MindPadApplication: Sendable {
         let realtime: RealtimeHub
         let pool: DatabaseWorkerPool
         let results: ResultRecorder
+        let retention: AnswerRetention
         let recognition: RecognitionPool
         let app: GameServer
         var signals: [any DispatchSourceSignal] = []
@@ -58,6 +59,7 @@ public final class MindPadApplication: Sendable {
         let pool = DatabaseWorkerPool(connectionString: url, size: config.databasePoolSize)
         let results = try ResultRecorder(pool: pool, dataDirectory: URL(fileURLWithPath: config.dataDirectory), metrics: metrics)
         let directory = PostgresPlayerDirectory(pool: pool)
+        let retention = AnswerRetention(days: config.answerRetentionDays, pool: pool)
         let recognition = try RecognitionPool.bundled(threads: config.realtime.recognitionThreads, metrics: metrics)
         let webRoot = URL(fileURLWithPath: config.webRoot).standardizedFileURL.path
         if !FileManager.default.fileExists(atPath: webRoot + "/index.html") {
@@ -75,8 +77,9 @@ public final class MindPadApplication: Sendable {
         server.delegate = app
         server.errorCounter = { [metrics] in metrics.error($0, transport: "http") }
         parts.withLock { $0 = Parts(server: server, realtime: realtime, pool: pool, results: results,
-                                    recognition: recognition, app: app) }
+                                    retention: retention, recognition: recognition, app: app) }
         try server.start()
+        retention.start()
         // In the background: the first visitor already sees the weather.
         app.weather.prefetch()
         return server.port
@@ -117,6 +120,7 @@ public final class MindPadApplication: Sendable {
         guard let p = parts.withLock({ $0 }) else { return }
         p.server.waitUntilStopped()
         p.recognition.shutdown()
+        p.retention.stop()
         // Results still queued are written, or journaled if the database
         // cannot take them in time.
         p.results.flush(timeout: .seconds(2))

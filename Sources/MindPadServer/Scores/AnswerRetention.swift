@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import Logging
+import MindPadStorage
+import Synchronization
+
+/// Deletes stored answers (strokes and all, `result_answers`) of results
+/// finished more than `days` ago: once when the server starts, then every
+/// `interval` (an hour). Each run is one job on the database workers that
+/// deletes in batches of `AnswerStore.deleteBatch` rows, oldest first, so
+/// result writes never wait behind one long transaction. The results
+/// themselves stay (boards, histories); only their answers go. `days` 0
+/// keeps answers forever and never runs.
+///
+/// `@unchecked Sendable`: the timer is only touched under `lock`.
+public final class AnswerRetention: @unchecked Sendable {
+    public let days: Int
+    let interval: Duration
+    private let pool: DatabaseWorkerPool
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let lock = NSLock()
+    private var timer: (any DispatchSourceTimer)?
+    /// Runs finished, for tests and logs.
+    private let runs = Mutex(0)
+
+    public init(days: Int, pool: DatabaseWorkerPool, interval: Duration = .seconds(3600),
+                logger: Logger = Logger(label: "mindpad.retention"), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.days = days
+        self.interval = interval
+        self.pool = pool
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Runs once now, then every `interval`, until `stop`.
+    public func start() {
+        guard days > 0 else { return }
+        let source = DispatchSource.makeTimerSource(queue: .global())
+        source.schedule(deadline: .now(), repeating: .nanoseconds(Int(interval.wholeNanoseconds)))
+        source.setEventHandler { [weak self] in self?.runOnce() }
+        lock.withLock { timer = source }
+        source.resume()
+    }
+
+    public func stop() {
+        lock.withLock {
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
+    /// How many runs have finished (deleted or failed).
+    public var completedRuns: Int { runs.withLock { $0 } }
+
+    /// One cleanup, on a database worker. A database that is away just
+    /// means the next run catches up.
+    func runOnce() {
+        let cutoff = now().addingTimeInterval(-Double(days) * 86_400)
+        pool.run({ connection in
+            try AnswerStore(connection).deleteAnswers(finishedBefore: cutoff)
+        }, completion: { [self] outcome in
+            switch outcome {
+            case .success(let n) where n > 0:
+                logger.info("old answers deleted", metadata: ["rows": "\(n)", "retention_days": "\(days)"])
+            case .success:
+                break
+            case .failure(let error):
+                logger.warning("answer retention cleanup failed; the next run tries again", metadata: ["error": "\(error)"])
+            }
+            runs.withLock { $0 += 1 }
+        })
+    }
+}
