@@ -252,3 +252,51 @@ import Testing
         #expect(!ann.log.contains { $0.message["type"] as? String == "spectating" })
     }
 }
+
+/// How many bytes a 150 s Time Attack race's answers take in PostgreSQL
+/// (docs/architecture.md, "Answers and strokes"): a real race on the real
+/// binary, one racer writing a digit from the templates every 2.5 s (a fast
+/// racer: 60 answers), then `pg_column_size` of the stored rows and
+/// `pg_total_relation_size` of the table. Takes 150 s, so it runs only when
+/// asked: `MINDPAD_MEASURE_ANSWER_SIZE=1 swift test --filter AnswerSizeMeasurement`.
+@Suite struct AnswerSizeMeasurement {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["MINDPAD_MEASURE_ANSWER_SIZE"] != nil))
+    func aTimeAttackRacesAnswersInPostgreSQL() throws {
+        let (db, server, port) = try RealtimeLiveTests.startServer(timeAttackSeconds: "150")
+        defer { db.drop(); _ = server.stop() }
+        let ann = try RealtimeClient(port: port, label: "ann")
+        try ann.identify("Ann")
+        _ = try ann.createRoom(mode: "time_attack")
+        try ann.send(["type": "start"])
+        _ = try ann.next("race_started")
+        var answered = 0
+        var points = 0
+        let started = ContinuousClock.now
+        while ContinuousClock.now - started < .seconds(147) {
+            let q = try ann.next("question", timeout: .seconds(10))
+            let strokes = DigitTemplates.strokes(for: expectedDigit(q))
+            points += strokes.reduce(0) { $0 + $1.count }
+            _ = try ann.answer(expectedDigit(q), question: q["question"] as! String)
+            answered += 1
+            // The next answer at the next 2.5 s mark from the start.
+            let next = started + .milliseconds(2500) * answered
+            if next > ContinuousClock.now { ann.pump(for: next - ContinuousClock.now) }
+        }
+        let result = try #require(try ann.next("finished", timeout: .seconds(10))["result"] as? [String: Any])
+        #expect((result["answers"] as? [Any])?.count == answered)
+        _ = try ann.next("result_saved", timeout: .seconds(10))
+        let sql = try db.connect()
+        try sql.execute(script: "VACUUM ANALYZE result_answers")
+        let size = try sql.query("""
+            SELECT count(*) AS answers, sum(pg_column_size(a.*)) AS row_bytes, sum(pg_column_size(strokes)) AS stroke_bytes,
+                   sum(pg_column_size(prompt) + pg_column_size(answer) + coalesce(pg_column_size(expected), 0)) AS json_bytes,
+                   pg_total_relation_size('result_answers') AS table_bytes, pg_relation_size('result_answers') AS heap_bytes,
+                   pg_indexes_size('result_answers') AS index_bytes,
+                   coalesce(pg_total_relation_size((SELECT reltoastrelid FROM pg_class WHERE relname = 'result_answers')), 0) AS toast_bytes
+            FROM result_answers a
+            """)
+        #expect(size.value("answers") == String(answered))
+        print("AnswerSizeMeasurement: \(answered) answers, \(points) stroke points; \(size.rows) "
+              + "(answers, row_bytes, stroke_bytes, json_bytes, table_bytes, heap_bytes, index_bytes, toast_bytes)")
+    }
+}

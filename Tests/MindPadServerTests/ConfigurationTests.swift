@@ -15,6 +15,7 @@ import Testing
         #expect(c.migrateOnStart)
         #expect(c.databasePoolSize == 2)
         #expect(c.logLevel == .info)
+        #expect(c.answerRetentionDays == 30)
     }
 
     @Test func readsTheEnvironment() throws {
@@ -22,7 +23,10 @@ import Testing
             "PORT": "9001", "MINDPAD_HOST": "127.0.0.1", "DATABASE_URL": "host=/tmp dbname=x",
             "MINDPAD_ADMIN_TOKEN": "t", "MINDPAD_WEB_ROOT": "/srv/web", "MINDPAD_MIGRATIONS": "/srv/m",
             "MINDPAD_DATA_DIR": "/var/lib/mindpad", "MINDPAD_DB_POOL": "4", "LOG_LEVEL": "DEBUG",
+            "MINDPAD_ANSWER_RETENTION_DAYS": "7",
         ])
+        #expect(c.answerRetentionDays == 7)
+        #expect(try Configuration(environment: ["MINDPAD_ANSWER_RETENTION_DAYS": "0"]).answerRetentionDays == 0)
         #expect(c.port == 9001)
         #expect(c.host == "127.0.0.1")
         #expect(c.databaseURL == "host=/tmp dbname=x")
@@ -61,7 +65,8 @@ import Testing
                       ["MINDPAD_WEATHER_PLACE": "Paris"], ["MINDPAD_WEATHER_LATLON": "91,0"],
                       ["MINDPAD_WEATHER_LATLON": "45.7"], ["MINDPAD_WEATHER_LATLON": "north,east"],
                       ["MINDPAD_WEATHER_PROVIDER": "yahoo"], ["MINDPAD_WEATHER_URL": "ftp://example.org/x"],
-                      ["MINDPAD_WEATHER_URL": "not a url"]])
+                      ["MINDPAD_WEATHER_URL": "not a url"], ["MINDPAD_ANSWER_RETENTION_DAYS": "-1"],
+                      ["MINDPAD_ANSWER_RETENTION_DAYS": "thirty"]])
     func refusesNonsense(environment: [String: String]) {
         #expect(throws: ConfigurationError.self) { try Configuration(environment: environment) }
     }
