@@ -112,12 +112,7 @@ import Testing
         #expect(Self.isRaceID(kidsRace) && kidsRace != race)
         var drawn: [[StrokePoint]] = []
         for index in 0..<10 {
-            let question = try ann.next("question")
-            let id = question["question"] as! String
-            let prompt = try #require(question["prompt"] as? [String: Any])
-            let picture = try #require(prompt["picture"] as? [String: Any])
-            let right = try #require((picture["items"] as? [[String: Any]])?.first?["count"] as? Int)
-            let values = (prompt["options"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+            let (id, _, right, values) = try KidsLiveTests.countingQuestion(try ann.next("question"))
             if index == 0 {
                 drawn = DigitTemplates.strokes(for: right)
                 try ann.draw(strokes: drawn, question: id, batches: 3, waitForGuess: true)

@@ -7,6 +7,17 @@ import Testing
 /// pool reading one written digit, and a real PostgreSQL storing the result
 /// with its level and opening the next level in `level_progress`.
 @Suite struct KidsLiveTests {
+    /// A `kids_counting` question as a player reads it: its id, prompt, the
+    /// right count and the options' values.
+    static func countingQuestion(_ question: RealtimeClient.Message) throws
+        -> (id: String, prompt: [String: Any], right: Int, values: [String]) {
+        let prompt = try #require(question["prompt"] as? [String: Any])
+        let picture = try #require(prompt["picture"] as? [String: Any])
+        let right = try #require((picture["items"] as? [[String: Any]])?.first?["count"] as? Int)
+        let values = (prompt["options"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+        return (try #require(question["question"] as? String), prompt, right, values)
+    }
+
     @Test func aLevelPlayedToEightOfTenOpensTheNextLevel() throws {
         let (db, server, port) = try RealtimeLiveTests.startServer()
         defer { db.drop(); _ = server.stop() }
@@ -20,12 +31,7 @@ import Testing
         try ann.send(["type": "start"])
         var correct: [Bool] = []
         for index in 0..<10 {
-            let question = try ann.next("question")
-            let id = question["question"] as! String
-            let prompt = try #require(question["prompt"] as? [String: Any])
-            let picture = try #require(prompt["picture"] as? [String: Any])
-            let right = try #require((picture["items"] as? [[String: Any]])?.first?["count"] as? Int)
-            let values = (prompt["options"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+            let (id, prompt, right, values) = try Self.countingQuestion(try ann.next("question"))
             switch index {
             case 0:
                 // Written on the pad: the live guess, then the submit reads it.

@@ -132,6 +132,17 @@ import Testing
         #expect(round.rows == rows && round.columns == columns && round.goalRow == goal.row && round.goalColumn == goal.column)
         #expect(round.steps == best && round.bestSteps == best && round.tries == tries)
         #expect(round.endedAtMs == record.finishedAtMs && round.endedAtMs! - round.startedAtMs == steering.milliseconds)
+
+        // Its answers: the wrong guesses, typed then written, each with the
+        // prompt it answered; neither the moves nor the goal's step.
+        let answers = try #require(result["answers"]?.array)
+        #expect(answers.count == tries)
+        #expect(answers.map { $0["input"]?.string } == ["keypad"] + Array(repeating: "drawn", count: tries - 1))
+        #expect(answers.allSatisfy { $0["expected"] == nil && $0["correct"] == .bool(false) && $0["question"] == .string(id) })
+        #expect(answers.enumerated().allSatisfy { $0.element["prompt"]?["tries"] == .int($0.offset) && $0.element["seq"] == .int($0.offset) })
+        #expect(record.answers.count == tries && record.answers[0].strokes == nil)
+        #expect(record.answers.dropFirst().allSatisfy { ($0.strokes?.count ?? 0) > 0 && $0.confidence != nil })
+        #expect(record.raceID == result["race"]?.string && standings["race"] == result["race"])
     }
 
     /// Every grid a racer can write (two digits 4–6) reads as itself.

@@ -276,15 +276,17 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     /// Sends spectators the leader's question when it changed (another
     /// leader, their next question, or the prompt as their moves left it).
     /// Racers never get it.
+    /// Nothing is worked out while nobody watches.
     private func tellSpectators() {
-        guard let delivery = race.leadersQuestion else {
+        let spectators = race.snapshot.members.filter { $0.isConnected && $0.role == .spectator }.map(\.id)
+        guard !spectators.isEmpty, let delivery = race.leadersQuestion else {
             spectated = nil
             return
         }
         let message = ServerMessage.spectating(delivery.id, prompt: encode(delivery.prompt), racer: delivery.player)
         guard message != spectated else { return }
         spectated = message
-        say(message, to: race.snapshot.members.filter { $0.isConnected && $0.role == .spectator }.map(\.id))
+        say(message, to: spectators)
     }
 
     private func syncMembers() {
