@@ -54,13 +54,18 @@ public struct AnswerRecord: Codable, Sendable, Equatable {
         var kept = Array(answers.prefix(maxPerResult))
         var points = 0
         for i in kept.indices where kept[i].strokes != nil {
-            let n = kept[i].pointCount
-            if points + n > maxPointsPerResult {
-                kept[i].strokes = nil
-            } else {
-                points += n
-            }
+            if !keepsStrokes(kept[i].pointCount, after: &points) { kept[i].strokes = nil }
         }
         return kept
+    }
+
+    /// Whether a drawing of `count` points keeps its strokes in a run whose
+    /// kept drawings have `used` points so far (counted in when kept). The
+    /// one statement of the point bound, for storage and for the server's
+    /// log, which holds no more in memory than storage would keep.
+    public static func keepsStrokes(_ count: Int, after used: inout Int) -> Bool {
+        guard used + count <= maxPointsPerResult else { return false }
+        used += count
+        return true
     }
 }

@@ -35,9 +35,16 @@ struct AnswerLog {
     }
 
     private var runs: [PlayerID: [Entry]] = [:]
+    /// Stroke points kept per run: past `AnswerRecord.maxPointsPerResult`
+    /// a drawing is logged without its strokes, as storage would keep it,
+    /// so a racer cannot make the server hold more.
+    private var strokePoints: [PlayerID: Int] = [:]
 
     /// A new round: nobody has answered yet.
-    mutating func reset() { runs = [:] }
+    mutating func reset() {
+        runs = [:]
+        strokePoints = [:]
+    }
 
     /// Adds `player`'s next answer (past `AnswerRecord.maxPerResult` of one
     /// run, nothing more is kept).
@@ -46,16 +53,21 @@ struct AnswerLog {
                       strokes: [[StrokePoint]]?) {
         let seq = runs[player, default: []].count
         guard seq < AnswerRecord.maxPerResult else { return }
+        var strokes = input == .drawn ? strokes : nil
+        if let drawing = strokes, !AnswerRecord.keepsStrokes(drawing.reduce(0) { $0 + $1.count }, after: &strokePoints[player, default: 0]) {
+            strokes = nil
+        }
         runs[player, default: []].append(Entry(
             seq: seq, question: question, prompt: prompt, answer: answer, expected: expected, correct: correct,
             points: points, input: input, confidence: input == .drawn ? confidence : nil,
             askedMs: Int(askedAfter.milliseconds), answeredMs: Int(max(answeredAfter, askedAfter).milliseconds),
-            strokes: input == .drawn ? strokes : nil))
+            strokes: strokes))
     }
 
     /// The racer's run is over: their answers, taken out of the log.
     mutating func take(_ player: PlayerID) -> [Entry] {
-        runs.removeValue(forKey: player) ?? []
+        strokePoints[player] = nil
+        return runs.removeValue(forKey: player) ?? []
     }
 }
 
