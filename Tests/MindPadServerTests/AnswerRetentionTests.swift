@@ -66,3 +66,46 @@ import Testing
         #expect(try Self.remaining(db, results) == [2, 2, 2])
     }
 }
+
+/// What a server left in its journal replays with its answers, strokes
+/// included, and a line written before answers were kept replays as a
+/// result without any; a result already stored writes none twice.
+@Suite struct AnswerJournalReplayTests {
+    @Test func journaledAnswersReplayOnceAndOldLinesReplayWithout() throws {
+        let (db, seeded) = try AnswerRetentionTests.seeded()
+        defer { db.drop() }
+        let stored = seeded[2]   // already in PostgreSQL, its done mark lost
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("answers-replay-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var fresh = stored
+        fresh.resultID = UUID().uuidString.lowercased()
+        fresh.finishedAtMs += 1000
+        fresh.answers[1].strokes = nil
+        try ResultJournal(directory: dir).append([stored, fresh])
+        let oldID = UUID().uuidString.lowercased()
+        let old = #"{"resultID":"\#(oldID)","playerID":\#(stored.playerID),"mode":"normal","score":5,"correct":1,"answered":1,"durationMs":10,"finishedAtMs":\#(AnswerRetentionTests.noonMs)}"#
+        let handle = try FileHandle(forWritingTo: dir.appendingPathComponent("results.journal"))
+        handle.seekToEndOfFile()
+        handle.write(Data((old + "\n").utf8))
+        try handle.close()
+
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics())
+        #expect(recorder.waitUntilSettled(timeout: .seconds(30)))
+        pool.shutdown()
+        recorder.shutdown()
+        let answers = AnswerStore(try db.connect())
+        #expect(try answers.answers(ofResult: fresh.resultID) == fresh.answers.map { a in
+            var a = a
+            a.prompt = #"{"digits": "12"}"#   // as PostgreSQL prints jsonb
+            (a.answer, a.expected) = (#""23""#, #""23""#)
+            a.confidence = a.confidence.map { Double(Float($0)) }   // `real`
+            return a
+        })
+        #expect(try answers.answers(ofResult: oldID).isEmpty)
+        #expect(try answers.answers(ofResult: stored.resultID).count == 2)
+        let rows = try db.connect().query("SELECT count(*) AS n, count(strokes) AS drawn FROM result_answers")
+        #expect(rows.value("n") == "8" && rows.value("drawn") == "7")
+        #expect(try db.connect().query("SELECT count(*) AS n FROM game_results").value("n") == "5")
+    }
+}
