@@ -1,3 +1,5 @@
+import Foundation
+
 /// One graded answer of a stored run (migration 0010's `result_answers`),
 /// kept with its result (`GameResultRecord.answers`) in the same statement,
 /// for review and replay. Codable so it waits in the journal with its
@@ -38,8 +40,75 @@ public struct AnswerRecord: Codable, Sendable, Equatable {
         (self.askedMs, self.answeredMs, self.strokes) = (askedMs, answeredMs, strokes)
     }
 
+    /// The strokes as JSON text, `[[[x,y,t],…],…]`, each number printed as
+    /// Swift prints a `Double` (the shortest text that reads back as the
+    /// same value, so they stay exactly as received). Written by hand
+    /// because this is the hot part of every stored result: Foundation's
+    /// `JSONEncoder` took 2.9 s for one batch of 100 results of 60 drawings
+    /// (300,000 points; `AnswerBatchMeasurement`), and the journal encodes
+    /// each result before its racer is told the run is over. Coordinates
+    /// are finite (the server refuses others when they arrive).
+    public static func strokesText(_ strokes: [[[Double]]]) -> String {
+        var out = "["
+        out.reserveCapacity(strokes.reduce(2) { $0 + $1.count * 24 })
+        for (s, stroke) in strokes.enumerated() {
+            if s > 0 { out += "," }
+            out += "["
+            for (p, point) in stroke.enumerated() {
+                if p > 0 { out += "," }
+                out += "["
+                for (v, value) in point.enumerated() {
+                    if v > 0 { out += "," }
+                    out += value.isFinite ? value.description : "null"
+                }
+                out += "]"
+            }
+            out += "]"
+        }
+        return out + "]"
+    }
+
     /// Points of the drawing (0 without one).
     public var pointCount: Int { strokes?.reduce(0) { $0 + $1.count } ?? 0 }
+
+    private enum CodingKeys: String, CodingKey {
+        case seq, questionID, prompt, answer, expected, correct, points, input, confidence, askedMs, answeredMs, strokes
+    }
+
+    /// Journal lines carry the strokes as JSON text (`strokesText`): fast to
+    /// write when a run ends; read back only when the journal is replayed.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        seq = try c.decode(Int.self, forKey: .seq)
+        questionID = try c.decode(String.self, forKey: .questionID)
+        prompt = try c.decode(String.self, forKey: .prompt)
+        answer = try c.decode(String.self, forKey: .answer)
+        expected = try c.decodeIfPresent(String.self, forKey: .expected)
+        correct = try c.decode(Bool.self, forKey: .correct)
+        points = try c.decode(Int.self, forKey: .points)
+        input = try c.decode(String.self, forKey: .input)
+        confidence = try c.decodeIfPresent(Double.self, forKey: .confidence)
+        askedMs = try c.decode(Int.self, forKey: .askedMs)
+        answeredMs = try c.decode(Int.self, forKey: .answeredMs)
+        strokes = try c.decodeIfPresent(String.self, forKey: .strokes)
+            .map { try JSONDecoder().decode([[[Double]]].self, from: Data($0.utf8)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(seq, forKey: .seq)
+        try c.encode(questionID, forKey: .questionID)
+        try c.encode(prompt, forKey: .prompt)
+        try c.encode(answer, forKey: .answer)
+        try c.encodeIfPresent(expected, forKey: .expected)
+        try c.encode(correct, forKey: .correct)
+        try c.encode(points, forKey: .points)
+        try c.encode(input, forKey: .input)
+        try c.encodeIfPresent(confidence, forKey: .confidence)
+        try c.encode(askedMs, forKey: .askedMs)
+        try c.encode(answeredMs, forKey: .answeredMs)
+        try c.encodeIfPresent(strokes.map(Self.strokesText), forKey: .strokes)
+    }
 
     /// Most answers kept per result; later ones are dropped.
     public static let maxPerResult = 200

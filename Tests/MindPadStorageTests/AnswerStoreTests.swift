@@ -153,3 +153,50 @@ import Testing
         #expect(try answers.deleteAnswers(finishedBefore: cutoff) == 0)
     }
 }
+
+/// What answers add to the results' batch statement: 100 results of a fast
+/// Time Attack race each (60 written answers, 50 points a drawing, as
+/// measured in docs/architecture.md) against the same results without
+/// answers, alternately, 5 batches each; prints the medians. Runs only when
+/// asked: `MINDPAD_MEASURE_ANSWER_SIZE=1 swift test --filter AnswerBatchMeasurement`.
+@Suite(.serialized) struct AnswerBatchMeasurement {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["MINDPAD_MEASURE_ANSWER_SIZE"] != nil))
+    func aBatchWithAnswersAgainstOneWithout() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let store = ScoreStore(try db.connect())
+        let players = try (0..<100).map { try store.player("Racer\($0)") }
+        let drawing = AnswerStoreTests.drawing(strokes: 2, points: 25)
+        func batch(answers: Bool, round: Int) -> [GameResultRecord] {
+            players.map { p in
+                var r = result(p, "time_attack", score: 60, at: wednesdayNoonMs + Int64(round) * 1000)
+                if answers {
+                    r.answers = (0..<60).map { i in
+                        AnswerRecord(seq: i, questionID: "r1q\(i)", prompt: #"{"text":"4 × 2 = ?","lhs":4,"operation":"*","rhs":2,"masked_result":"?","hidden_position":0,"difficulty":1}"#,
+                                     answer: "8", expected: "8", correct: true, points: 1, input: "drawn", confidence: 0.99,
+                                     askedMs: i * 2500, answeredMs: i * 2500 + 2000, strokes: drawing)
+                    }
+                }
+                return r
+            }
+        }
+        var times: [Bool: [Duration]] = [true: [], false: []]
+        var encoding: [Duration] = []
+        for round in 0..<10 {
+            let withAnswers = round % 2 == 0
+            let rows = batch(answers: withAnswers, round: round)
+            // About what the statement's parameter costs to write (the
+            // same records as journal lines), apart from the statement.
+            let encodeStarted = ContinuousClock.now
+            _ = try JSONEncoder().encode(rows)
+            if withAnswers { encoding.append(ContinuousClock.now - encodeStarted) }
+            let started = ContinuousClock.now
+            #expect(try store.record(rows).allSatisfy(\.stored))
+            times[withAnswers]!.append(ContinuousClock.now - started)
+        }
+        let median = { (d: [Duration]) in d.sorted()[d.count / 2] }
+        #expect(try store.connection.query("SELECT count(*) AS n FROM result_answers").value("n") == "30000")
+        print("AnswerBatchMeasurement: 100 results, median of 5 batches: with 60 answers each \(median(times[true]!)) "
+              + "(encoding them as journal lines alone: \(median(encoding))), without \(median(times[false]!))")
+    }
+}
