@@ -24,7 +24,7 @@ public struct Configuration: Sendable {
     public var trustedProxies: TrustedProxies = .none
     /// `MINDPAD_AUTH_FAILURE_LIMIT`: wrong tokens one client may send for one
     /// purpose (the admin token; a player's token, for their own reset or
-    /// their fish) within 5 minutes before 429.
+    /// their fish, and one-time sign-in codes) within 5 minutes before 429.
     /// Default 5.
     public var authFailureLimit: Int = 5
     /// `MINDPAD_SUSPICIOUS_DRAWING_MS` (default 80) and

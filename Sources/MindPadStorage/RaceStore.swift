@@ -41,6 +41,13 @@ public struct StoredAnswer: Sendable, Equatable {
     /// `[[[x, y, t], …], …]` as received, or nil (typed, tapped, or past
     /// the per-run bound).
     public var strokes: String?
+
+    public init(seq: Int, questionID: String, prompt: String, answer: String, expected: String?, correct: Bool, points: Int,
+                input: String, confidence: Double?, askedMs: Int, answeredMs: Int, strokes: String?) {
+        (self.seq, self.questionID, self.prompt, self.answer, self.expected) = (seq, questionID, prompt, answer, expected)
+        (self.correct, self.points, self.input, self.confidence) = (correct, points, input, confidence)
+        (self.askedMs, self.answeredMs, self.strokes) = (askedMs, answeredMs, strokes)
+    }
 }
 
 /// A race's results and answers, on one connection. Blocking: call it from

@@ -20,7 +20,7 @@ final class RaceServer: InProcessServer {
     }
 
     /// Stores `result` with `answers`.
-    func store(_ result: GameResultRecord, answers: [TestAnswer] = []) throws {
+    func store(_ result: GameResultRecord, answers: [StoredAnswer] = []) throws {
         let connection = try db.connect()
         #expect(try ScoreStore(connection).record(result).stored)
         try connection.insertAnswers(answers, resultID: result.resultID)
@@ -35,7 +35,7 @@ final class RaceServer: InProcessServer {
     /// 2026-11-23 16:00 UTC.
     static let fourPM: Int64 = 1_795_449_600_000
 
-    static let annStrokes = TestAnswer.strokes([[(100, 40, 0), (101, 80, 16), (102, 120, 33)], [(80, 120, 210), (125.5, 121, 260)]])
+    static let annStrokes = StoredAnswer.strokes([[(100, 40, 0), (101, 80, 16), (102, 120, 33)], [(80, 120, 210), (125.5, 121, 260)]])
 
     static func result(_ player: Int64, race: String, score: Int, correct: Int, answered: Int, ms: Int, mode: String = "normal",
                        finishedAt: Int64 = fourPM) -> GameResultRecord {
@@ -51,12 +51,12 @@ final class RaceServer: InProcessServer {
         let ann = try server.player("Ann"), bo = try server.player("Bo"), cy = try server.player("Cy")
         let race = "k3v9q2m7x1cd"
         let annAnswers = [
-            TestAnswer(question: "r1q0", answer: "7", expected: "7", correct: true, points: 10, confidence: 0.912,
+            StoredAnswer(question: "r1q0", answer: "7", expected: "7", correct: true, points: 10, confidence: 0.912,
                        askedMs: 3120, answeredMs: 5480, strokes: Self.annStrokes),
-            TestAnswer(question: "r1q1", prompt: #"{"a":2,"op":"+","b":7}"#, answer: "8", expected: "9", correct: false, points: 0,
+            StoredAnswer(question: "r1q1", prompt: #"{"a":2,"op":"+","b":7}"#, answer: "8", expected: "9", correct: false, points: 0,
                        input: "keypad", askedMs: 5480, answeredMs: 7002),
-            TestAnswer(question: "r1q1", prompt: #"{"a":2,"op":"+","b":7}"#, answer: "6", expected: nil, correct: false, points: 0,
-                       confidence: 0.5, askedMs: 7002, answeredMs: 8000, strokes: TestAnswer.strokes([[(1, 2, 3), (4, 5, 6)]])),
+            StoredAnswer(question: "r1q1", prompt: #"{"a":2,"op":"+","b":7}"#, answer: "6", expected: nil, correct: false, points: 0,
+                       confidence: 0.5, askedMs: 7002, answeredMs: 8000, strokes: StoredAnswer.strokes([[(1, 2, 3), (4, 5, 6)]])),
         ]
         // Bo: the same score in less time goes first; Cy scored more.
         try server.store(Self.result(ann.id, race: race, score: 10, correct: 1, answered: 10, ms: 41_230), answers: annAnswers)

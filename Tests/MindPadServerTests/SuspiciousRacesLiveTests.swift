@@ -14,11 +14,11 @@ import Testing
         let t = { (k: Int) in Double(k) * ms / 11 }
         let top = (0..<6).map { i in (x + Double(i) * 8, y, t(i)) }
         let down = (0..<6).map { i in (x + 40 - Double(i) * 5 + wobble, y + Double(i) * 12, t(6 + i)) }
-        return TestAnswer.strokes([top, down])
+        return StoredAnswer.strokes([top, down])
     }
 
-    static func drawn(_ q: Int, correct: Bool = true, asked: Int, answered: Int, strokes: String) -> TestAnswer {
-        TestAnswer(question: "r1q\(q)", answer: correct ? "7" : "1", expected: "7", correct: correct, points: correct ? 10 : 0,
+    static func drawn(_ q: Int, correct: Bool = true, asked: Int, answered: Int, strokes: String) -> StoredAnswer {
+        StoredAnswer(question: "r1q\(q)", answer: correct ? "7" : "1", expected: "7", correct: correct, points: correct ? 10 : 0,
                    confidence: 0.9, askedMs: asked, answeredMs: answered, strokes: strokes)
     }
 
@@ -41,7 +41,7 @@ import Testing
         let ann = try server.player("Ann"), bo = try server.player("Bo"), cy = try server.player("Cy"), dee = try server.player("Dee")
 
         // The clean race, the oldest.
-        let dot = TestAnswer.strokes([[(50, 50, 0), (50, 50, 8)]])
+        let dot = StoredAnswer.strokes([[(50, 50, 0), (50, 50, 8)]])
         try server.store(Self.result(ann.id, race: "cleanrace001", at: Self.fourPM), answers: [
             Self.drawn(0, asked: 1_000, answered: 3_100, strokes: Self.seven(x: 10, y: 10)),
             Self.drawn(1, asked: 3_100, answered: 5_000, strokes: Self.seven(x: 30, y: 12, wobble: 0.5)),
@@ -56,12 +56,12 @@ import Testing
             Self.drawn(1, asked: 3_000, answered: 4_000, strokes: Self.seven(x: 10, y: 10, ms: 30, wobble: 1)),
         ])
         try server.store(Self.result(cy.id, race: "fastrace0001", at: Self.fourPM + 61_000), answers: [
-            TestAnswer(question: "r1q0", answer: "7", expected: "7", correct: true, points: 10, input: "keypad",
+            StoredAnswer(question: "r1q0", answer: "7", expected: "7", correct: true, points: 10, input: "keypad",
                        askedMs: 1_000, answeredMs: 1_120),
         ])
         // Dee writes the same 7 twice, moved by (+37.5, −12.25) and later in time.
-        let same = TestAnswer.strokes([[(10, 10, 0), (18, 10.1, 16), (26, 10.3, 32)], [(50, 10, 300), (45, 22, 316), (40.7, 34, 332)]])
-        let moved = TestAnswer.strokes([[(47.5, -2.25, 900), (55.5, -2.15, 916), (63.5, -1.95, 932)],
+        let same = StoredAnswer.strokes([[(10, 10, 0), (18, 10.1, 16), (26, 10.3, 32)], [(50, 10, 300), (45, 22, 316), (40.7, 34, 332)]])
+        let moved = StoredAnswer.strokes([[(47.5, -2.25, 900), (55.5, -2.15, 916), (63.5, -1.95, 932)],
                                         [(87.5, -2.25, 1200), (82.5, 9.75, 1216), (78.2, 21.75, 1232)]])
         try server.store(Self.result(dee.id, race: "copyrace0001", at: Self.fourPM + 120_000), answers: [
             Self.drawn(0, asked: 1_000, answered: 3_000, strokes: same),

@@ -1,27 +1,18 @@
 import Foundation
 import MindPadStorage
 
-/// A `result_answers` row for tests (migration 0010), written with
+/// `result_answers` rows for tests (migration 0010), written with
 /// parameterized SQL beside a result stored through `ScoreStore.record`:
 /// the replay and the operator's checks read what the write path will
 /// store, without waiting for it. JSON fields are JSON text.
-public struct TestAnswer: Sendable {
-    public var question: String
-    public var prompt: String
-    public var answer: String
-    public var expected: String?
-    public var correct: Bool
-    public var points: Int
-    public var input: String
-    public var confidence: Double?
-    public var askedMs: Int
-    public var answeredMs: Int
-    public var strokes: String?
 
+extension StoredAnswer {
+    /// An answer with a test's defaults (a MindPad sum, drawn); its `seq`
+    /// is its place in the list `insertAnswers` is given.
     public init(question: String, prompt: String = #"{"a":3,"op":"+","b":4}"#, answer: String, expected: String?, correct: Bool,
                 points: Int, input: String = "drawn", confidence: Double? = nil, askedMs: Int, answeredMs: Int, strokes: String? = nil) {
-        (self.question, self.prompt, self.answer, self.expected, self.correct) = (question, prompt, answer, expected, correct)
-        (self.points, self.input, self.confidence, self.askedMs, self.answeredMs, self.strokes) = (points, input, confidence, askedMs, answeredMs, strokes)
+        self.init(seq: 0, questionID: question, prompt: prompt, answer: answer, expected: expected, correct: correct, points: points,
+                  input: input, confidence: confidence, askedMs: askedMs, answeredMs: answeredMs, strokes: strokes)
     }
 
     /// A drawing's strokes as JSON text: each point `[x, y, t]`, whole
@@ -34,13 +25,13 @@ public struct TestAnswer: Sendable {
 }
 
 extension PostgresConnection {
-    /// Stores `answers` as the answers (seq 0…) of the stored result `resultID`.
-    public func insertAnswers(_ answers: [TestAnswer], resultID: String) throws {
+    /// Stores `answers` as the answers (seq 0…, in order) of the stored result `resultID`.
+    public func insertAnswers(_ answers: [StoredAnswer], resultID: String) throws {
         for (seq, a) in answers.enumerated() {
             _ = try query("""
                 INSERT INTO result_answers (result_id, seq, question_id, prompt, answer, expected, correct, points, input,
                                             confidence, asked_ms, answered_ms, strokes, finished_at)
-                SELECT result_id, \(seq)::smallint, \(a.question), \(a.prompt)::jsonb, \(a.answer)::jsonb, \(a.expected)::jsonb,
+                SELECT result_id, \(seq)::smallint, \(a.questionID), \(a.prompt)::jsonb, \(a.answer)::jsonb, \(a.expected)::jsonb,
                        \(a.correct)::boolean, \(a.points)::int, \(a.input), \(a.confidence)::real, \(a.askedMs)::int,
                        \(a.answeredMs)::int, \(a.strokes)::jsonb, finished_at
                 FROM game_results WHERE result_id = \(resultID)::uuid
