@@ -16,7 +16,7 @@ public struct SuspicionThresholds: Sendable, Equatable {
     /// whatever the retention keeps.
     public var resultsExamined: Int
 
-    public init(drawingMs: Int = 80, answerMs: Int = 300, minRepeatPoints: Int = 4, resultsExamined: Int = 10_000) {
+    public init(drawingMs: Int = 80, answerMs: Int = 300, minRepeatPoints: Int = 4, resultsExamined: Int = 2_000) {
         (self.drawingMs, self.answerMs, self.minRepeatPoints, self.resultsExamined) = (drawingMs, answerMs, minRepeatPoints, resultsExamined)
     }
 }
@@ -45,39 +45,56 @@ extension RaceStore {
     /// The runs among the newest `thresholds.resultsExamined` results with
     /// answers that trip a check, newest race first. Both checks are SQL:
     /// the timings are columns and the two ends of a drawing, and the
-    /// repeat check compares drawings as jsonb, whose numbers are exact
-    /// decimals, so a drawing copied and moved by any offset compares
-    /// equal after the translation (doubles would round the differences).
+    /// repeat check subtracts in `numeric`, the exact decimals jsonb keeps,
+    /// so a drawing copied and moved by any offset compares equal after
+    /// the translation (doubles would round the differences).
     public func suspiciousRuns(_ thresholds: SuspicionThresholds) throws -> [SuspiciousRun] {
         let rows = try connection.query("""
             WITH recent AS (
                 SELECT result_id FROM result_answers WHERE seq = 0
                 ORDER BY finished_at DESC LIMIT \(thresholds.resultsExamined)::int
-            ), drawings AS (
-                SELECT a.result_id, a.seq, a.correct, a.input, a.answered_ms - a.asked_ms AS answer_ms, a.strokes,
-                       (a.strokes -> 0 -> 0 ->> 0)::numeric AS x0, (a.strokes -> 0 -> 0 ->> 1)::numeric AS y0
-                FROM result_answers a JOIN recent USING (result_id)
-            ), timed AS (
-                SELECT d.*, CASE WHEN jsonb_typeof(d.strokes) = 'array' THEN
-                                (SELECT max((p ->> 2)::numeric) - min((p ->> 2)::numeric)
-                                 FROM jsonb_array_elements(d.strokes) s, jsonb_array_elements(s) p
-                                 WHERE jsonb_typeof(p -> 2) = 'number')::int END AS drawing_ms
-                FROM drawings d WHERE d.correct
+            ), answers AS (
+                -- The ends of each drawing are read by position (jsonb
+                -- arrays index in constant time), once (OFFSET 0 keeps
+                -- the stored value from being unpacked for every use):
+                -- the drawing's time is its last point's t minus its
+                -- first's, and its first point is what the repeat check
+                -- moves to (0, 0). No strokes (typed, tapped, past the
+                -- bound): no drawing time, no repeat; the answer's own
+                -- time still counts.
+                SELECT a.result_id, a.seq, a.correct, a.input, a.answered_ms - a.asked_ms AS answer_ms, e.stroke_count,
+                       (e.first ->> 0)::numeric AS x0, (e.first ->> 1)::numeric AS y0,
+                       (e.last ->> 0)::numeric AS x1, (e.last ->> 1)::numeric AS y1,
+                       ((e.last ->> 2)::numeric - (e.first ->> 2)::numeric)::int AS drawing_ms
+                FROM result_answers a JOIN recent USING (result_id),
+                     LATERAL (SELECT a.strokes -> 0 -> 0 AS first, a.strokes -> -1 -> -1 AS last,
+                                     CASE WHEN jsonb_typeof(a.strokes) = 'array' THEN jsonb_array_length(a.strokes) END AS stroke_count
+                              OFFSET 0) e
             ), fast AS (
                 SELECT result_id, count(*) AS n,
-                       min(drawing_ms) FILTER (WHERE drawing_ms < \(thresholds.drawingMs)::int) AS quickest_drawing,
+                       min(drawing_ms) FILTER (WHERE input = 'drawn' AND drawing_ms < \(thresholds.drawingMs)::int) AS quickest_drawing,
                        min(answer_ms) FILTER (WHERE answer_ms < \(thresholds.answerMs)::int) AS quickest_answer
-                FROM timed
-                WHERE (input = 'drawn' AND drawing_ms < \(thresholds.drawingMs)::int) OR answer_ms < \(thresholds.answerMs)::int
+                FROM answers
+                WHERE correct AND ((input = 'drawn' AND drawing_ms < \(thresholds.drawingMs)::int) OR answer_ms < \(thresholds.answerMs)::int)
                 GROUP BY result_id
+            ), alike AS (
+                -- Drawings of one run that may be the same: as many strokes,
+                -- and the last point as far from the first. Only these are
+                -- compared point by point.
+                SELECT result_id, seq, x0, y0,
+                       count(*) OVER (PARTITION BY result_id, stroke_count, trim_scale(x1 - x0), trim_scale(y1 - y0)) AS twins
+                FROM answers WHERE input = 'drawn' AND x0 IS NOT NULL AND y0 IS NOT NULL AND x1 IS NOT NULL AND y1 IS NOT NULL
             ), shapes AS (
+                -- Each point moved by the first point's opposite, written
+                -- without trailing zeros: equal drawings, equal text.
                 SELECT d.result_id, d.seq,
-                       (SELECT jsonb_agg((SELECT jsonb_agg(jsonb_build_array((p ->> 0)::numeric - d.x0, (p ->> 1)::numeric - d.y0)
-                                                           ORDER BY j)
-                                          FROM jsonb_array_elements(s) WITH ORDINALITY q (p, j)) ORDER BY i)
-                        FROM jsonb_array_elements(d.strokes) WITH ORDINALITY r (s, i)) AS shape,
-                       (SELECT count(*) FROM jsonb_array_elements(d.strokes) s, jsonb_array_elements(s) p) AS point_count
-                FROM drawings d WHERE d.input = 'drawn' AND jsonb_typeof(d.strokes) = 'array' AND d.x0 IS NOT NULL
+                       md5(string_agg(r.i || ':' || trim_scale((q.p ->> 0)::numeric - d.x0) || ',' || trim_scale((q.p ->> 1)::numeric - d.y0),
+                                      ' ' ORDER BY r.i, q.j)) AS shape,
+                       count(*) AS point_count
+                FROM alike d JOIN result_answers a ON a.result_id = d.result_id AND a.seq = d.seq,
+                     jsonb_array_elements(a.strokes) WITH ORDINALITY r (s, i), jsonb_array_elements(r.s) WITH ORDINALITY q (p, j)
+                WHERE d.twins >= 2
+                GROUP BY d.result_id, d.seq
             ), repeated AS (
                 SELECT result_id, string_agg(seq::text, ',' ORDER BY seq) AS seqs
                 FROM shapes WHERE point_count >= \(thresholds.minRepeatPoints)::int

@@ -39,6 +39,7 @@ import Testing
         let server = try RaceServer()
         defer { server.stop() }
         let ann = try server.player("Ann"), bo = try server.player("Bo"), cy = try server.player("Cy"), dee = try server.player("Dee")
+        let eve = try server.player("Eve")
 
         // The clean race, the oldest.
         let dot = StoredAnswer.strokes([[(50, 50, 0), (50, 50, 8)]])
@@ -59,6 +60,12 @@ import Testing
             StoredAnswer(question: "r1q0", answer: "7", expected: "7", correct: true, points: 10, input: "keypad",
                        askedMs: 1_000, answeredMs: 1_120),
         ])
+        // Eve's drawing was past the per-run bound (no strokes kept): her
+        // answer's own time still counts.
+        try server.store(Self.result(eve.id, race: "fastrace0001", at: Self.fourPM + 30_000), answers: [
+            StoredAnswer(question: "r1q0", answer: "7", expected: "7", correct: true, points: 10, confidence: 0.9,
+                         askedMs: 2_000, answeredMs: 2_150),
+        ])
         // Dee writes the same 7 twice, moved by (+37.5, −12.25) and later in time.
         let same = StoredAnswer.strokes([[(10, 10, 0), (18, 10.1, 16), (26, 10.3, 32)], [(50, 10, 300), (45, 22, 316), (40.7, 34, 332)]])
         let moved = StoredAnswer.strokes([[(47.5, -2.25, 900), (55.5, -2.15, 916), (63.5, -1.95, 932)],
@@ -77,7 +84,9 @@ import Testing
         #expect(copyFlags.map { [$0["name"] as? String, $0["reason"] as? String] } == [["Dee", "repeated_strokes"]])
         #expect((copyFlags[0]["detail"] as? String)?.contains("seq 0, 2") == true, "\(copyFlags)")
         let fastFlags = try #require(fast["flags"] as? [[String: Any]])
-        #expect(fastFlags.map { [$0["name"] as? String, $0["reason"] as? String] } == [["Bo", "fast_correct"], ["Cy", "fast_correct"]])
+        #expect(fastFlags.map { [$0["name"] as? String, $0["reason"] as? String] }
+                == [["Bo", "fast_correct"], ["Cy", "fast_correct"], ["Eve", "fast_correct"]])
+        #expect((fastFlags[2]["detail"] as? String)?.contains("150 ms") == true)
         #expect((fastFlags[0]["detail"] as? String)?.contains("30 ms") == true && (fastFlags[1]["detail"] as? String)?.contains("120 ms") == true,
                 "\(fastFlags)")
         #expect(fast["finished_at"] as? String == "2026-11-23T16:01:01.000Z")
