@@ -151,4 +151,19 @@ final class RaceServer: InProcessServer {
         let head = try c.readResponse(head: true)
         #expect(head.status == 200 && head.body.isEmpty && Int(head.header("content-length") ?? "") == index.count)
     }
+
+    /// A database that is away answers 503 at once; one that hangs, within
+    /// the read deadline (the replay) or the statement deadlines (the
+    /// codes): the same 503 as every other call, and a code tried then is
+    /// no failure of the client's.
+    @Test func aDatabaseThatIsAwayOrHangsIs503() throws {
+        try LiveHTTPServerPort.onPrivateCluster { live, token, cluster in
+            #expect(try live.call("GET", "/api/races/k3v9q2m7x1cd").status == 404)
+            try live.expectUnavailable([
+                ("GET", "/api/races/k3v9q2m7x1cd", nil),
+                ("POST", "/api/players/Patient/sign_in_codes", ""),
+                ("POST", "/api/sign_in", #"{"code":"K7QF-3MZD"}"#),
+            ], token: token, whenFrozenThenStopped: cluster)
+        }
+    }
 }
