@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MindPadStorage
 
 /// Everything the server can be told, in one place. `init(environment:)` is
 /// the one place MindPad's environment variables are read (libpq reads its
@@ -23,9 +24,15 @@ public struct Configuration: Sendable {
     public var trustedProxies: TrustedProxies = .none
     /// `MINDPAD_AUTH_FAILURE_LIMIT`: wrong tokens one client may send for one
     /// purpose (the admin token; a player's token, for their own reset or
-    /// their fish) within 5 minutes before 429.
+    /// their fish, and one-time sign-in codes) within 5 minutes before 429.
     /// Default 5.
     public var authFailureLimit: Int = 5
+    /// `MINDPAD_SUSPICIOUS_DRAWING_MS` (default 80) and
+    /// `MINDPAD_SUSPICIOUS_ANSWER_MS` (default 300): a correct answer drawn
+    /// in less time (first point to last), or received less than that
+    /// after its question was sent, flags its racer `fast_correct` in
+    /// `GET /api/admin/suspicious_races`. Each 1…60000.
+    public var suspicion = SuspicionThresholds()
     /// `MINDPAD_WEB_ROOT` / `--web-root`: static files. Default `./web`.
     public var webRoot: String = "web"
     /// `MINDPAD_MIGRATIONS` / `--migrations`: SQL files. Default `./Migrations`.
@@ -79,6 +86,12 @@ public struct Configuration: Sendable {
             }
             authFailureLimit = n
         }
+        if let v = environment["MINDPAD_SUSPICIOUS_DRAWING_MS"] {
+            suspicion.drawingMs = try Self.milliseconds(v, "MINDPAD_SUSPICIOUS_DRAWING_MS")
+        }
+        if let v = environment["MINDPAD_SUSPICIOUS_ANSWER_MS"] {
+            suspicion.answerMs = try Self.milliseconds(v, "MINDPAD_SUSPICIOUS_ANSWER_MS")
+        }
         if let v = environment["MINDPAD_WEB_ROOT"], !v.isEmpty { webRoot = v }
         if let v = environment["MINDPAD_MIGRATIONS"], !v.isEmpty { migrationsDirectory = v }
         if let v = environment["MINDPAD_DATA_DIR"], !v.isEmpty { dataDirectory = v }
@@ -104,6 +117,13 @@ public struct Configuration: Sendable {
     public static func port(_ text: String) throws -> Int {
         guard let n = Int(text), (0...65535).contains(n) else {
             throw ConfigurationError("port must be 0…65535, got \(text)")
+        }
+        return n
+    }
+
+    static func milliseconds(_ text: String, _ variable: String) throws -> Int {
+        guard let n = Int(text), (1...60_000).contains(n) else {
+            throw ConfigurationError("\(variable) must be 1…60000 (milliseconds), got \(text)")
         }
         return n
     }

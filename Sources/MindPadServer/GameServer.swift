@@ -31,6 +31,7 @@ public final class GameServer: WebServerDelegate {
         weather = WeatherService(place: configuration.weatherPlace, provider: configuration.makeWeatherProvider())
         scores = ScoresAPI(pool: pool, directory: directory, adminToken: configuration.adminToken, games: games, metrics: metrics,
                            weather: weather, trustedProxies: configuration.trustedProxies, authFailureLimit: configuration.authFailureLimit,
+                           suspicion: configuration.suspicion,
                            logger: Logger(label: "mindpad.scores"))
     }
 

@@ -124,6 +124,15 @@ public struct RecordOutcome: Sendable, Equatable {
     }
 }
 
+/// Whether a token proves a name (`ScoreStore.authenticate`).
+public enum PlayerAuthentication: Sendable, Equatable {
+    case player(PlayerRecord)
+    /// Nobody has the name.
+    case unknownPlayer
+    /// The name is someone's, and the token is none of theirs.
+    case wrongToken
+}
+
 public struct PlayerRecord: Sendable, Equatable {
     public var id: Int64
     public var name: String

@@ -31,6 +31,25 @@ public struct ScoreStore {
         return (try Self.player(rows, 0), hash)
     }
 
+    /// The player called `nameKey` if `token` is theirs: the token given
+    /// at registration (`players.token_hash`, compared in constant time) or
+    /// one of a device signed in with a code (`player_tokens`, found by
+    /// its hash: equality of SHA-256 hashes says nothing about the token).
+    /// The one place a player's token is checked: the WebSocket `identify`
+    /// (`PostgresPlayerDirectory`) and every player endpoint (`runAsPlayer`).
+    public func authenticate(nameKey: String, token: String) throws -> PlayerAuthentication {
+        let hash = PlayerToken.hash(token)
+        let rows = try connection.query("""
+            SELECT p.id, p.name, (extract(epoch FROM p.created_at) * 1000)::bigint AS created_ms, p.token_hash,
+                   EXISTS (SELECT 1 FROM player_tokens t WHERE t.token_hash = \(hash) AND t.player_id = p.id) AS device
+            FROM players p WHERE p.name_key = \(nameKey)
+            """)
+        guard rows.count == 1, let stored = rows.value("token_hash") else { return .unknownPlayer }
+        let original = PlayerToken.constantTimeEquals(hash, stored)
+        guard original || rows.value("device") == "t" else { return .wrongToken }
+        return .player(try Self.player(rows, 0))
+    }
+
     // MARK: Results
 
     /// The pass mark when the caller names none: the kids' ladder's 8 of 10.

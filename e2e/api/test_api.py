@@ -452,6 +452,94 @@ def test_highscore_resets_leave_level_progress_alone_unless_asked():
 
 
 
+def give_race_run(name, race, score, duration_ms, answers, finished_at="2026-11-23T16:00:00Z"):
+    """A MindPad result of `race` and its answers, as the result write
+    stores them: `answers` are (correct, input, asked_ms, answered_ms, strokes JSON or None)."""
+    result = psql(
+        """INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered, duration_ms, room_id,
+                                     race_id, finished_at)
+           SELECT gen_random_uuid(), id, 'mindpad', 'normal', :'p1'::int, 0, 10, :'p2'::int, 'ROOM42', :'p3', :'p4'::timestamptz
+           FROM players WHERE name_key = lower(:'p0') RETURNING result_id""",
+        name, score, duration_ms, race, finished_at,
+    )
+    for seq, (correct, kind, asked, answered, strokes) in enumerate(answers):
+        psql(
+            """INSERT INTO result_answers (result_id, seq, question_id, prompt, answer, expected, correct, points, input,
+                                           confidence, asked_ms, answered_ms, strokes, finished_at)
+               SELECT result_id, :'p1'::smallint, 'r1q' || :'p1', '{"a":3,"op":"+","b":4}', '7', '7', :'p2'::boolean,
+                      CASE WHEN :'p2'::boolean THEN 10 ELSE 0 END, :'p3',
+                      CASE WHEN :'p3' = 'drawn' THEN 0.9 END, :'p4'::int, :'p5'::int, NULLIF(:'p6', '')::jsonb, finished_at
+               FROM game_results WHERE result_id = :'p0'::uuid""",
+            result, seq, "true" if correct else "false", kind, asked, answered, strokes or "",
+        )
+
+
+def test_a_race_is_replayed_with_every_answer_and_its_strokes():
+    race = "e2e" + uuid.uuid4().hex[:9]
+    ann, _ = register("Ann")
+    bo, _ = register("Bo")
+    strokes = "[[[10,10,0],[20,40.5,120]],[[5,5,300],[6,6,420]]]"
+    give_race_run(ann, race, 10, 41_000, [(True, "drawn", 1000, 3000, strokes), (False, "keypad", 3000, 4000, None)])
+    give_race_run(bo, race, 20, 50_000, [])
+    r = call("GET", "/api/races/" + race)
+    assert r.status_code == 200
+    body = r.json()
+    assert (body["race"], body["game"], body["mode"], body["room"]) == (race, "mindpad", "normal", "ROOM42")
+    assert [x["name"] for x in body["racers"]] == [bo, ann]
+    drawn, typed = body["racers"][1]["answers"]
+    assert drawn["strokes"] == json.loads(strokes) and drawn["confidence"] == 0.9 and drawn["prompt"] == {"a": 3, "op": "+", "b": 4}
+    assert typed["strokes"] is None and "confidence" not in typed and typed["input"] == "keypad"
+    assert body["racers"][0]["answers"] == []
+    missing = call("GET", "/api/races/nosuchrace00")
+    assert missing.status_code == 404 and missing.json()["error"] == "unknown_race"
+    bad = call("GET", "/api/races/" + requests.utils.quote("a;b", safe=""))
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_race"
+    # The replay link is the web client's page (not an API operation).
+    page = requests.get(BASE + "/replay/" + race, timeout=10)
+    assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
+    assert requests.get(BASE + "/replay/a/b", timeout=10).status_code == 404
+
+
+def test_suspicious_races_flag_fast_and_repeated_answers_for_the_operator():
+    fast_race, copy_race, clean_race = ("e2e" + uuid.uuid4().hex[:9] for _ in range(3))
+    quick, _ = register("Fast")
+    copier, _ = register("Copy")
+    honest, _ = register("Fair")
+    human = "[[[0,0,0],[8,0,100],[16,1,200]],[[40,0,300],[35,12,400],[30,24,520]]]"
+    give_race_run(honest, clean_race, 10, 40_000, [(True, "drawn", 0, 2500, human)], "2030-01-01T00:00:00Z")
+    give_race_run(quick, fast_race, 10, 40_000, [(True, "drawn", 0, 2000, "[[[0,0,0],[9,9,20]]]")], "2030-01-01T00:01:00Z")
+    moved = "[[[100,-50,900],[108,-50,1000],[116,-49,1100]],[[140,-50,1200],[135,-38,1300],[130,-26,1420]]]"
+    give_race_run(copier, copy_race, 10, 40_000, [(True, "drawn", 0, 2500, human), (True, "drawn", 2500, 5000, moved)],
+                  "2030-01-01T00:02:00Z")
+    assert call("GET", "/api/admin/suspicious_races").status_code == 401
+    r = call("GET", "/api/admin/suspicious_races?limit=100", headers={"Authorization": f"Bearer {ADMIN}"})
+    assert r.status_code == 200
+    races = {x["race"]: x for x in r.json()["races"]}
+    assert [f["reason"] for f in races[copy_race]["flags"]] == ["repeated_strokes"]
+    assert [f["reason"] for f in races[fast_race]["flags"]] == ["fast_correct"]
+    assert races[fast_race]["replay"] == "/replay/" + fast_race
+    assert clean_race not in races
+    listed = [x["race"] for x in r.json()["races"]]
+    assert listed.index(copy_race) < listed.index(fast_race)
+
+
+def test_a_code_signs_the_player_in_on_another_device_once():
+    name, token = register("D")
+    made = call("POST", f"/api/players/{name}/sign_in_codes", headers={"Authorization": f"Bearer {token}"})
+    assert made.status_code == 201
+    code = made.json()["code"]
+    assert made.json()["link"] == "/?sign_in=" + code
+    signed = call("POST", "/api/sign_in", json={"code": code[:4].lower() + "-" + code[4:]})
+    assert signed.status_code == 200 and signed.json()["name"] == name
+    device = signed.json()["token"]
+    assert device != token
+    assert call("GET", fish_path(name), headers={"Authorization": f"Bearer {device}"}).status_code == 200
+    # The one refused code of the suite (it counts like a wrong token: the suite keeps below 5).
+    again = call("POST", "/api/sign_in", json={"code": code})
+    assert again.status_code == 410 and again.json()["error"] == "sign_in_code_used"
+    bad = call("POST", "/api/sign_in", json={"code": "0OIL"})
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_sign_in_code"
+
 def test_zz_admin_guessing_is_refused_then_limited():
     """Runs last: it blocks this address on this server for five minutes."""
     audited = psql("SELECT count(*) FROM admin_resets")

@@ -4,12 +4,14 @@ import Foundation
 /// so guessing players' tokens cannot lock the operator out of the admin
 /// reset, nor the other way round.
 public enum AuthPurpose: String, Sendable, CaseIterable {
-    /// `POST /api/admin/reset` with the operator's token.
+    /// Every `/api/admin/…` call with the operator's token (the reset
+    /// gave the bucket its name).
     case adminReset = "admin_reset"
     /// Every call with a player's token: their own reset
-    /// (`POST /api/players/{name}/highscores/reset`) and their fish
-    /// (`/api/players/{name}/fish…`). One bucket: a guess is a guess,
-    /// whichever of them it is sent to.
+    /// (`POST /api/players/{name}/highscores/reset`), their fish
+    /// (`/api/players/{name}/fish…`) and the rest, and every one-time
+    /// sign-in code tried (`POST /api/sign_in`). One bucket: a guess is a
+    /// guess, whichever secret it is sent for.
     case playerToken = "player_token"
 }
 

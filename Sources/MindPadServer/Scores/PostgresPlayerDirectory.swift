@@ -1,7 +1,9 @@
 import MindPadStorage
 
 /// Players on PostgreSQL: a new name gets a random token whose SHA-256 is
-/// stored; a returning player's token is checked in constant time.
+/// stored; a returning player's token (the first one, or a device's from a
+/// sign-in code) is checked by `ScoreStore.authenticate`, as every player
+/// endpoint checks it.
 public struct PostgresPlayerDirectory: PlayerDirectory {
     let pool: DatabaseWorkerPool
 
@@ -27,12 +29,12 @@ public struct PostgresPlayerDirectory: PlayerDirectory {
     public func authenticate(nameKey: String, token: String,
                              completion: @escaping @Sendable (Result<IdentifiedPlayer, IdentityError>) -> Void) {
         pool.run({ connection in
-            try ScoreStore(connection).findPlayer(nameKey: nameKey)
+            try ScoreStore(connection).authenticate(nameKey: nameKey, token: token)
         }, within: ScoresAPI.readDeadline, completion: { result in
             switch result {
-            case .success(let found?) where PlayerToken.matches(token, storedHash: found.tokenHash):
-                completion(.success(IdentifiedPlayer(id: found.player.id, name: found.player.name)))
-            case .success:
+            case .success(.player(let player)):
+                completion(.success(IdentifiedPlayer(id: player.id, name: player.name)))
+            case .success(.wrongToken), .success(.unknownPlayer):
                 completion(.failure(.wrongToken))
             case .failure:
                 completion(.failure(.unavailable))

@@ -7,7 +7,9 @@ import Synchronization
 
 /// The HTTP API (docs/openapi.yaml): scores, players, their fish
 /// (`ScoresAPI+Fish.swift`), their level progress (`ScoresAPI+Levels.swift`),
-/// their path-finder rounds (`ScoresAPI+PathRounds.swift`) and the weather. Handlers run on the service
+/// their path-finder rounds (`ScoresAPI+PathRounds.swift`), race replays
+/// and the operator's suspicious races (`ScoresAPI+Races.swift`), sign-in
+/// on another device (`ScoresAPI+SignIn.swift`) and the weather. Handlers run on the service
 /// thread and only parse, check and dispatch; every query runs on a
 /// database worker, which answers through the `HTTPResponder`.
 final class ScoresAPI: Sendable {
@@ -28,11 +30,15 @@ final class ScoresAPI: Sendable {
     let games: GameRegistry
     /// `GET /api/weather`: answers at once, refreshes in the background.
     let weather: WeatherService
+    /// What the operator's suspicious-races list flags.
+    let suspicion: SuspicionThresholds
     static let maxLimit = 100
 
     init(pool: DatabaseWorkerPool, directory: any PlayerDirectory, adminToken: String?, games: GameRegistry,
          metrics: ServerMetrics, weather: WeatherService, trustedProxies: TrustedProxies = .none, authFailureLimit: Int = 5,
+         suspicion: SuspicionThresholds = SuspicionThresholds(),
          logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.suspicion = suspicion
         self.trustedProxies = trustedProxies
         self.weather = weather
         limiter = Mutex(AuthFailureLimiter(maxFailures: authFailureLimit))
@@ -70,6 +76,10 @@ final class ScoresAPI: Sendable {
         case .levels(let name): listLevels(name: name, request, responder)
         case .levelsReset(let name): resetLevels(name: name, request, responder)
         case .pathRounds(let name): pathRounds(name: name, request, responder)
+        case .race(let id): race(id: id, request, responder)
+        case .suspiciousRaces: suspiciousRaces(request, responder)
+        case .signInCodes(let name): createSignInCode(name: name, request, responder)
+        case .signIn: signIn(request, responder)
         }
         return true
     }
@@ -265,37 +275,44 @@ final class ScoresAPI: Sendable {
                      _ work: @escaping @Sendable (PostgresConnection, PlayerRecord) throws -> HTTPResponse) {
         let (name, token, client) = (credentials.name, credentials.token, credentials.client)
         run(responder, within: within, onAuthFailure: { [weak self] in self?.noteFailure(.playerToken, client) }) { connection in
-            guard let found = try ScoreStore(connection).findPlayer(nameKey: name.key) else {
-                return .error(404, code: "unknown_player", message: "no player is called \(name.display)")
+            switch try ScoreStore(connection).authenticate(nameKey: name.key, token: token) {
+            case .unknownPlayer: return .error(404, code: "unknown_player", message: "no player is called \(name.display)")
+            case .wrongToken: return Self.unauthorized("wrong token for this player")
+            case .player(let player): return try work(connection, player)
             }
-            guard PlayerToken.matches(token, storedHash: found.tokenHash) else {
-                return Self.unauthorized("wrong token for this player")
-            }
-            return try work(connection, found.player)
         }
     }
 
     // MARK: Admin
 
-    private func adminReset(_ request: HTTPRequest, _ responder: HTTPResponder) {
+    /// The operator's token checked, for every `/api/admin/…` endpoint:
+    /// the client's address (for the audit) when it is right, else the
+    /// refusal: 503 without a configured token, 401 without or with a
+    /// wrong one (counted), 429 while this client is blocked.
+    func adminClient(_ request: HTTPRequest) throws(Refusal) -> String {
         guard let expected = adminToken else {
-            return responder.respond(.error(503, code: "admin_disabled",
-                                            message: "admin endpoints are disabled: MINDPAD_ADMIN_TOKEN is not set"))
+            throw Refusal(.error(503, code: "admin_disabled", message: "admin endpoints are disabled: MINDPAD_ADMIN_TOKEN is not set"))
         }
         guard let given = request.bearerToken else {
-            return responder.respond(Self.unauthorized("a valid admin token is required"))
+            throw Refusal(Self.unauthorized("a valid admin token is required"))
         }
         let client = trustedProxies.clientAddress(of: request)
         if let wait = limiter.withLock({ $0.retryAfter(.adminReset, client, now: now()) }) {
-            return responder.respond(Self.tooMany(wait))
+            throw Refusal(Self.tooMany(wait))
         }
         // Compare hashes: equal lengths, so the time says nothing about the token.
         guard PlayerToken.constantTimeEquals(PlayerToken.hash(given), PlayerToken.hash(expected)) else {
             noteFailure(.adminReset, client)
             logger.warning("admin authentication failed", metadata: ["client": "\(client)", "peer": "\(request.peer)"])
-            return responder.respond(Self.unauthorized("a valid admin token is required"))
+            throw Refusal(Self.unauthorized("a valid admin token is required"))
         }
         limiter.withLock { $0.recordSuccess(.adminReset, client) }
+        return client
+    }
+
+    private func adminReset(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        let client: String
+        do { client = try adminClient(request) } catch { return responder.respond(error.response) }
         let body: JSON
         if request.body.isEmpty {
             body = .object([])
@@ -365,7 +382,7 @@ final class ScoresAPI: Sendable {
 
     // MARK: Helpers
 
-    private func noteFailure(_ purpose: AuthPurpose, _ client: String) {
+    func noteFailure(_ purpose: AuthPurpose, _ client: String) {
         let at = now()
         limiter.withLock { $0.recordFailure(purpose, client, now: at) }
     }

@@ -1,5 +1,5 @@
 /// The resources of the HTTP API (docs/openapi.yaml): scores, fish, level
-/// progress, path-finder rounds and weather, and the methods each takes. A path is matched on its decoded
+/// progress, path-finder rounds, race replays, sign-in codes and weather, and the methods each takes. A path is matched on its decoded
 /// segments (`HTTPRequest.pathSegments`), never decoded again: a name
 /// arrives as it was sent.
 enum ScoresRoute: Equatable {
@@ -21,6 +21,14 @@ enum ScoresRoute: Equatable {
     case levelsReset(name: String)
     /// A player's five most recent path-finder rounds, ranked.
     case pathRounds(name: String)
+    /// A race's runs and answers, for its replay (public).
+    case race(id: String)
+    /// The operator's list of races whose answers look suspicious.
+    case suspiciousRaces
+    /// A player asks for a one-time code to sign in on another device.
+    case signInCodes(name: String)
+    /// Another device trades a code for a token of its own.
+    case signIn
 
     /// The route for the segments after `/api`, or nil (404).
     init?(_ segments: some Collection<String>) {
@@ -37,7 +45,11 @@ enum ScoresRoute: Equatable {
         case let p where p.count == 4 && p[0] == "players" && p[2] == "levels" && p[3] == "reset":
             self = .levelsReset(name: p[1])
         case let p where p.count == 4 && p[0] == "players" && p[2] == "fish": self = .fish(name: p[1], id: p[3])
+        case let p where p.count == 3 && p[0] == "players" && p[2] == "sign_in_codes": self = .signInCodes(name: p[1])
+        case let p where p.count == 2 && p[0] == "races": self = .race(id: p[1])
         case ["admin", "reset"]: self = .adminReset
+        case ["admin", "suspicious_races"]: self = .suspiciousRaces
+        case ["sign_in"]: self = .signIn
         case ["fish", "kinds"]: self = .fishKinds
         case ["weather"]: self = .weather
         default: return nil
@@ -47,8 +59,8 @@ enum ScoresRoute: Equatable {
     /// What `Allow` lists for this resource; anything else is 405.
     var allowed: [HTTPMethod] {
         switch self {
-        case .games, .leaderboard, .profile, .fishKinds, .weather, .levels, .pathRounds: [.get]
-        case .players, .ownReset, .adminReset, .levelsReset: [.post]
+        case .games, .leaderboard, .profile, .fishKinds, .weather, .levels, .pathRounds, .race, .suspiciousRaces: [.get]
+        case .players, .ownReset, .adminReset, .levelsReset, .signInCodes, .signIn: [.post]
         case .fishList: [.get, .post]
         case .fish: [.delete]
         }

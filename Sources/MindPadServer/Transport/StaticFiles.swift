@@ -15,9 +15,16 @@ struct StaticFiles: Sendable {
         free(resolved)
     }
 
-    /// The answer for `segments`, or nil when no such file exists.
+    /// The client's own pages: `/<page>/<race id>` (a race's replay,
+    /// `/replay/k3v9q2m7x1cd`) is `index.html`, and the client routes on
+    /// `location.pathname`. Any other path that is not a file stays 404.
+    var clientPages: Set<String> = ["replay"]
+
+    /// The answer for `segments`, or nil when no such file or page exists.
     func response(for request: HTTPRequest) -> HTTPResponse? {
-        guard let (file, info) = resolve(request.pathSegments) else { return nil }
+        let segments = request.pathSegments
+        let page = segments.count == 2 && clientPages.contains(segments[0]) && ReplayJSON.isRaceID(segments[1])
+        guard let (file, info) = resolve(segments) ?? (page ? resolve(["index.html"]) : nil) else { return nil }
         guard request.method == .get else { return .methodNotAllowed(allow: [.get]) }
         // The tag comes from the file's size and time, so a revalidation
         // (304) reads nothing.
