@@ -174,6 +174,12 @@ export default {
     return fmtRank(score / 1000);
   },
 
+  /** The guess (its number of cells) or the grid steered on. */
+  describePrompt(prompt) {
+    if (prompt && prompt.stage === "steer") return t("path.board", { rows: prompt.rows, columns: prompt.columns });
+    return `${t("path.guess.title")}: ${t("path.guess.cells", { n: (prompt && prompt.cells) ?? "?" })}`;
+  },
+
   describeAnswer(answer) {
     if (answer && typeof answer === "object" && Number.isInteger(answer.rows)) return `${answer.rows} × ${answer.columns}`;
     return answer !== null && typeof answer === "object" ? JSON.stringify(answer) : String(answer);
