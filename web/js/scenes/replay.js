@@ -195,6 +195,7 @@ function render() {
   $("replay-seek").value = String(Math.round((pos / end) * 1000));
   $("replay-clock").textContent = `${fmtTime(pos, true)} / ${fmtTime(end, true)}`;
   $("replay-lanes").dataset.pos = String(Math.round(pos));
+  $("replay-lanes").dataset.end = String(Math.round(end));
   const kind = kindFor(race.game);
   for (const lane of lanes) {
     let i = -1;
