@@ -18,6 +18,7 @@ from conftest import (INJECTED, answer, assert_no_alert, draw_digit, el, new_pla
 from digits import strokes as digit_strokes
 from fake_server import FakeServer
 from test_kids import axe_check
+from test_path_client import both_langs
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -35,16 +36,6 @@ def fake():
     yield server
     conftest.BASE_URL = old
     server.close()
-
-
-def both_langs(drv, name):
-    """Screenshots in English, then Chinese, back to English."""
-    snap(drv, f"{name}-en")
-    el(drv, "#lang-switch").click()
-    wait(drv, lambda d: d.execute_script("return document.documentElement.lang") == "zh-Hans", 5, "Chinese")
-    snap(drv, f"{name}-zh")
-    el(drv, "#lang-switch").click()
-    wait(drv, lambda d: d.execute_script("return document.documentElement.lang") == "en", 5, "English")
 
 
 def review_rows(drv, scene_id):
@@ -92,7 +83,17 @@ def test_a_misread_last_answer_is_shown_on_results(browser, fake):
         assert len(thumb.find_elements(By.CSS_SELECTOR, "path")) >= 1, "the drawing's strokes"
         assert el(drv, "#btn-submit").get_attribute("disabled") is not None and el(drv, "#guess").text == "?", \
             "the pad is clean for the next question"
+        # A fresh grade slides in and is highlighted; under prefers-reduced-motion it does not move.
+        motion = drv.execute_script("const r = document.getElementById('recap');"
+                                    "return [r.classList.contains('fresh'), getComputedStyle(r).animationName]")
+        if i == 2:
+            assert motion == [True, "recap-in"], motion
+        if i == 4:
+            assert motion == [True, "none"], motion
+            drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         if i == 3:
+            drv.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
             both_langs(drv, "review-01-game-lookback-misread")
             axe_check(drv, "the game with a misread answer in the look back")
             assert el(drv, "#feedback").text == "You wrote 1 — the answer was 7", "said again in English"
@@ -111,6 +112,9 @@ def test_a_misread_last_answer_is_shown_on_results(browser, fake):
     assert headers == ["#", "Question", "Your drawing", "Read as", "Right answer", "Points"]
     link = el(drv, "#results-review .replay-link a")
     assert link.get_attribute("href") == conftest.BASE_URL + "/replay/k3v9q2m7x1cd" and link.text == "Watch the replay"
+    el(drv, "#results-review .replay-copy").click()
+    wait(drv, lambda d: el(d, "#toast").text in ("Replay link copied", conftest.BASE_URL + "/replay/k3v9q2m7x1cd"),
+         5, "the link copied (or shown)")
     axe_check(drv, "the results with the review")
     both_langs(drv, "review-02-results")
     el(drv, "#lang-switch").click()

@@ -369,6 +369,7 @@ export default {
   "recap.tap.retry": "You chose {a} — not this one",
   "recap.answer": "Your answer: {a}",
   "review.title": "Your answers",
+  "review.n": "#",
   "review.question": "Question",
   "review.drawing": "Your drawing",
   "review.read": "Read as",

@@ -60,7 +60,7 @@ export function reviewTable(game, answers, { runOver = false, labelledBy = null 
   table.className = "table review-table";
   if (labelledBy) table.setAttribute("aria-labelledby", labelledBy);
   const head = document.createElement("tr");
-  head.append(cell("th", t("lb.rank"), "num"), cell("th", t("review.question")), cell("th", t("review.drawing")),
+  head.append(cell("th", t("review.n"), "num"), cell("th", t("review.question")), cell("th", t("review.drawing")),
     cell("th", t("review.read")), cell("th", t("review.expected")), cell("th", t("review.points"), "num"));
   const thead = document.createElement("thead");
   thead.append(head);
@@ -86,11 +86,29 @@ export function reviewTable(game, answers, { runOver = false, labelledBy = null 
   return table;
 }
 
+/** A review section's parts: its heading (the section's name), the table's place, the replay link and its Copy. */
+function fillSection(section) {
+  const h = textEl("h2", "", t("review.title"));
+  h.id = `${section.id}-h`;
+  h.dataset.i18n = "review.title";
+  const link = textEl("div", "replay-link", "");
+  const a = textEl("a", "button secondary", t("replay.watch"));
+  a.dataset.i18n = "replay.watch";
+  a.target = "_blank";
+  a.rel = "noopener";
+  const copy = textEl("button", "replay-copy", t("replay.copy"));
+  copy.type = "button";
+  copy.dataset.i18n = "replay.copy";
+  link.append(a, copy);
+  section.append(h, textEl("div", "review-list", ""), link);
+}
+
 /**
  * Fills a review section (#results-review, #standings-review): the table of
  * `answers` (none: no table) and the replay link of `race` (none: no link).
  */
 export function showReview(section, game, answers, race, opts = {}) {
+  if (!section.firstChild) fillSection(section);
   const list = section.querySelector(".review-list");
   const heading = section.querySelector("h2");
   list.replaceChildren();

@@ -45,8 +45,8 @@ export function paintDrawing(svg, strokes, until = null) {
   }
 }
 
-/** An <svg> of a drawing, named for screen readers by `label`. */
-export function drawingSvg(strokes, label, until = null) {
+/** An <svg> of a drawing, named for screen readers by `label`; the line is `1/weight` of the box (thinner when larger). */
+export function drawingSvg(strokes, label, until = null, weight = 14) {
   const clean = cleanStrokes(strokes);
   const svg = document.createElementNS(NS, "svg");
   const box = drawingBox(clean);
@@ -54,7 +54,7 @@ export function drawingSvg(strokes, label, until = null) {
   svg.setAttribute("class", "drawing");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", label);
-  svg.setAttribute("stroke-width", String(Math.max(box.w, box.h) / 14));
+  svg.setAttribute("stroke-width", String(Math.max(box.w, box.h) / weight));
   paintDrawing(svg, clean, until);
   return svg;
 }

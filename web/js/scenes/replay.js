@@ -226,7 +226,7 @@ function showStep(lane, i, kind) {
   q.textContent = `${t("replay.answerN", { n: i + 1 })}${text ? ` · ${text}` : ""}`;
   q.dataset.index = String(i);
   if (step.strokes.length) {
-    pic.append(drawingSvg(step.strokes, t("replay.drawingOf", { name: lane.racer.name, n: i + 1 }), pos));
+    pic.append(drawingSvg(step.strokes, t("replay.drawingOf", { name: lane.racer.name, n: i + 1 }), pos, 22));
   } else {
     pic.append(textEl("p", "muted", a.input === "drawn" || !a.input ? t("replay.noStrokes") : t(a.input === "tap" ? "review.tapped" : "review.typed")));
   }
