@@ -311,8 +311,14 @@ def test_unknown_and_forgotten_races_say_so(browser, fake):
     open_app(drv, "/replay/oldrace00001")
     wait(drv, lambda d: el(d, "#replay-status").text.startswith("This race's drawings are no longer kept"), 10, "gone")
     assert not el(drv, "#replay-body").is_displayed()
+    assert [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#replay-racers li")] == ["Ann · 9 points", f"{XSS} · 6 points"]
+    assert drv.find_elements(By.CSS_SELECTOR, INJECTED) == []
     axe_check(drv, "a race whose drawings are gone")
     both_langs(drv, "review-07-replay-gone")
+    el(drv, "#lang-switch").click()
+    wait(drv, lambda d: el(d, "#replay-mode").text == "心算板 · 普通模式", 5, "the mode in Chinese")
+    assert el(drv, "#replay-racers li").text == "Ann · 9 分"
+    el(drv, "#lang-switch").click()
 
 
 def test_a_misread_last_answer_on_the_real_server(browser):

@@ -84,6 +84,7 @@ export function initReplay(context) {
 export async function openReplay(id) {
   show("replay");
   race = null;
+  $("replay-racers").hidden = true;
   $("replay-body").hidden = true;
   $("replay-mode").hidden = true;
   if (!id) { say("replay.unknown"); return; }
@@ -96,7 +97,7 @@ export async function openReplay(id) {
   }
   $("replay-mode").hidden = false;
   $("replay-mode").textContent = gameAndMode(ctx.getState().catalog, race.game, race.mode);
-  if (!race.racers.some((r) => r.answers.length)) { say("replay.gone"); return; }
+  if (!race.racers.some((r) => r.answers.length)) { say("replay.gone"); listRacers(); return; }
   say(null);
   fillPickers();
   $("replay-body").hidden = false;
@@ -107,6 +108,15 @@ export async function openReplay(id) {
 function say(key, params = {}) {
   status = key ? { key, params } : null;
   $("replay-status").textContent = key ? t(key, params) : "";
+}
+
+/** A race whose drawings are gone still says who raced and how it ended. */
+function listRacers() {
+  const list = $("replay-racers");
+  list.replaceChildren();
+  list.hidden = !race || !$("replay-body").hidden || !race.racers.length || !status || status.key !== "replay.gone";
+  if (list.hidden) return;
+  for (const r of race.racers) list.append(textEl("li", "", racerLabel(r)));
 }
 
 function racerLabel(r) {
@@ -238,8 +248,10 @@ function showStep(lane, i, kind) {
 /** Texts in the page's new language. */
 export function relabelReplay() {
   if (status) say(status.key, status.params);
-  if (!race || $("replay-body").hidden) return;
+  if (!race) return;
   $("replay-mode").textContent = gameAndMode(ctx.getState().catalog, race.game, race.mode);
+  listRacers();
+  if ($("replay-body").hidden) return;
   fillPickers();
   $("replay-play").textContent = t(playing ? "replay.pause" : "replay.play");
   for (const lane of lanes) lane.shown = null;
