@@ -351,3 +351,62 @@ def test_a_misread_last_answer_on_the_real_server(browser):
     seek_to_end(drv)
     assert el(drv, ".replay-verdict").text == f"✗ Wrote {digit} — the answer was {right}"
     assert scene(drv) == "replay"
+
+
+def feed(drv, *msgs):
+    """Server messages through the page's own controller, as if they came over its (stopped) link."""
+    drv.execute_async_script("""
+      const done = arguments[arguments.length - 1], msgs = arguments[0];
+      import('/js/controller.js').then((app) => { app.link.stop(); msgs.forEach((m) => app.link.onMessage(m)); done(); });
+    """, list(msgs))
+
+
+def solo_room(game, mode, level=None):
+    room = {"game": game, "round": 1, "mode": mode, "phase": "running", "host": "p1", "max_players": 1,
+            "members": [{"player_id": "p1", "name": "Kid", "role": "racer", "ready": False, "connected": True, "host": True}]}
+    if level:
+        room["level"] = level
+    return {"type": "room", "code": "KBRW", "you": "p1", "room": room}
+
+
+def test_the_look_back_for_taps_and_typed_answers(browser, fake):
+    """The kids' tap and Add-One's keypad: the look back says "chose" and "typed" (no drawing)."""
+    drv = browser()
+    drv.set_script_timeout(10)
+    open_app(drv)
+    count = {"ask": "count", "level": 1, "picture": {"scene": "count", "items": [{"thing": "apple", "count": 5}]},
+             "options": [{"value": "4"}, {"value": "5"}, {"value": "6"}], "drawable": True}
+    feed(drv, {"type": "identified", "player_id": "p1", "name": "Kid", "token": "f" * 64, "new": False},
+         solo_room("kids_counting", "normal", 1), {"type": "race_started", "round": 1, "mode": "normal", "race": "kidsrace0001"},
+         {"type": "question", "question": "r1q0", "prompt": count})
+    wait_scene(drv, "game")
+    wait(drv, lambda d: el(d, '#choices button.choice[data-value="4"]').is_enabled(), 5, "the options")
+    el(drv, '#choices button.choice[data-value="4"]').click()
+    feed(drv, {"type": "graded", "question": "r1q0", "answer": "4", "correct": False, "expected": "5", "points": 0,
+               "score": 0, "run_over": False},
+         {"type": "question", "question": "r1q1", "prompt": dict(count, picture={"scene": "count", "items": [{"thing": "star", "count": 3}]},
+                                                                options=[{"value": "2"}, {"value": "3"}, {"value": "4"}])})
+    wait(drv, lambda d: el(d, "#recap").get_attribute("data-question") == "r1q0", 5, "the look back")
+    assert el(drv, "#recap-q").text == "Question 1 · How many?"
+    assert el(drv, "#feedback").text == "You chose 4 — the answer was 5"
+    assert not el(drv, "#recap-thumb").is_displayed(), "a tap has no drawing"
+    assert el(drv, '#choices button.choice[data-value="3"]').is_enabled(), "the next question is answerable at once"
+    axe_check(drv, "a kids' question with the look back")
+    both_langs(drv, "review-08-kids-lookback")
+
+    feed(drv, solo_room("addone", "time_attack"), {"type": "race_started", "round": 1, "mode": "time_attack",
+                                                   "ends_in_ms": 60000, "race": "fishrace0001"},
+         {"type": "question", "question": "r1q0", "prompt": {"digits": "2139"}})
+    wait(drv, lambda d: el(d, "#recap").get_attribute("class") == "recap empty", 5, "a new run, nothing to look back on")
+    wait(drv, lambda d: el(d, '#keypad button[data-key="3"]').is_enabled(), 5, "the keypad")
+    for k in "3240":
+        el(drv, f'#keypad button[data-key="{k}"]').click()
+    el(drv, '#keypad button[data-key="enter"]').click()
+    feed(drv, {"type": "graded", "question": "r1q0", "answer": "3240", "correct": True, "expected": "3240", "points": 1,
+               "score": 1, "run_over": False},
+         {"type": "question", "question": "r1q1", "prompt": {"digits": "909"}})
+    wait(drv, lambda d: el(d, "#recap").get_attribute("data-question") == "r1q0", 5, "the look back")
+    assert el(drv, "#recap-q").text == "Question 1 · Add one to each digit: 2139"
+    assert el(drv, "#feedback").text == "Right: you typed 3240"
+    assert el(drv, '#keypad button[data-key="1"]').is_enabled() and el(drv, "#keypad-display").text == ""
+    both_langs(drv, "review-09-addone-lookback")
