@@ -23,6 +23,9 @@ export function directionTo(from, to) {
   return dc === 1 ? "east" : "west";
 }
 
+/** A move as an arrow (the direction buttons' faces). */
+const MOVE_ARROWS = { north: "↑", east: "→", south: "↓", west: "←" };
+
 /** The keyboard's moves: arrows and WASD. */
 export const MOVE_KEYS = {
   ArrowUp: "north", ArrowRight: "east", ArrowDown: "south", ArrowLeft: "west",
@@ -182,6 +185,10 @@ export default {
 
   describeAnswer(answer) {
     if (answer && typeof answer === "object" && Number.isInteger(answer.rows)) return `${answer.rows} × ${answer.columns}`;
+    // A move (the step that reached the flag), as the direction buttons show it.
+    if (answer && typeof answer === "object" && MOVE_ARROWS[answer.move]) return MOVE_ARROWS[answer.move];
+    const to = answer && typeof answer === "object" ? cellOf(answer.to) : null;
+    if (to) return t("path.cell", to);
     return answer !== null && typeof answer === "object" ? JSON.stringify(answer) : String(answer);
   },
 };
