@@ -14,7 +14,9 @@ import json
 import pathlib
 import socket
 import struct
+import re
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 WEB = pathlib.Path(__file__).resolve().parents[2] / "web"
@@ -62,11 +64,25 @@ MINDPAD = {"id": "mindpad", "names": {"en": "MindPad", "zh": "心算板"}, "mode
 QUICK_PICK = {"id": "quick_pick", "names": {"en": "Quick Pick", "zh": "快选"}, "modes": ["normal", "time_attack"],
               "normal_length": 5, "answer_input": "choice", "board_order": "higher_first"}
 QUICK_PICK_PROMPT = {"options": [3, 11, 7], "instruction": "Tap the largest"}
+SIGNS = {"+": "+", "-": "−", "*": "×", "/": "÷"}
+
+
+def mindpad_prompt(lhs, op, rhs):
+    """A MindPad prompt whose one-digit result is hidden (`4 × 2 = ?`), and that digit."""
+    result = {"+": lhs + rhs, "-": lhs - rhs, "*": lhs * rhs, "/": lhs // rhs}[op]
+    assert 0 <= result <= 9
+    return {"text": f"{lhs} {SIGNS[op]} {rhs} = ?", "ascii_text": f"{lhs} {op} {rhs} = ?", "lhs": lhs, "operation": op,
+            "rhs": rhs, "masked_result": "?", "hidden_position": 0, "difficulty": 1}, result
 
 
 class FakeServer:
-    def __init__(self, hostile="Other", games=(MINDPAD,)):
+    def __init__(self, hostile="Other", games=(MINDPAD,), run=None):
         self.hostile = hostile
+        # A scripted solo MindPad run: [(lhs, op, rhs, read)], `read` the digit this "recognizer"
+        # reads from whatever is drawn (a misread on purpose when it is not the result).
+        self.run = run
+        self.run_state = {}
+        self.races = {}       # GET /api/races/{race}: race id -> payload (contract §5)
         self.games = None if games is None else list(games)   # None: /api/games answers 503
         self.requests = []    # HTTP paths asked for, with their queries
         self.received = []    # WebSocket messages from the client
@@ -85,6 +101,15 @@ class FakeServer:
                     return self.json({"games": fake.games})
                 if path == "/ws":
                     return fake.websocket(self)
+                if path.startswith("/api/races/"):
+                    race = path[len("/api/races/"):]
+                    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", race):
+                        return self.json({"error": "bad_race", "message": "bad race id"}, 400)
+                    if race not in fake.races:
+                        return self.json({"error": "unknown_race", "message": "no such race"}, 404)
+                    return self.json(fake.races[race])
+                if path.startswith("/replay/"):
+                    path = "/index.html"   # the client routes on location.pathname
                 if path.startswith("/api/leaderboard"):
                     return self.json(fake.leaderboard())
                 if path.startswith("/api/players/"):
@@ -169,6 +194,9 @@ class FakeServer:
                 msg = json.loads(data)
                 self.received.append(msg)
                 kind = msg.get("type")
+                if self.run is not None and room.get("max_players") == 1 and kind in ("start", "points", "clear", "submit"):
+                    self.scripted_run(send, msg, room)
+                    continue
                 if room.get("game") == "quick_pick" and kind in ("start", "submit"):
                     self.quick_pick(send, msg, room)
                     continue
@@ -191,16 +219,88 @@ class FakeServer:
                     send({"type": "graded", "question": "r1q0", "answer": 8, "confidence": 0.9, "correct": True,
                           "expected": 8, "points": 3, "score": 3, "run_over": True})
                     result = {"player_id": "p1", "name": "Me", "score": 3, "correct": 1, "wrong": 0, "answered": 1,
-                              "duration_ms": 4000, "score_reached_ms": 4000, "completed": True}
-                    send({"type": "finished", "result": result})
+                              "duration_ms": 4000, "score_reached_ms": 4000, "completed": True, "race": "w8r4c3z9t2qa"}
+                    answers = [{"seq": 0, "question": "r1q0", "prompt": {"text": "4 × 2 = ?", "lhs": 4, "operation": "*",
+                                "rhs": 2, "masked_result": "?", "hidden_position": 0}, "answer": 8, "expected": 8,
+                                "correct": True, "points": 3, "input": "drawn", "confidence": 0.9, "asked_ms": 0,
+                                "answered_ms": 4000}]
+                    send({"type": "finished", "result": dict(result, answers=answers)})
                     other = dict(result, player_id="p2", name=self.hostile, score=9, duration_ms=9000)
-                    send({"type": "standings", "round": 1, "mode": "normal",
+                    send({"type": "standings", "round": 1, "mode": "normal", "race": "w8r4c3z9t2qa",
                           "entries": [dict(other, rank=1), dict(result, rank=2)]})
                     send({"type": "room_updated", "code": "KBRW", "room": dict(room, phase="finished")})
                 elif kind == "leave_room":
                     send({"type": "left_room", "code": "KBRW"})
         except (ConnectionError, OSError):
             return
+
+    RUN_RACE = "k3v9q2m7x1cd"
+
+    def scripted_run(self, send, msg, room):
+        """A solo Normal MindPad run of `self.run`'s questions, in the contract's shapes: race ids,
+        `finished.result.answers` (§2), and afterwards the race at GET /api/races/{race} with
+        the strokes as received (§5)."""
+        st = self.run_state
+        kind = msg["type"]
+        if kind == "start":
+            st.clear()
+            st.update(index=0, started=time.monotonic(), asked=0, strokes={}, answers=[], score=0)
+            send({"type": "countdown", "round": 1, "starts_in_ms": 0})
+            send({"type": "race_started", "round": 1, "mode": "normal", "race": self.RUN_RACE})
+            self.ask(send)
+            return
+        i = st["index"]
+        qid = f"r1q{i}"
+        lhs, op, rhs, read = self.run[i]
+        if kind == "clear":
+            st["strokes"][qid] = []
+            return
+        if kind == "points":
+            if msg.get("question") != qid:
+                return
+            strokes = st["strokes"].setdefault(qid, [])
+            while len(strokes) <= msg["stroke"]:
+                strokes.append([])
+            strokes[msg["stroke"]].extend(msg["points"])
+            send({"type": "guess", "question": qid, "digit": read, "confidence": 0.93, "points": sum(map(len, strokes))})
+            return
+        prompt, expected = mindpad_prompt(lhs, op, rhs)
+        correct = read == expected
+        points = 3 if correct else 0
+        st["score"] += points
+        last = i == len(self.run) - 1
+        answered = int((time.monotonic() - st["started"]) * 1000)
+        st["answers"].append({"seq": i, "question": qid, "prompt": prompt, "answer": read, "expected": expected,
+                              "correct": correct, "points": points, "input": "drawn", "confidence": 0.93,
+                              "asked_ms": st["asked"], "answered_ms": answered,
+                              "strokes": st["strokes"].get(qid) or None})
+        send({"type": "graded", "question": qid, "answer": read, "confidence": 0.93, "correct": correct,
+              "expected": expected, "points": points, "score": st["score"], "run_over": last})
+        if not last:
+            st["index"] = i + 1
+            st["asked"] = answered
+            self.ask(send)
+            return
+        answers = st["answers"]
+        right = sum(a["correct"] for a in answers)
+        result = {"player_id": "p1", "name": "Me", "score": st["score"], "correct": right, "wrong": len(answers) - right,
+                  "answered": len(answers), "duration_ms": answered, "score_reached_ms": answered, "completed": True,
+                  "race": self.RUN_RACE, "answers": [{k: v for k, v in a.items() if k != "strokes"} for a in answers]}
+        self.races[self.RUN_RACE] = {
+            "race": self.RUN_RACE, "game": "mindpad", "mode": "normal", "room": "KBRW",
+            "racers": [{"name": "Me", "score": st["score"], "correct": right, "answered": len(answers),
+                        "duration_ms": answered, "finished_at": "2026-11-23T16:00:00.000Z", "completed": True,
+                        "answers": answers}]}
+        send({"type": "finished", "result": result})
+        send({"type": "standings", "round": 1, "mode": "normal", "race": self.RUN_RACE, "entries": [
+            dict({k: v for k, v in result.items() if k != "answers"}, rank=1)]})
+        send({"type": "result_saved", "round": 1, "mode": "normal", "game": "mindpad", "stored": "database",
+              "personal_best": False})
+
+    def ask(self, send):
+        st = self.run_state
+        lhs, op, rhs, _ = self.run[st["index"]]
+        send({"type": "question", "question": f"r1q{st['index']}", "prompt": mindpad_prompt(lhs, op, rhs)[0]})
 
     def quick_pick(self, send, msg, room):
         """A solo quick_pick run of one question: option 1 (11) is the largest."""
@@ -216,8 +316,11 @@ class FakeServer:
               "run_over": True})
         result = {"player_id": "p1", "name": "Me", "score": 1 if correct else 0, "correct": 1 if correct else 0,
                   "wrong": 0 if correct else 1, "answered": 1, "duration_ms": 2500, "score_reached_ms": 2500,
-                  "completed": True}
-        send({"type": "finished", "result": result})
-        send({"type": "standings", "round": 1, "mode": room["mode"], "entries": [dict(result, rank=1)]})
+                  "completed": True, "race": "q9p1c7k2m4xe"}
+        answers = [{"seq": 0, "question": "r1q0", "prompt": QUICK_PICK_PROMPT, "answer": answer, "correct": correct,
+                    "expected": {"option_index": 1}, "points": 1 if correct else 0, "input": "tap",
+                    "asked_ms": 0, "answered_ms": 2500}]
+        send({"type": "finished", "result": dict(result, answers=answers)})
+        send({"type": "standings", "round": 1, "mode": room["mode"], "race": "q9p1c7k2m4xe", "entries": [dict(result, rank=1)]})
         send({"type": "result_saved", "round": 1, "mode": room["mode"], "game": "quick_pick", "stored": "database",
               "personal_best": True})

@@ -18,6 +18,7 @@ import { showJoinError, showRace } from "./scenes/race.js";
 import { showBest, showResults, showStandings } from "./scenes/results.js";
 import { leaveTank, tankActive, tankGraded, tankOver, tankRefused } from "./scenes/fishtank.js";
 import { isKidsGame, kidsSaved, showKidsEnd } from "./scenes/kids.js";
+import { forgetRun } from "./review/attempts.js";
 
 let state = initialState();
 const flow = {
@@ -161,7 +162,7 @@ function handle(msg) {
     case "room_updated": onRoomUpdated(prev, msg); break;
     case "left_room": onLeftRoom(); break;
     case "countdown": startCountdown(state.countdown.endsAt); break;
-    case "race_started": enterGame(state); break;
+    case "race_started": forgetRun(); enterGame(state); break;
     case "question":
       if (currentScene() !== "game") enterGame(state);
       else showQuestion(state, !!prev.race.question && prev.race.question.id === msg.question);

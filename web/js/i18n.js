@@ -24,6 +24,17 @@ export function t(key, params = {}) {
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
 
+/**
+ * A count in words: `key.one` or `key.other` as the page's language says
+ * (Intl.PluralRules: English "1 point" / "2 points"; Chinese has one form),
+ * with `{n}` the count.
+ */
+export function tn(key, n, params = {}) {
+  const form = new Intl.PluralRules(lang === "zh" ? "zh-CN" : "en").select(n);
+  const k = `${key}.${form}` in STRINGS[lang] || `${key}.${form}` in STRINGS.en ? `${key}.${form}` : `${key}.other`;
+  return t(k, { n, ...params });
+}
+
 export function setLang(next) {
   if (!STRINGS[next]) return;
   lang = next;

@@ -18,6 +18,10 @@ import { initFishPlayers, relabelFishPlayers, showFishPlayers } from "./scenes/f
 import { initFishTank, openTank, quitTank, relabelTank, tankActive } from "./scenes/fishtank.js";
 import { initKids, isKidsGame, relabelKids, showKidsLevels } from "./scenes/kids.js";
 import { initPath, relabelPath, showPathHome, showPathRounds } from "./scenes/path.js";
+import { initReplay, openReplay, relabelReplay, replayRace } from "./scenes/replay.js";
+
+/** A replay's page (`/replay/<race>`, served as this page) watches a race and joins none. */
+const replay = replayRace(location.pathname);
 
 /** The pages a game's kind opens from the menu (kinds/*.js `home`). */
 const HOMES = { "fish-start": showFishStart, "path-home": showPathHome };
@@ -66,6 +70,7 @@ function relabel() {
   if (scene === "standings" && state.race.standings) showStandings(state);
   if (scene === "fish-settings") relabelFishSettings();
   if (scene === "fish-players") relabelFishPlayers();
+  if (scene === "replay") relabelReplay();
   relabelKids();
   relabelPath();
   relabelBoards();
@@ -74,12 +79,13 @@ function relabel() {
 
 function wire() {
   for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards,
-    initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids, initPath]) init(ctx);
+    initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids, initPath, initReplay]) init(ctx);
   $("lang-switch").addEventListener("click", () => {
     setLang(getLang() === "en" ? "zh" : "en");
     relabel();
   });
   $("brand").addEventListener("click", () => {
+    if (replay !== null) { location.assign("/"); return; }
     const state = app.getState();
     if (state.identified && !state.race.running) app.leaveToMenu();
   });
@@ -96,4 +102,5 @@ wire();
 app.setPlayerHeader();
 show("loading");
 await app.loadCatalog();
-app.link.connect();
+if (replay !== null) openReplay(replay);
+else app.link.connect();

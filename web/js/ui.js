@@ -28,15 +28,6 @@ export function show(scene) {
   }
 }
 
-/** The game scene's feedback line from an i18n key, kept so a language switch says it again (scenes/game.js). */
-export function sayFeedback(key, params = {}, tone = "") {
-  const fb = $("feedback");
-  fb.textContent = t(key, params);
-  fb.className = tone ? `feedback ${tone}` : "feedback";
-  fb.dataset.key = key;
-  fb.dataset.params = JSON.stringify(params);
-}
-
 export function toast(text, ms = 3500) {
   const el = $("toast");
   el.textContent = text;

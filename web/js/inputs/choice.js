@@ -5,6 +5,7 @@
 // or as the kind draws them (renderChoice: a picture with its words).
 import { t } from "../i18n.js";
 import { mayAnswer } from "../state.js";
+import { noteSubmit } from "../review/attempts.js";
 import { $, textEl } from "../ui.js";
 
 /** The options of a prompt: the kind's own reading, else `prompt.options`. */
@@ -23,6 +24,7 @@ export function createChoiceInput(kind, context, root = $("choices")) {
     chosen = i;
     const answer = typeof kind.choiceAnswer === "function" ? kind.choiceAnswer(i, q.prompt) : { option_index: i };
     context.dispatch({ type: "local/submit" });
+    noteSubmit(q.id, "tap");
     context.send({ type: "submit", question: q.id, answer });
     refresh();
   }

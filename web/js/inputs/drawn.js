@@ -6,6 +6,7 @@
 import { t } from "../i18n.js";
 import { Pad } from "../pad.js";
 import { mayAnswer } from "../state.js";
+import { noteSubmit } from "../review/attempts.js";
 import { $, textEl } from "../ui.js";
 
 let pad = null;
@@ -44,6 +45,7 @@ export function submitTyped(answer) {
   const q = state.race.question;
   if (!q || state.race.submitting || !mayAnswer(state)) return false;
   ctx.dispatch({ type: "local/submit" });
+  noteSubmit(q.id, "keypad");
   ctx.send({ type: "submit", question: q.id, answer });
   refresh();
   return true;
@@ -55,6 +57,7 @@ function submit() {
   if (!q || !pad.hasInk || state.race.submitting || !mayAnswer(state)) return;
   pad.flush();
   ctx.dispatch({ type: "local/submit" });
+  noteSubmit(q.id, "drawn", pad.strokes);
   ctx.send({ type: "submit", question: q.id });
 }
 

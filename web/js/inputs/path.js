@@ -7,7 +7,8 @@
 // move (`illegal_move`) bumps it in place.
 import { MOVE_KEYS, cellOf } from "../kinds/pathfinder.js";
 import { mayAnswer } from "../state.js";
-import { $, sayFeedback } from "../ui.js";
+import { $ } from "../ui.js";
+import { clearRecap, sayNote } from "../scenes/recap.js";
 import { createNumberInput } from "./number.js";
 
 /** The shortest swipe that counts as a move, in CSS pixels. */
@@ -120,7 +121,7 @@ export function createPathInput(kind, context) {
       if (stageOf(q) === "steer") {
         const wasGuess = !lastPrompt || lastPrompt.stage !== "steer";
         enterSteer();
-        if (wasGuess) { $("feedback").textContent = ""; $("feedback").className = "feedback"; delete $("feedback").dataset.key; }
+        if (wasGuess) clearRecap();
         const here = cellOf(prompt.robot);
         $("path-controls").dataset.robot = here ? `${here.row},${here.column}` : "";
       } else {
@@ -152,7 +153,7 @@ export function createPathInput(kind, context) {
       robot.classList.remove("bump");
       void robot.offsetWidth;   // restart the animation
       robot.classList.add("bump");
-      sayFeedback("path.bump", {}, "bad");
+      sayNote("path.bump", {}, "bad");
       return true;
     },
     unmount() {

@@ -33,6 +33,10 @@ export default {
     container.append(row);
   },
 
+  describePrompt(prompt) {
+    return t("kind.addone.prompt", { digits: String((prompt && prompt.digits) ?? "") });
+  },
+
   describeAnswer(answer) {
     return String(answer);
   },

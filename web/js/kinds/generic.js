@@ -25,6 +25,10 @@ export default {
     });
   },
 
+  describePrompt(prompt) {
+    return promptLines(prompt).map((l) => l.text).join(" — ");
+  },
+
   /** An answer as a player reads it: a chosen option shows that option. */
   describeAnswer(answer, prompt) {
     if (answer && typeof answer === "object" && Number.isInteger(answer.option_index)

@@ -12,6 +12,12 @@ function optionsOf(prompt) {
   return prompt && Array.isArray(prompt.options) ? prompt.options.filter((o) => o && typeof o.value === "string") : [];
 }
 
+/** The question in words: "Which one is red?". */
+function askText(prompt) {
+  const colour = prompt && prompt.picture && prompt.picture.colour;
+  return t(`kids.ask.${prompt && prompt.ask}`, { colour: colour ? t(`kids.colour.${colour}`) : "" });
+}
+
 /** An option in words: its thing (coloured), its box, or its number. */
 function optionWords(option, prompt) {
   if (option.thing) return thingName(option.thing, prompt && prompt.ask === "colour" ? option.colour : (option.colour || null));
@@ -26,8 +32,7 @@ export default {
 
   renderPrompt(container, prompt) {
     container.replaceChildren();
-    const colour = prompt && prompt.picture && prompt.picture.colour;
-    const ask = textEl("span", "kid-ask prompt-line", t(`kids.ask.${prompt && prompt.ask}`, { colour: colour ? t(`kids.colour.${colour}`) : "" }));
+    const ask = textEl("span", "kid-ask prompt-line", askText(prompt));
     ask.dataset.ask = String(prompt && prompt.ask);
     container.append(ask);
     const pic = renderPicture(prompt && prompt.picture);
@@ -56,6 +61,9 @@ export default {
       button.textContent = o.value.toUpperCase();
     }
   },
+
+  /** The question in words (its picture is left out of the review). */
+  describePrompt: askText,
 
   describeAnswer(answer, prompt) {
     const o = optionsOf(prompt).find((x) => x.value === String(answer));

@@ -31,6 +31,12 @@ export default {
     container.append(result);
   },
 
+  /** The prompt as one line of text, for the review and the replay: `4 × 2 = ?`. */
+  describePrompt(prompt) {
+    const sign = SIGNS[prompt && prompt.operation] || String((prompt && prompt.operation) ?? "");
+    return prompt ? `${prompt.lhs} ${sign} ${prompt.rhs} = ${prompt.masked_result ?? "?"}` : "";
+  },
+
   describeAnswer(answer) {
     return String(answer);
   },

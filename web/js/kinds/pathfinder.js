@@ -23,6 +23,9 @@ export function directionTo(from, to) {
   return dc === 1 ? "east" : "west";
 }
 
+/** A move as an arrow (the direction buttons' faces). */
+const MOVE_ARROWS = { north: "↑", east: "→", south: "↓", west: "←" };
+
 /** The keyboard's moves: arrows and WASD. */
 export const MOVE_KEYS = {
   ArrowUp: "north", ArrowRight: "east", ArrowDown: "south", ArrowLeft: "west",
@@ -174,8 +177,18 @@ export default {
     return fmtRank(score / 1000);
   },
 
+  /** The guess (its number of cells) or the grid steered on. */
+  describePrompt(prompt) {
+    if (prompt && prompt.stage === "steer") return t("path.board", { rows: prompt.rows, columns: prompt.columns });
+    return `${t("path.guess.title")}: ${t("path.guess.cells", { n: (prompt && prompt.cells) ?? "?" })}`;
+  },
+
   describeAnswer(answer) {
     if (answer && typeof answer === "object" && Number.isInteger(answer.rows)) return `${answer.rows} × ${answer.columns}`;
+    // A move (the step that reached the flag), as the direction buttons show it.
+    if (answer && typeof answer === "object" && MOVE_ARROWS[answer.move]) return MOVE_ARROWS[answer.move];
+    const to = answer && typeof answer === "object" ? cellOf(answer.to) : null;
+    if (to) return t("path.cell", to);
     return answer !== null && typeof answer === "object" ? JSON.stringify(answer) : String(answer);
   },
 };

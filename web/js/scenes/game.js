@@ -8,8 +8,10 @@ import { createInput } from "../inputs/index.js";
 import { kindFor } from "../kinds/index.js";
 import { fmtTime, modeName } from "../format.js";
 import { gameInfo, isSolo, lanes, myRole } from "../state.js";
-import { $, currentScene, sayFeedback, show, textEl } from "../ui.js";
+import { $, currentScene, show, textEl } from "../ui.js";
+import { takeGraded } from "../review/attempts.js";
 import { hideCountdown } from "./countdown.js";
+import { clearRecap, relabelRecap, showRecap } from "./recap.js";
 
 let ctx = null;     // {send, dispatch, getState, quitGame}
 let kind = null;
@@ -42,10 +44,7 @@ export function enterGame(state) {
   q.replaceChildren();
   delete q.dataset.id;
   $("question-num").textContent = "";
-  const fb = $("feedback");
-  fb.textContent = "";
-  fb.className = "feedback";
-  delete fb.dataset.key;
+  clearRecap();
   $("game-wait").hidden = true;
   $("lanes").hidden = isSolo(state);
   const label = race.mode === "time_attack" ? "game.timeLeft" : "game.time";
@@ -78,9 +77,7 @@ export function clearGame(mode = null) {
   $("question").replaceChildren();
   delete $("question").dataset.id;
   $("question-num").textContent = "";
-  $("feedback").textContent = "";
-  $("feedback").className = "feedback";
-  delete $("feedback").dataset.key;
+  clearRecap();
   $("game-score").textContent = "0";
   showMode(mode);
   $("game-wait").hidden = true;
@@ -105,19 +102,15 @@ export function refreshInput() {
   if (input) input.refresh();
 }
 
+/** A grade: the answer goes into the look-back box above the question (scenes/recap.js). */
 export function showGraded(state) {
   const g = state.race.graded;
   const question = state.race.question;
   const prompt = question && question.id === g.question ? question.prompt : null;
   $("game-score").textContent = String(g.score);
+  const at = Number(String(g.question).split("q").pop());
+  showRecap(kind, g, prompt, Number.isInteger(at) ? at : null, takeGraded(g.question));
   const fb = $("feedback");
-  const own = kind.gradedText ? kind.gradedText(g, prompt) : null;
-  if (own) sayFeedback(own.key, own.params, g.correct ? "ok" : "bad");
-  else {
-    fb.textContent = g.correct ? t("game.correct") : t("game.wrong", { d: kind.describeAnswer(g.expected, prompt) });
-    delete fb.dataset.key;
-  }
-  fb.className = `feedback ${g.correct ? "ok" : "bad"}`;
   fb.dataset.correct = String(g.correct);
   fb.dataset.answer = g.answer !== null && typeof g.answer === "object" ? JSON.stringify(g.answer) : String(g.answer);
   fb.dataset.question = g.question;
@@ -181,8 +174,7 @@ export function stopClock() {
 /** Texts that depend on the language. */
 export function relabelGame(state) {
   showMode($("game-mode").dataset.mode, undefined);
-  const fb = $("feedback");
-  if (fb.dataset.key && fb.textContent) fb.textContent = t(fb.dataset.key, JSON.parse(fb.dataset.params || "{}"));
+  relabelRecap();
   renderLanes(state);
   // Only a question on screen is drawn again (the tank before Start shows none).
   const shown = !!state.race.question && $("question").dataset.id === state.race.question.id;

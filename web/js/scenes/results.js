@@ -5,6 +5,7 @@ import { fmtTime, gameAndMode, gameLabel, modeName } from "../format.js";
 import { fmtRank } from "../kinds/pathfinder.js";
 import { isHost } from "../state.js";
 import { $, copyText, show, textEl, toast } from "../ui.js";
+import { answersOf, showReview } from "../review/review.js";
 
 let ctx = null;   // {send, getState, leaveToMenu, playSolo, showPathRounds}
 
@@ -46,6 +47,7 @@ export function showResults(state) {
     $("results-path").dataset.best = String(path.best_steps);
     $("results-rank").textContent = path.rank_value == null ? t("path.unfinished") : fmtRank(path.rank_value);
   }
+  showReview($("results-review"), game, answersOf(r), r.race, { runOver: state.race.runOver });
   showBest(state);
   show("results");
 }
@@ -95,6 +97,10 @@ export function showStandings(state) {
     row.append(textEl("span", "rank", String(e.rank)), textEl("span", "name", e.name), textEl("span", "detail", d));
     list.append(row);
   }
+  // Standings entries carry no answers (size): this player's own come from `finished`.
+  const own = state.race.result;
+  showReview($("standings-review"), state.race.game, answersOf(own), msg.race || (own && own.race),
+    { runOver: state.race.runOver });
   const host = isHost(state);
   $("standings-rematch").hidden = !host;
   $("standings-wait").hidden = host;

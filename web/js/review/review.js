@@ -1,0 +1,128 @@
+// The review of a run on Results and Standings (issue 19): every answer of
+// `finished.result.answers` (docs/protocol.md) in a table — the question,
+// the drawing as this page kept it (review/attempts.js), what was read (or
+// typed, or tapped), the right answer and the points — and the race's replay
+// link. Everything from the server goes in as text.
+import { t } from "../i18n.js";
+import { kindFor } from "../kinds/index.js";
+import { copyText, textEl, toast } from "../ui.js";
+import { attemptsFor } from "./attempts.js";
+import { drawingSvg } from "./thumb.js";
+
+/** A race id as the replay API takes it; anything else gets no link. */
+export const RACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function replayPath(race) {
+  return typeof race === "string" && RACE_ID.test(race) ? `/replay/${race}` : null;
+}
+
+/** The answers of a result that look like the contract's (§2); others are left out. */
+export function answersOf(result) {
+  const list = result && Array.isArray(result.answers) ? result.answers : [];
+  return list.filter((a) => a && typeof a === "object" && typeof a.question === "string");
+}
+
+/**
+ * The verdict line of an answer (in the game and in the review): i18n key and
+ * params. `a` is what was read (or typed, or tapped), `e` the right answer;
+ * `voice` recap speaks to the player ("You wrote"), replay about a racer.
+ */
+export function verdictOf(kind, answer, expected, correct, prompt, input, voice = "recap") {
+  const how = ["drawn", "keypad", "tap"].includes(input) ? input : "drawn";
+  const a = answer === null || answer === undefined ? "?" : kind.describeAnswer(answer, prompt);
+  if (correct) return { key: `${voice}.${how}.ok`, params: { a } };
+  if (expected === null || expected === undefined) return { key: `${voice}.${how}.retry`, params: { a } };
+  return { key: `${voice}.${how}.bad`, params: { a, e: kind.describeAnswer(expected, prompt) } };
+}
+
+function cell(tag, text, className = "") {
+  const el = textEl(tag, className, text);
+  if (tag === "th") el.scope = "col";
+  return el;
+}
+
+/** The drawing cell: the kept drawing, or how the answer went in. */
+function drawingCell(answer, attempt, read) {
+  const td = document.createElement("td");
+  td.className = "thumb";
+  if (answer.input === "keypad") td.append(textEl("span", "muted", t("review.typed")));
+  else if (answer.input === "tap") td.append(textEl("span", "muted", t("review.tapped")));
+  else if (attempt && attempt.strokes && attempt.strokes.length) td.append(drawingSvg(attempt.strokes, t("review.drawingOf", { a: read })));
+  else td.append(textEl("span", "muted", t("review.noDrawing")));
+  return td;
+}
+
+/** The table of a run's answers; `runOver` marks the last one as the one that ended the run. */
+export function reviewTable(game, answers, { runOver = false, labelledBy = null } = {}) {
+  const kind = kindFor(game);
+  const attempts = attemptsFor(answers);
+  const table = document.createElement("table");
+  table.className = "table review-table";
+  if (labelledBy) table.setAttribute("aria-labelledby", labelledBy);
+  const head = document.createElement("tr");
+  head.append(cell("th", t("review.n"), "num"), cell("th", t("review.question")), cell("th", t("review.drawing")),
+    cell("th", t("review.read")), cell("th", t("review.expected")), cell("th", t("review.points"), "num"));
+  const thead = document.createElement("thead");
+  thead.append(head);
+  const body = document.createElement("tbody");
+  answers.forEach((a, i) => {
+    const tr = document.createElement("tr");
+    tr.className = a.correct ? "ok" : "bad";
+    tr.dataset.question = a.question;
+    const prompt = a.prompt && typeof a.prompt === "object" ? a.prompt : null;
+    const read = a.answer === null || a.answer === undefined ? "?" : kind.describeAnswer(a.answer, prompt);
+    const q = cell("td", prompt && kind.describePrompt ? kind.describePrompt(prompt) : String(a.question), "prompt");
+    if (runOver && i === answers.length - 1) q.append(textEl("span", "tag run-end", t("review.runEnd")));
+    const said = cell("td", "", "read");
+    said.append(textEl("span", "mark", a.correct ? "✓" : "✗"), textEl("span", "value", read),
+      textEl("span", "sr-only", a.correct ? t("review.right") : t("review.wrong")));
+    said.firstChild.setAttribute("aria-hidden", "true");
+    const right = a.expected === null || a.expected === undefined ? t("review.retry") : kind.describeAnswer(a.expected, prompt);
+    tr.append(cell("td", String(i + 1), "num"), q, drawingCell(a, attempts[i], read), said,
+      cell("td", right, "expected"), cell("td", String(Number.isFinite(a.points) ? a.points : 0), "num points"));
+    body.append(tr);
+  });
+  table.append(thead, body);
+  return table;
+}
+
+/** A review section's parts: its heading (the section's name), the table's place, the replay link and its Copy. */
+function fillSection(section) {
+  const h = textEl("h2", "", t("review.title"));
+  h.id = `${section.id}-h`;
+  h.dataset.i18n = "review.title";
+  const link = textEl("div", "replay-link", "");
+  const a = textEl("a", "button secondary", t("replay.watch"));
+  a.dataset.i18n = "replay.watch";
+  a.target = "_blank";
+  a.rel = "noopener";
+  const copy = textEl("button", "replay-copy", t("replay.copy"));
+  copy.type = "button";
+  copy.dataset.i18n = "replay.copy";
+  link.append(a, copy);
+  section.append(h, textEl("div", "review-list", ""), link);
+}
+
+/**
+ * Fills a review section (#results-review, #standings-review): the table of
+ * `answers` (none: no table) and the replay link of `race` (none: no link).
+ */
+export function showReview(section, game, answers, race, opts = {}) {
+  if (!section.firstChild) fillSection(section);
+  const list = section.querySelector(".review-list");
+  const heading = section.querySelector("h2");
+  list.replaceChildren();
+  if (answers.length) list.append(reviewTable(game, answers, { ...opts, labelledBy: heading.id }));
+  heading.hidden = !answers.length;
+  const path = replayPath(race);
+  const link = section.querySelector(".replay-link");
+  link.hidden = !path;
+  if (path) {
+    link.querySelector("a").href = path;
+    link.querySelector(".replay-copy").onclick = async () => {
+      const ok = await copyText(location.origin + path);
+      toast(ok ? t("replay.copied") : location.origin + path);
+    };
+  }
+  section.hidden = !answers.length && !path;
+}
