@@ -10,7 +10,7 @@ import { apply, initialState, isSolo, myRole } from "./state.js";
 import { $, currentScene, errorText, show, toast } from "./ui.js";
 import { showConnState } from "./scenes/banner.js";
 import { hideCountdown, startCountdown } from "./scenes/countdown.js";
-import { enterGame, refreshInput, refuseInput, renderLanes, showGraded, showQuestion, showScore, showWait, stopClock } from "./scenes/game.js";
+import { enterGame, refreshInput, refuseInput, renderLanes, showGraded, showQuestion, showScore, showWait, showWatched, stopClock } from "./scenes/game.js";
 import { renderLobby, showLobby, showLobbyError } from "./scenes/lobby.js";
 import { renderMenu } from "./scenes/menu.js";
 import { showRejected, startOnboarding } from "./scenes/onboard.js";
@@ -168,7 +168,8 @@ function handle(msg) {
       break;
     case "guess": refreshInput(); break;
     case "graded": showGraded(state); tankGraded(state); break;
-    case "progress": renderLanes(state); break;
+    case "progress": renderLanes(state); if (currentScene() === "game") showWatched(state); break;
+    case "spectating": if (currentScene() === "game") { showWatched(state); renderLanes(state); } break;
     case "finished": onFinished(); break;
     case "standings": onStandings(); break;
     case "result_saved": showBest(state); kidsSaved(state); break;
@@ -189,7 +190,11 @@ function onIdentified(prev, msg) {
     flow.resumeTimer = setTimeout(() => {
       const had = !!state.room;
       dispatch({ type: "local/resume_timeout" });
-      if (had && !state.room) { stopClock(); showMenu(); }
+      if (!had || state.room) return;
+      stopClock();
+      // A finished run stays on screen until the player leaves it (the room is gone: no rematch).
+      if (["results", "standings", "kids-end"].includes(currentScene())) $("standings-rematch").hidden = true;
+      else showMenu();
     }, 2500);
     return;
   }

@@ -19,8 +19,15 @@ export function getLang() { return lang; }
 
 export function has(key) { return key in STRINGS[lang]; }
 
+/**
+ * A string in the page's language with `{param}`s filled in. A string with
+ * plural forms is an object `{count: "n", one: "…", other: "…"}`: the form
+ * is picked by the param it names (English: "1 point", "2 points"; Chinese
+ * has one form).
+ */
 export function t(key, params = {}) {
   let s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  if (typeof s === "object") s = Number(params[s.count]) === 1 && s.one ? s.one : s.other;
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
 

@@ -341,4 +341,10 @@ export default {
   "lb.rankValue": "排名值",
   "err.illegal_move": "这一步不能走。",
   "err.unreadable_answer": "没能读出两个数字。左边写行数，右边写列数。",
+  "lanes.meaning.normal": "进度条：已答题数（共 {n} 题）· 数字：得分",
+  "lanes.meaning.score": "进度条：得分，相对于领先者",
+  "lanes.meaning.path": "进度条：机器人离旗子有多近",
+  "lanes.left": "已离开",
+  "game.watching": "你正在观看领先的{name}：",
+  "game.watchingAny": "领先者的题目：",
 };

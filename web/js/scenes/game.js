@@ -7,7 +7,7 @@ import { levelName } from "../catalog.js";
 import { createInput } from "../inputs/index.js";
 import { kindFor } from "../kinds/index.js";
 import { fmtTime, modeName } from "../format.js";
-import { gameInfo, isSolo, lanes, myRole } from "../state.js";
+import { gameInfo, isSolo, lanes, lanesMeaning, myRole, watched } from "../state.js";
 import { $, currentScene, sayFeedback, show, textEl } from "../ui.js";
 import { hideCountdown } from "./countdown.js";
 
@@ -33,10 +33,13 @@ export function enterGame(state) {
   kind = kindFor(race.game);
   const info = gameInfo(state, race.game);
   if (input) input.unmount();
-  input = createInput(info ? info.answer_input : kind.input, kind, ctx);
+  // A spectator answers nothing: no pad, no keypad, no score of their own.
+  const spectator = myRole(state) === "spectator";
+  input = spectator ? watchOnly() : createInput(info ? info.answer_input : kind.input, kind, ctx);
   $("game-score").textContent = String(race.score);
   // A score that means nothing until the run ends (the path finder's rank value) is not shown meanwhile.
-  $("game-score").parentElement.hidden = kind.scoreInGame === false;
+  $("game-score").parentElement.hidden = kind.scoreInGame === false || spectator;
+  $("watching").hidden = true;
   showMode(race.mode, state.room ? state.room.room.level : null);
   const q = $("question");
   q.replaceChildren();
@@ -56,8 +59,13 @@ export function enterGame(state) {
   input.mount();
   startClock();
   renderLanes(state);
-  if (race.question) showQuestion(state, false);
-  if (myRole(state) === "spectator") showWait(t("game.spectating"));
+  if (race.question && !spectator) showQuestion(state, false);
+  if (spectator) { showWait(t("game.spectating")); showWatched(state); }
+}
+
+/** The input of a spectator: nothing to answer with. */
+function watchOnly() {
+  return { mount() {}, question() {}, refresh() {}, key() {}, unmount() {} };
 }
 
 /** The mode in the bar, remembered so a language switch names it again. */
@@ -141,9 +149,14 @@ export function showWait(text) {
 export function renderLanes(state) {
   const list = $("lanes-list");
   list.replaceChildren();
+  const meaning = lanesMeaning(state);
+  const caption = $("lanes-meaning");
+  caption.textContent = meaning ? t(meaning.key, { n: meaning.n }) : "";
+  caption.dataset.meaning = meaning ? meaning.key : "";
   for (const lane of lanes(state)) {
     const li = document.createElement("li");
     li.className = `lane ${lane.status}`;
+    li.dataset.share = String(lane.share);
     if (lane.me) li.classList.add("me");
     const bar = document.createElement("span");
     bar.className = "bar";
@@ -155,9 +168,26 @@ export function renderLanes(state) {
     const last = lane.remaining !== null ? textEl("span", "lane-score lane-left", t("lanes.remaining", { n: lane.remaining }))
       : textEl("span", "lane-score", String(lane.score));
     if (lane.remaining !== null) last.dataset.remaining = String(lane.remaining);
-    li.append(textEl("span", "name", lane.name), bar, last);
+    const who = textEl("span", "name", "");
+    who.append(textEl("span", "who", lane.name));
+    // A racer who left: marked in words, not only by the dimmed bar.
+    if (lane.left) who.append(textEl("span", "lane-tag", t("lanes.left")));
+    li.append(who, bar, last);
     list.append(li);
   }
+}
+
+/** A spectator's view: the question the leading racer is on (`spectating`), read-only, with whose it is. */
+export function showWatched(state) {
+  const w = watched(state);
+  const note = $("watching");
+  note.hidden = !w;
+  if (!w) return;
+  note.textContent = w.racerName ? t("game.watching", { name: w.racerName }) : t("game.watchingAny");
+  const q = $("question");
+  kindFor(state.race.game).renderPrompt(q, w.prompt);
+  q.dataset.id = `watch-${w.round}-${w.index}`;
+  $("question-num").textContent = kind && kind.numbered === false ? "" : t("game.question", { n: w.index + 1 });
 }
 
 function startClock() {
@@ -184,6 +214,7 @@ export function relabelGame(state) {
   const fb = $("feedback");
   if (fb.dataset.key && fb.textContent) fb.textContent = t(fb.dataset.key, JSON.parse(fb.dataset.params || "{}"));
   renderLanes(state);
+  if (myRole(state) === "spectator") { showWatched(state); return; }
   // Only a question on screen is drawn again (the tank before Start shows none).
   const shown = !!state.race.question && $("question").dataset.id === state.race.question.id;
   if (shown && kind) kind.renderPrompt($("question"), state.race.question.prompt);
