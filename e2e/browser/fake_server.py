@@ -10,6 +10,7 @@ register: prompt {"options": [int, int, int], "instruction": "Tap the
 largest"}, answer {"option_index": n}."""
 import base64
 import hashlib
+import secrets
 import json
 import pathlib
 import socket
@@ -80,7 +81,6 @@ class FakeServer:
         # One-time sign-in codes (docs/openapi.yaml, issue 19): code → {name, used, expired}.
         self.codes = {}
         self.device_tokens = []   # tokens handed out by POST /api/sign_in
-        self.code_counter = 0
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -149,11 +149,7 @@ class FakeServer:
 
     def new_code(self, name, expired=False):
         """A fresh code for `name` (8 letters of the contract's alphabet), valid once."""
-        self.code_counter += 1
-        n, code = self.code_counter, ""
-        for _ in range(8):
-            code += CODE_ALPHABET[n % len(CODE_ALPHABET)]
-            n = n // len(CODE_ALPHABET) + 7
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
         self.codes[code] = {"name": name, "used": False, "expired": expired}
         return code
 

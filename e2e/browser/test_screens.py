@@ -156,6 +156,7 @@ def test_boards_headers_phone_tabs_clock_and_a_restart_after_the_race(browser):
         el(drv, "#lobby-start").click()
         wait_scene(drv, "game")
         wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lanes-list .lane")) == 2, 10, "the lanes")
+        snap(drv, "screens-race-lanes-en")
         phone(drv)
         gap = drv.execute_script("""
             const clock = document.querySelector('#scene-game .clock');
@@ -163,7 +164,6 @@ def test_boards_headers_phone_tabs_clock_and_a_restart_after_the_race(browser):
               && (e.compareDocumentPosition(clock) & Node.DOCUMENT_POSITION_FOLLOWING));
             return clock.getBoundingClientRect().top - Math.max(...above.map(e => e.getBoundingClientRect().bottom));""")
         assert gap < 40, f"{gap}px above the clock"
-        snap(drv, "screens-race-lanes-en")
         phone(drv, False)
         el(drv, "#lanes-list")  # Normal race of MindPad: questions of 10
         assert el(drv, "#lanes-meaning").text == "Bars: questions answered, of 10 · numbers: points"

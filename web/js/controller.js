@@ -314,7 +314,7 @@ function onRoom(prev, msg) {
     if (!resumed || currentScene() !== "game" || !prev.race.running) enterGame(state);
     showScore(state);
     renderLanes(state);
-    if (myRole(state) === "spectator") showWait(t("game.spectating"));
+    if (myRole(state) === "spectator") showWait("game.spectating");
     refreshInput();
   } else if (phase === "finished" && msg.standings) {
     onStandings();
@@ -348,7 +348,7 @@ function onFinished() {
     stopClock();
     showSoloEnd();
   } else {
-    showWait(t("game.waitOthers"));
+    showWait("game.waitOthers");
   }
 }
 

@@ -18,6 +18,7 @@ export function createDigitInput(kind, context) {
     el.hidden = !typed;
     el.textContent = typed ? t("game.typed", { d: typed }) : "";
     el.dataset.digit = typed;
+    if (mounted) $("pad-typehint").hidden = !!typed;
   }
 
   function refresh() {

@@ -60,7 +60,7 @@ export function enterGame(state) {
   startClock();
   renderLanes(state);
   if (race.question && !spectator) showQuestion(state, false);
-  if (spectator) { showWait(t("game.spectating")); showWatched(state); }
+  if (spectator) { showWait("game.spectating"); showWatched(state); }
 }
 
 /** The input of a spectator: nothing to answer with. */
@@ -141,8 +141,10 @@ export function showScore(state) {
   $("game-score").textContent = String(state.race.score);
 }
 
-export function showWait(text) {
-  $("game-wait").textContent = text;
+/** The line under the game (an i18n key, kept so a language switch says the same thing again). */
+export function showWait(key) {
+  $("game-wait").dataset.i18n = key;
+  $("game-wait").textContent = t(key);
   $("game-wait").hidden = false;
 }
 
