@@ -169,10 +169,19 @@ def test_boards_headers_phone_tabs_clock_and_a_restart_after_the_race(browser):
         assert el(drv, "#lanes-meaning").text == "Bars: questions answered, of 10 · numbers: points"
         ActionChains(drv).send_keys("8").perform()
         wait(drv, lambda d: el(d, "#typed-digit").get_attribute("data-digit") == "8", 5, "the typed digit")
-        ActionChains(drv).send_keys(Keys.ENTER).perform()
+        to_lang(drv, "zh")
+        assert el(drv, "#lanes-meaning").text == "进度条：已答题数（共 10 题）· 数字：得分"
+        assert el(drv, "#typed-digit").text.startswith("已输入：8")
+        snap(drv, "screens-race-lanes-zh")
+        to_lang(drv, "en")
+        el(drv, "#btn-submit").click()   # the focus is on the language button now: Submit sends the typed digit too
         wait_scene(drv, "standings")
         axe_check(drv, "the standings")
         snap(drv, "screens-standings-en")
+        to_lang(drv, "zh")
+        assert el(drv, "#podium .rank-1 .pts").text == "9 分"
+        snap(drv, "screens-standings-zh")
+        to_lang(drv, "en")
         assert [m for m in fake.received if m["type"] == "submit"][-1] == {"type": "submit", "question": "r1q0", "answer": "8"}
         # Plurals: "9 points", and one point would be "1 point".
         assert el(drv, "#podium .rank-1 .pts").text == "9 points"
@@ -199,6 +208,11 @@ def test_a_name_goes_to_another_device_with_a_one_time_code(browser):
         a = browser()
         name = new_player(a, "Ann")
         wait_scene(a, "menu")
+        snap(a, "screens-menu-en")
+        to_lang(a, "zh")
+        assert el(a, "#btn-device").text == "在另一台设备上使用我的名字"
+        snap(a, "screens-menu-zh")
+        to_lang(a, "en")
         el(a, "#btn-device").click()
         wait_scene(a, "device")
         wait(a, lambda d: el(d, "#device-card").is_displayed(), 10, "the code")
@@ -236,6 +250,9 @@ def test_a_name_goes_to_another_device_with_a_one_time_code(browser):
         assert tokens(c) is None and c.current_url == conftest.BASE_URL + "/"
         axe_check(c, "the first visit with a refused code")
         snap(c, "screens-signin-used-en")
+        phone(c)
+        assert c.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+        phone(c, False)
         # Typed on the first screen: an expired code, an unknown one, a malformed one, then a good one.
         expired = fake.new_code(name, expired=True)
         for typed, said in ((expired, "This code has expired (a code lasts 10 minutes). Ask your other device for a new one."),

@@ -216,6 +216,7 @@ export function relabelGame(state) {
   const fb = $("feedback");
   if (fb.dataset.key && fb.textContent) fb.textContent = t(fb.dataset.key, JSON.parse(fb.dataset.params || "{}"));
   renderLanes(state);
+  refreshInput();   // an input's own words (the typed digit's line)
   if (myRole(state) === "spectator") { showWatched(state); return; }
   // Only a question on screen is drawn again (the tank before Start shows none).
   const shown = !!state.race.question && $("question").dataset.id === state.race.question.id;
