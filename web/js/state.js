@@ -220,10 +220,11 @@ export function lanesMeaning(state) {
   const p = state.race.progress;
   if (!p) return null;
   const prompt = shownPrompt(state);
-  if (p.racers.some((r) => Number.isInteger(r.remaining)) || (prompt && Number.isInteger(prompt.best_steps))) {
-    return { key: "lanes.meaning.path", n: null };
-  }
   const info = gameInfo(state, state.race.game);
+  // A game answered by moves (the path finder), also while its grid is still being guessed.
+  const moves = (info && info.answer_input === "move") || p.racers.some((r) => Number.isInteger(r.remaining))
+    || (prompt && Number.isInteger(prompt.best_steps));
+  if (moves) return { key: "lanes.meaning.path", n: null };
   if (p.mode === "normal" && info && Number.isInteger(info.normal_length)) return { key: "lanes.meaning.normal", n: info.normal_length };
   return { key: "lanes.meaning.score", n: null };
 }
