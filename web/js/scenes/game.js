@@ -179,16 +179,23 @@ export function renderLanes(state) {
   }
 }
 
-/** A spectator's view: the question the leading racer is on (`spectating`), read-only, with whose it is. */
-export function showWatched(state) {
+/**
+ * A spectator's view: the question the leading racer is on (`spectating`),
+ * read-only, with whose it is. Drawn again only when it changed (the
+ * question is a live region) or `force`d (a language switch).
+ */
+export function showWatched(state, force = false) {
   const w = watched(state);
   const note = $("watching");
   note.hidden = !w;
   if (!w) return;
-  note.textContent = w.racerName ? t("game.watching", { name: w.racerName }) : t("game.watchingAny");
+  const said = w.racerName ? t("game.watching", { name: w.racerName }) : t("game.watchingAny");
   const q = $("question");
+  const id = `watch-${w.round}-${w.index}-${w.racer}`;
+  if (!force && q.dataset.id === id && note.textContent === said) return;
+  note.textContent = said;
   kindFor(state.race.game).renderPrompt(q, w.prompt);
-  q.dataset.id = `watch-${w.round}-${w.index}`;
+  q.dataset.id = id;
   $("question-num").textContent = kind && kind.numbered === false ? "" : t("game.question", { n: w.index + 1 });
 }
 
@@ -217,7 +224,7 @@ export function relabelGame(state) {
   if (fb.dataset.key && fb.textContent) fb.textContent = t(fb.dataset.key, JSON.parse(fb.dataset.params || "{}"));
   renderLanes(state);
   refreshInput();   // an input's own words (the typed digit's line)
-  if (myRole(state) === "spectator") { showWatched(state); return; }
+  if (myRole(state) === "spectator") { showWatched(state, true); return; }
   // Only a question on screen is drawn again (the tank before Start shows none).
   const shown = !!state.race.question && $("question").dataset.id === state.race.question.id;
   if (shown && kind) kind.renderPrompt($("question"), state.race.question.prompt);
