@@ -74,6 +74,7 @@ class FakeServer:
         self.hostile = hostile
         self.games = None if games is None else list(games)   # None: /api/games answers 503
         self.board_empty = board_empty
+        self.spectate_mode = "time_attack"   # the mode of room WTCH's race
         self.requests = []    # HTTP paths asked for, with their queries
         self.posts = []       # (path, Authorization header, JSON body) of every POST
         self.received = []    # WebSocket messages from the client
@@ -277,8 +278,6 @@ class FakeServer:
         finally:
             if sock in self.sockets:
                 self.sockets.remove(sock)
-
-    spectate_mode = "time_attack"
 
     def spectate(self, send):
         """Joining room WTCH: a running race of Ann (leading) and the hostile name (who left),

@@ -69,11 +69,11 @@ def lanes(drv):
 
 # ---------- lanes and the spectator ----------
 
-def watch(browser, mode):
+def watch(browser, fake, mode):
     """A new player opens the invite link of room WTCH, a running race: they spectate."""
     drv = browser()
     drv.set_script_timeout(10)
-    FakeServer.spectate_mode = mode
+    fake.spectate_mode = mode
     new_player(drv, "Me", path="/?room=WTCH")
     wait_scene(drv, "game")
     wait(drv, lambda d: el(d, "#question").text == "47 + 38 = 8?", 10, "the leader's question")
@@ -81,8 +81,8 @@ def watch(browser, mode):
 
 
 def test_a_spectator_sees_the_leaders_question_and_lanes_that_say_what_they_mean(browser):
-    with faked(hostile="Bo"):
-        drv = watch(browser, "time_attack")
+    with faked(hostile="Bo") as fake:
+        drv = watch(browser, fake, "time_attack")
         # The question the leader is on, drawn by MindPad's renderer, and no pad, no score of one's own.
         assert el(drv, "#question .hidden-digit").text == "?"
         assert el(drv, "#watching").text == "You are watching Ann, in the lead:"
@@ -108,7 +108,7 @@ def test_a_spectator_sees_the_leaders_question_and_lanes_that_say_what_they_mean
         snap(drv, "screens-spectator-zh")
 
         # Normal: questions answered of the game's length.
-        drv2 = watch(browser, "normal")
+        drv2 = watch(browser, fake, "normal")
         assert el(drv2, "#lanes-meaning").text == "Bars: questions answered, of 10 · numbers: points"
         assert [(l["who"], l["share"]) for l in lanes(drv2)] == [("Ann", 0.4), ("Bo", 0.2)]
 
@@ -195,6 +195,18 @@ def test_boards_headers_phone_tabs_clock_and_a_restart_after_the_race(browser):
         wait(drv, lambda d: page_state(d, "s.identified && s.room === null"), 10, "the room given up")
         assert scene(drv) == "standings"
         assert not el(drv, "#standings-rematch").is_displayed()
+        # The same for a solo run's Results.
+        el(drv, "#standings-menu").click()
+        wait_scene(drv, "menu")
+        el(drv, "#btn-normal").click()
+        wait(drv, lambda d: scene(d) == "game" and el(d, "#question").get_attribute("data-id") == "r1q0", 10, "the question")
+        ActionChains(drv).send_keys("8", Keys.ENTER).perform()
+        wait_scene(drv, "results")
+        identifies = sum(1 for m in fake.received if m["type"] == "identify")
+        fake.drop()
+        wait(drv, lambda d: sum(1 for m in fake.received if m["type"] == "identify") > identifies, 15, "the reconnect")
+        wait(drv, lambda d: page_state(d, "s.identified && s.room === null"), 10, "the room given up")
+        assert scene(drv) == "results"
 
 
 # ---------- another device ----------
@@ -323,13 +335,12 @@ def test_a_mindpad_solo_run_played_with_the_keyboard_only(browser):
 
 
 def test_reduced_motion_keeps_the_lanes_still(browser):
-    with faked(hostile="Bo"):
-        moving = watch(browser, "time_attack")
+    with faked(hostile="Bo") as fake:
+        moving = watch(browser, fake, "time_attack")
         assert moving.execute_script("return getComputedStyle(document.querySelector('.lane .fill')).transitionDuration") == "0.3s"
         drv = browser()
         drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
         drv.set_script_timeout(10)
-        FakeServer.spectate_mode = "time_attack"
         new_player(drv, "Me", path="/?room=WTCH")
         wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lanes-list .lane")) == 2, 10, "the lanes")
         assert drv.execute_script("return matchMedia('(prefers-reduced-motion: reduce)').matches")
