@@ -114,18 +114,23 @@ import Testing
         #expect(record.keypadAnswers == 5 && record.answered == 6 && record.mode == "time_attack")
     }
 
-    @Test func mindPadStillReadsTheDrawingWhenAnAnswerIsSent() throws {
+    @Test func mindPadTakesATypedDigitForKeyboardOnlyPlay() throws {
         let h = try HubHarness()
         let ann = h.connect("ann")
         let question = try #require(ann.startSolo("Ann", mode: "normal"))
-        // A one-digit game's `answer` is ignored, as before: the drawing is the answer.
-        ann.submit("r1q0", answer: .string("3"))
-        #expect(ann.errorCode() == "empty_drawing")
-        ann.draw(hiddenDigit(question), question: "r1q0")
-        ann.submit("r1q0", answer: .string("3"))
+        // Anything but one digit is refused and loses nothing.
+        for bad: JSON in [.string("12"), .int(10), .string("x"), .int(-1)] {
+            ann.submit("r1q0", answer: bad)
+            #expect(ann.errorCode() == "bad_answer")
+        }
+        // A typed digit is graded as typed, with no drawing, and counted as typed.
+        ann.submit("r1q0", answer: .string(String(hiddenDigit(question))))
         let graded = try #require(ann.next("graded"))
         #expect(graded["answer"] == .int(hiddenDigit(question)) && graded["correct"] == .bool(true))
-        #expect(ann.next("guess")?["digit"] != nil)
+        #expect(graded["confidence"] == nil)
+        let next = try #require(ann.next("question"))
+        ann.submit("r1q1", answer: .int((hiddenDigit(next) + 1) % 10))
+        #expect(try #require(ann.next("graded"))["correct"] == .bool(false))
     }
 
     @Test func racersBringTheirFishAndTheirResultsNameIt() throws {

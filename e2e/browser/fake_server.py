@@ -10,6 +10,7 @@ register: prompt {"options": [int, int, int], "instruction": "Tap the
 largest"}, answer {"option_index": n}."""
 import base64
 import hashlib
+import secrets
 import json
 import pathlib
 import socket
@@ -75,8 +76,12 @@ def mindpad_prompt(lhs, op, rhs):
             "rhs": rhs, "masked_result": "?", "hidden_position": 0, "difficulty": 1}, result
 
 
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+ISSUED_TOKEN = "f" * 64   # the token every `identify` of a new name gets here
+
+
 class FakeServer:
-    def __init__(self, hostile="Other", games=(MINDPAD,), run=None):
+    def __init__(self, hostile="Other", games=(MINDPAD,), run=None, board_empty=False):
         self.hostile = hostile
         # A scripted solo MindPad run: [(lhs, op, rhs, read)], `read` the digit this "recognizer"
         # reads from whatever is drawn (a misread on purpose when it is not the result).
@@ -84,8 +89,15 @@ class FakeServer:
         self.run_state = {}
         self.races = {}       # GET /api/races/{race}: race id -> payload (contract §5)
         self.games = None if games is None else list(games)   # None: /api/games answers 503
+        self.board_empty = board_empty
+        self.spectate_mode = "time_attack"   # the mode of room WTCH's race
         self.requests = []    # HTTP paths asked for, with their queries
+        self.posts = []       # (path, Authorization header, JSON body) of every POST
         self.received = []    # WebSocket messages from the client
+        self.sockets = []     # open WebSocket connections (drop() closes them: a server restart)
+        # One-time sign-in codes (docs/openapi.yaml, issue 19): code → {name, used, expired}.
+        self.codes = {}
+        self.device_tokens = []   # tokens handed out by POST /api/sign_in
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -128,6 +140,26 @@ class FakeServer:
                 self.end_headers()
                 self.wfile.write(body)
 
+            def do_POST(self):
+                path = self.path.split("?", 1)[0]
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = None
+                fake.posts.append((path, self.headers.get("Authorization"), body))
+                if path.startswith("/api/players/") and path.endswith("/sign_in_codes"):
+                    name = path[len("/api/players/"):-len("/sign_in_codes")]
+                    if self.headers.get("Authorization") != f"Bearer {ISSUED_TOKEN}":
+                        return self.json({"error": "wrong_token", "message": "wrong token"}, 401)
+                    code = fake.new_code(name)
+                    return self.json({"code": code, "expires_at": "2099-01-01T00:00:00.000Z",
+                                      "link": f"/?sign_in={code}"}, 201)
+                if path == "/api/sign_in":
+                    return self.json(*fake.redeem(body))
+                self.send_error(404)
+
             def json(self, obj, status=200):
                 body = json.dumps(obj).encode()
                 self.send_response(status)
@@ -140,6 +172,40 @@ class FakeServer:
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def new_code(self, name, expired=False):
+        """A fresh code for `name` (8 letters of the contract's alphabet), valid once."""
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
+        self.codes[code] = {"name": name, "used": False, "expired": expired}
+        return code
+
+    def redeem(self, body):
+        """POST /api/sign_in: (JSON, status) as the contract says (§6)."""
+        raw = body.get("code") if isinstance(body, dict) else None
+        if not isinstance(raw, str):
+            return {"error": "bad_sign_in_code", "message": "code missing"}, 400
+        code = raw.upper().replace(" ", "").replace("-", "")
+        if len(code) != 8 or any(c not in CODE_ALPHABET for c in code):
+            return {"error": "bad_sign_in_code", "message": "not a code"}, 400
+        entry = self.codes.get(code)
+        if entry is None:
+            return {"error": "unknown_sign_in_code", "message": "unknown code"}, 404
+        if entry["used"]:
+            return {"error": "sign_in_code_used", "message": "used"}, 410
+        if entry["expired"]:
+            return {"error": "sign_in_code_expired", "message": "expired"}, 410
+        entry["used"] = True
+        token = f"{len(self.device_tokens) + 1:064x}"
+        self.device_tokens.append(token)
+        return {"name": entry["name"], "token": token}, 200
+
+    def drop(self):
+        """Closes every WebSocket, as a server restart does."""
+        for sock in list(self.sockets):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def close(self):
         self.httpd.shutdown()
@@ -154,6 +220,8 @@ class FakeServer:
     def leaderboard(self):
         entry = lambda rank, name, score: {"rank": rank, "name": name, "score": score, "time_ms": 61000,
                                            "achieved_at": "2026-01-01T00:00:00Z"}
+        if self.board_empty:
+            return {"mode": "normal", "period": "all", "period_start": "1970-01-01", "entries": []}
         return {"mode": "normal", "period": "all", "period_start": "1970-01-01",
                 "entries": [entry(1, self.hostile, 99), entry(2, "Me", 50)], "me": entry(2, "Me", 50)}
 
@@ -177,6 +245,7 @@ class FakeServer:
         handler.wfile.flush()
         sock = handler.connection
         sock.settimeout(None)
+        self.sockets.append(sock)
         send = lambda obj: send_frame(sock, obj)
         racers = lambda status: [
             {"player_id": "p1", "name": "Me", "question_index": 0, "score": 0, "correct": 0, "wrong": 0, "status": status},
@@ -201,7 +270,12 @@ class FakeServer:
                     self.quick_pick(send, msg, room)
                     continue
                 if kind == "identify":
-                    send({"type": "identified", "player_id": "p1", "name": msg["name"], "token": "f" * 64, "new": True})
+                    reply = {"type": "identified", "player_id": "p1", "name": msg["name"], "new": "token" not in msg}
+                    if "token" not in msg:
+                        reply["token"] = ISSUED_TOKEN
+                    send(reply)
+                elif kind == "join_room" and msg.get("code") == "WTCH":
+                    self.spectate(send)
                 elif kind == "create_room":
                     room = self.room("lobby", game=msg.get("game", "mindpad"), mode=msg["mode"],
                                      solo=msg.get("max_players") == 1)
@@ -233,6 +307,27 @@ class FakeServer:
                     send({"type": "left_room", "code": "KBRW"})
         except (ConnectionError, OSError):
             return
+        finally:
+            if sock in self.sockets:
+                self.sockets.remove(sock)
+
+    def spectate(self, send):
+        """Joining room WTCH: a running race of Ann (leading) and the hostile name (who left),
+        watched by this client (contract §3: `spectating` after `room`)."""
+        mode = self.spectate_mode
+        members = [{"player_id": "p1", "name": "Ann", "role": "racer", "ready": True, "connected": True, "host": True},
+                   {"player_id": "p2", "name": self.hostile, "role": "racer", "ready": True, "connected": False, "host": False},
+                   {"player_id": "p3", "name": "Me", "role": "spectator", "ready": False, "connected": True, "host": False}]
+        room = {"game": "mindpad", "round": 1, "mode": mode, "phase": "running", "host": "p1", "max_players": 2,
+                "members": members, "ends_in_ms": 60000 if mode == "time_attack" else None}
+        progress = {"type": "progress", "round": 1, "mode": mode, "racers": [
+            {"player_id": "p1", "name": "Ann", "question_index": 4, "score": 4, "correct": 4, "wrong": 0, "status": "playing"},
+            {"player_id": "p2", "name": self.hostile, "question_index": 2, "score": 1, "correct": 1, "wrong": 1,
+             "status": "abandoned"}]}
+        send({"type": "room", "code": "WTCH", "you": "p3", "room": room, "progress": progress})
+        send({"type": "spectating", "round": 1, "question_index": 4, "racer": "p1", "prompt": {
+            "text": "47 + 38 = 8?", "ascii_text": "47 + 38 = 8?", "lhs": 47, "operation": "+", "rhs": 38,
+            "masked_result": "8?", "hidden_position": 1, "difficulty": 2}})
 
     RUN_RACE = "k3v9q2m7x1cd"
 

@@ -117,9 +117,9 @@ def test_ann_plays_the_documented_race(page):
     assert s["race"]["question"]["id"] == "r1q1" and s["race"]["question"]["index"] == 1
     assert s["race"]["guess"] is None, "a new question starts without a guess"
 
-    # Time Attack lanes are relative to the furthest racer (both on question 2 here).
+    # Time Attack lanes are points relative to the leader's (Ann 1, Bo 0 here).
     lanes = step_after(steps, events, "progress", 1)["lanes"]
-    assert [(l["name"], l["score"], l["me"], l["share"]) for l in lanes] == [("Ann", 1, True, 0.5), ("Bo", 0, False, 0.5)]
+    assert [(l["name"], l["score"], l["me"], l["share"]) for l in lanes] == [("Ann", 1, True, 1), ("Bo", 0, False, 0)]
 
     done = step_after(steps, events, "finished")
     assert done["state"]["race"]["result"]["score"] == 1 and done["may"] is False
@@ -253,3 +253,45 @@ def test_guesses_errors_and_spectators(page):
     assert watching[-1]["role"] == "spectator" and watching[-1]["may"] is False
     solo = run(page, [(room_msg("lobby", max_players=1), 0)])
     assert solo[-1]["solo"] is True
+
+
+MEANING = """
+const events = arguments[0], done = arguments[arguments.length - 1];
+import('/js/state.js').then((m) => {
+  let s = m.initialState();
+  for (const e of events) s = m.apply(s, e, 0);
+  done({meaning: m.lanesMeaning(s), lanes: m.lanes(s), watched: m.watched(s)});
+});
+"""
+
+
+def test_lanes_say_what_they_measure_and_keep_who_left_where_they_stopped(page):
+    catalog = {"type": "local/catalog", "games": [{"id": "mindpad", "modes": ["normal", "survival"], "normal_length": 10,
+                                                   "answer_input": "drawn_digit"}]}
+    racers = [("p1", 3, 60, "playing"), ("p9", 7, 120, "abandoned")]
+    normal = page.execute_async_script(MEANING, [catalog, room_msg("running"), progress("normal", *racers)])
+    assert normal["meaning"] == {"key": "lanes.meaning.normal", "n": 10}
+    assert [(l["share"], l["left"]) for l in normal["lanes"]] == [(0.3, False), (0.7, True)]
+    # Survival is open-ended: points relative to the leader, who may be the one who left.
+    survival = page.execute_async_script(MEANING, [catalog, room_msg("running", mode="survival"), progress("survival", *racers)])
+    assert survival["meaning"] == {"key": "lanes.meaning.score", "n": None}
+    assert [l["share"] for l in survival["lanes"]] == [0.5, 1]
+    # A path finder's racers: how close to the goal.
+    path = page.execute_async_script(MEANING, [room_msg("running", game="path_finder"),
+                                               {**progress("normal", ("p1", 0, 0, "playing")), "racers": [
+                                                   {"player_id": "p1", "name": "Ann", "question_index": 0, "score": 0,
+                                                    "correct": 0, "wrong": 0, "status": "playing", "remaining": 3}]}])
+    assert path["meaning"]["key"] == "lanes.meaning.path"
+
+
+def test_a_spectator_is_told_the_leaders_question_and_a_racer_is_not(page):
+    spectating = {"type": "spectating", "round": 1, "question_index": 3, "racer": "p9",
+                  "prompt": {"lhs": 4, "operation": "*", "rhs": 2, "masked_result": "?", "hidden_position": 0}}
+    seen = page.execute_async_script(MEANING, [room_msg("running", role="spectator"), spectating])
+    assert seen["watched"] == {"round": 1, "index": 3, "prompt": spectating["prompt"], "racer": "p9", "racerName": "Cy"}
+    racer = page.execute_async_script(MEANING, [room_msg("running"), spectating])
+    assert racer["watched"] is None
+    # The next round starts without the last round's view.
+    fresh = page.execute_async_script(MEANING, [room_msg("running", role="spectator"), spectating,
+                                                {"type": "race_started", "round": 2, "mode": "normal"}])
+    assert fresh["watched"] is None

@@ -6,14 +6,15 @@ import { t } from "./i18n.js";
 import { pickGame, readCatalog } from "./catalog.js";
 import { identity } from "./identity.js";
 import { Link, api } from "./net.js";
+import { normalizeCode, redeemCode, refusalText } from "./signin.js";
 import { apply, initialState, isSolo, myRole } from "./state.js";
 import { $, currentScene, errorText, show, toast } from "./ui.js";
 import { showConnState } from "./scenes/banner.js";
 import { hideCountdown, startCountdown } from "./scenes/countdown.js";
-import { enterGame, refreshInput, refuseInput, renderLanes, showGraded, showQuestion, showScore, showWait, stopClock } from "./scenes/game.js";
+import { enterGame, refreshInput, refuseInput, renderLanes, showGraded, showQuestion, showScore, showWait, showWatched, stopClock } from "./scenes/game.js";
 import { renderLobby, showLobby, showLobbyError } from "./scenes/lobby.js";
 import { renderMenu } from "./scenes/menu.js";
-import { showRejected, startOnboarding } from "./scenes/onboard.js";
+import { showRejected, showSignInError, startOnboarding } from "./scenes/onboard.js";
 import { showJoinError, showRace } from "./scenes/race.js";
 import { showBest, showResults, showStandings } from "./scenes/results.js";
 import { leaveTank, tankActive, tankGraded, tankOver, tankRefused } from "./scenes/fishtank.js";
@@ -30,6 +31,7 @@ const flow = {
   resumeTimer: null,
   catalogFailed: false,
   afterRename: null,          // what to show once a rename is done or cancelled (the kids' list), else the menu
+  signInError: null,          // why the link's code (?sign_in=) was refused, said on the first screen
 };
 
 export const getState = () => state;
@@ -90,6 +92,55 @@ export function useName(name) {
   flow.wantedName = name;
   link.stop();
   link.connect();
+}
+
+/**
+ * Signs in with a code made on another device: the name and this device's
+ * own token are kept as identify keeps them, then the link identifies anew.
+ * A refusal is said on the first screen; nothing is lost.
+ */
+export async function signIn(code) {
+  let got;
+  try {
+    got = await redeemCode(code);
+  } catch (e) {
+    showSignInError(refusalText(e));
+    return false;
+  }
+  identity.setToken(got.name, got.token);
+  identity.name = got.name;
+  useName(got.name);
+  return true;
+}
+
+/** `/?sign_in=CODE`: redeemed before the first connection; the code leaves the address bar either way. */
+export async function signInFromLink() {
+  const raw = new URLSearchParams(location.search).get("sign_in");
+  if (raw === null) return;
+  const params = new URLSearchParams(location.search);
+  params.delete("sign_in");
+  history.replaceState(null, "", location.pathname + (params.toString() ? `?${params}` : ""));
+  const code = normalizeCode(raw);
+  if (!code) { flow.signInError = t("signin.bad_sign_in_code"); return; }
+  try {
+    const got = await redeemCode(code);
+    identity.setToken(got.name, got.token);
+    identity.name = got.name;
+    flow.wantedName = got.name;
+  } catch (e) {
+    flow.signInError = refusalText(e);
+  }
+}
+
+/** The link's refused code, said once on the first screen (a known name may cancel back to itself). */
+function sayLinkRefusal() {
+  if (!flow.signInError) return false;
+  const text = flow.signInError;
+  flow.signInError = null;
+  if (state.identified && state.player) startRename();
+  else startOnboarding(false);
+  showSignInError(text);
+  return true;
 }
 
 /** Back to where the rename started: the kids' list, or the menu. */
@@ -154,7 +205,7 @@ function handle(msg) {
   switch (msg.type) {
     case "welcome":
       if (flow.wantedName) identify(flow.wantedName);
-      else startOnboarding(false);
+      else if (!sayLinkRefusal()) startOnboarding(false);
       break;
     case "identified": onIdentified(prev, msg); break;
     case "error": onError(msg); break;
@@ -169,7 +220,8 @@ function handle(msg) {
       break;
     case "guess": refreshInput(); break;
     case "graded": showGraded(state); tankGraded(state); break;
-    case "progress": renderLanes(state); break;
+    case "progress": renderLanes(state); if (currentScene() === "game") showWatched(state); break;
+    case "spectating": if (currentScene() === "game") { showWatched(state); renderLanes(state); } break;
     case "finished": onFinished(); break;
     case "standings": onStandings(); break;
     case "result_saved": showBest(state); kidsSaved(state); break;
@@ -190,13 +242,17 @@ function onIdentified(prev, msg) {
     flow.resumeTimer = setTimeout(() => {
       const had = !!state.room;
       dispatch({ type: "local/resume_timeout" });
-      if (had && !state.room) { stopClock(); showMenu(); }
+      if (!had || state.room) return;
+      stopClock();
+      // A finished run stays on screen until the player leaves it (the room is gone: no rematch).
+      if (["results", "standings", "kids-end"].includes(currentScene())) $("standings-rematch").hidden = true;
+      else showMenu();
     }, 2500);
     return;
   }
   if (flow.pendingJoin) { send({ type: "join_room", code: flow.pendingJoin }); return; }
   if (currentScene() === "onboard") afterName();
-  else if (currentScene() === "loading") showMenu();
+  else if (currentScene() === "loading" && !sayLinkRefusal()) showMenu();
 }
 
 function onError(msg) {
@@ -259,7 +315,7 @@ function onRoom(prev, msg) {
     if (!resumed || currentScene() !== "game" || !prev.race.running) enterGame(state);
     showScore(state);
     renderLanes(state);
-    if (myRole(state) === "spectator") showWait(t("game.spectating"));
+    if (myRole(state) === "spectator") showWait("game.spectating");
     refreshInput();
   } else if (phase === "finished" && msg.standings) {
     onStandings();
@@ -293,7 +349,7 @@ function onFinished() {
     stopClock();
     showSoloEnd();
   } else {
-    showWait(t("game.waitOthers"));
+    showWait("game.waitOthers");
   }
 }
 

@@ -19,20 +19,16 @@ export function getLang() { return lang; }
 
 export function has(key) { return key in STRINGS[lang]; }
 
+/**
+ * A string in the page's language with `{param}`s filled in. A string with
+ * plural forms is an object `{count: "n", one: "…", other: "…"}`: the form
+ * is picked by the param it names (English: "1 point", "2 points"; Chinese
+ * has one form).
+ */
 export function t(key, params = {}) {
   let s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  if (typeof s === "object") s = Number(params[s.count]) === 1 && s.one ? s.one : s.other;
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
-}
-
-/**
- * A count in words: `key.one` or `key.other` as the page's language says
- * (Intl.PluralRules: English "1 point" / "2 points"; Chinese has one form),
- * with `{n}` the count.
- */
-export function tn(key, n, params = {}) {
-  const form = new Intl.PluralRules(lang === "zh" ? "zh-CN" : "en").select(n);
-  const k = `${key}.${form}` in STRINGS[lang] || `${key}.${form}` in STRINGS.en ? `${key}.${form}` : `${key}.other`;
-  return t(k, { n, ...params });
 }
 
 export function setLang(next) {

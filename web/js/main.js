@@ -10,6 +10,7 @@ import { initGame, relabelGame } from "./scenes/game.js";
 import { initLobby, renderLobby } from "./scenes/lobby.js";
 import { initMenu, renderMenu } from "./scenes/menu.js";
 import { initOnboard } from "./scenes/onboard.js";
+import { initDevice, relabelDevice } from "./scenes/device.js";
 import { initRace, renderRace, showRace } from "./scenes/race.js";
 import { initResults, showResults, showStandings } from "./scenes/results.js";
 import { initFishStart, showFishStart } from "./scenes/fishstart.js";
@@ -55,6 +56,7 @@ const ctx = {
   useName: app.useName,
   cancelRename: app.cancelRename,
   token: (name) => identity.token(name),
+  signIn: app.signIn,
 };
 
 /** Everything drawn from data is drawn again in the new language. */
@@ -75,11 +77,12 @@ function relabel() {
   relabelPath();
   relabelBoards();
   relabelBanner();
+  relabelDevice();
 }
 
 function wire() {
   for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards,
-    initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids, initPath, initReplay]) init(ctx);
+    initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids, initPath, initReplay, initDevice]) init(ctx);
   $("lang-switch").addEventListener("click", () => {
     setLang(getLang() === "en" ? "zh" : "en");
     relabel();
@@ -101,6 +104,6 @@ applyI18n(document);
 wire();
 app.setPlayerHeader();
 show("loading");
-await app.loadCatalog();
+await Promise.all([app.loadCatalog(), app.signInFromLink()]);
 if (replay !== null) openReplay(replay);
 else app.link.connect();

@@ -22,6 +22,7 @@ function freshRace(mode = null, game = null, round = null) {
     result: null,        // `finished.result`: this player's run is over
     standings: null,     // `standings`: the race is over for everyone
     progress: null,      // the last `progress`
+    watching: null,      // a spectator's view (`spectating`): {round, index, prompt, racer}
     saved: null,         // {game, personalBest, stored}
   };
 }
@@ -137,6 +138,11 @@ export function apply(state, msg, now = 0) {
       return withRace(state, { graded: msg, score: msg.score, submitting: false, runOver: !!msg.run_over });
     case "progress":
       return withRace(state, { progress: msg });
+    case "spectating":
+      return withRace(state, {
+        watching: { round: msg.round, index: Number.isInteger(msg.question_index) ? msg.question_index : 0,
+          prompt: msg.prompt && typeof msg.prompt === "object" ? msg.prompt : {}, racer: msg.racer || null },
+      });
     case "finished":
       return withRace(state, { result: msg.result, submitting: false });
     case "standings":
@@ -197,33 +203,72 @@ export function mayAnswer(state) {
   return r.running && !!r.question && !r.result && !r.runOver && myRole(state) === "racer";
 }
 
+/** The prompt on screen: the player's question, or the one a spectator watches. */
+function shownPrompt(state) {
+  if (state.race.question) return state.race.question.prompt;
+  return state.race.watching ? state.race.watching.prompt : null;
+}
+
 /**
- * The race lanes: each racer's share of the way, 0…1. Normal runs have the
- * game's length; other modes are open-ended, so the furthest racer sets the
- * scale; a racer whose run ended is at the end; a path finder's racer
- * is as far as its robot is from the goal.
+ * What the lanes' bars measure, for the race's mode and game: a Normal run
+ * has the game's length, so a bar is the questions answered of it; the
+ * other modes are open-ended, so a bar is the score relative to the
+ * leader's; a path finder's racers share one grid, so a bar is how close
+ * the robot is to the goal. `{key, n}`: an i18n key and its count.
+ */
+export function lanesMeaning(state) {
+  const p = state.race.progress;
+  if (!p) return null;
+  const prompt = shownPrompt(state);
+  const info = gameInfo(state, state.race.game);
+  // A game answered by moves (the path finder), also while its grid is still being guessed.
+  const moves = (info && info.answer_input === "move") || p.racers.some((r) => Number.isInteger(r.remaining))
+    || (prompt && Number.isInteger(prompt.best_steps));
+  if (moves) return { key: "lanes.meaning.path", n: null };
+  if (p.mode === "normal" && info && Number.isInteger(info.normal_length)) return { key: "lanes.meaning.normal", n: info.normal_length };
+  return { key: "lanes.meaning.score", n: null };
+}
+
+/**
+ * The race lanes: each racer's share of the way, 0…1, as lanesMeaning says
+ * (a Normal racer who finished is at the end; in the open-ended modes the
+ * leader's score is the whole bar). A racer who left (`abandoned`) keeps
+ * the share they had reached; the scene marks and dims them.
  */
 export function lanes(state) {
   const p = state.race.progress;
   if (!p) return [];
-  const info = gameInfo(state, state.race.game);
-  const length = p.mode === "normal" && info ? info.normal_length : 1;
-  const scale = Math.max(length, ...p.racers.map((r) => r.question_index + 1));
+  const meaning = lanesMeaning(state);
   const you = state.room ? state.room.you : null;
-  // The path finder's racers share one grid: the way left is their distance to the goal (`remaining`).
-  const prompt = state.race.question ? state.race.question.prompt : null;
+  const prompt = shownPrompt(state);
   const far = prompt && Number.isInteger(prompt.best_steps) && prompt.best_steps > 0 ? prompt.best_steps : null;
+  const lead = Math.max(1, ...p.racers.map((r) => (Number.isFinite(r.score) ? r.score : 0)));
   const shareOf = (r) => {
-    if (r.status === "playing" && Number.isInteger(r.remaining) && far) return 1 - Math.min(far, r.remaining) / far;
-    return (r.status === "playing" ? r.question_index : scale) / scale;
+    if (meaning.key === "lanes.meaning.normal") return r.status === "completed" ? 1 : r.question_index / meaning.n;
+    if (meaning.key === "lanes.meaning.path") {
+      if (r.status === "completed") return 1;
+      return Number.isInteger(r.remaining) && far ? 1 - Math.min(far, r.remaining) / far : 0;
+    }
+    return Math.max(0, r.score) / lead;
   };
   return p.racers.map((r) => ({
     playerId: r.player_id,
     name: r.name,
     score: r.score,
     status: r.status,
+    left: r.status === "abandoned",
     me: r.player_id === you,
     remaining: Number.isInteger(r.remaining) ? r.remaining : null,
-    share: Math.min(1, shareOf(r)),
+    share: Math.max(0, Math.min(1, shareOf(r))),
   }));
+}
+
+/** The question a spectator is shown (`spectating`): {round, index, prompt, racer, racerName}, or null. */
+export function watched(state) {
+  const w = state.race.watching;
+  if (!w || myRole(state) !== "spectator") return null;
+  const racers = (state.race.progress && state.race.progress.racers) || [];
+  const members = state.room ? state.room.room.members : [];
+  const who = racers.find((r) => r.player_id === w.racer) || members.find((m) => m.player_id === w.racer);
+  return { ...w, racerName: who ? who.name : null };
 }

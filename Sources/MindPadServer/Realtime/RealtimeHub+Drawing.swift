@@ -110,8 +110,15 @@ extension RealtimeHub {
         guard !session.drawing.isBeingRead else {
             return reply(session, ProtocolError(.submitPending, "Your previous answer is still being read.", request: request))
         }
-        // A number may also be typed on the keypad: graded as typed, and
-        // counted. (A one-digit game's `answer` is ignored, as it always was.)
+        // A hidden digit may be typed (keyboard-only play, issue 19): one
+        // digit 0-9, as a number or a one-character string; counted as typed.
+        if input == .drawnDigit, let answer {
+            guard let digit = Self.typedDigit(answer) else {
+                return reply(session, ProtocolError(.badAnswer, "A typed \"answer\" is one digit 0-9, such as 7 or \"7\".", request: request))
+            }
+            return room.submit(.wire(.int(digit), keypad: true), by: player.id, to: question, receivedAt: receivedAt)
+        }
+        // A number may also be typed on the keypad: graded as typed, and counted.
         if room.game.answerInput == .drawnNumber, let answer {
             guard let typed = answer.string, DigitString.isValid(typed) else {
                 return reply(session, ProtocolError(.badAnswer, "A keypad \"answer\" is 1 to \(DigitString.maxCount) digits 0-9 in a string, such as \"3240\".", request: request))
@@ -145,6 +152,13 @@ extension RealtimeHub {
                                     strokes: strokes, result: result)
             }
         }
+    }
+
+    /// A typed hidden digit: 7 or "7"; nil for anything else.
+    static func typedDigit(_ answer: JSON) -> Int? {
+        if let n = answer.integer, (0...9).contains(n) { return n }
+        if let s = answer.string, s.count == 1, let n = Int(s), (0...9).contains(n) { return n }
+        return nil
     }
 
     private func submissionRead(_ connection: ConnectionID, player: PlayerID, question: QuestionID, receivedAt: RaceInstant,

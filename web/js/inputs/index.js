@@ -2,7 +2,7 @@
 // that takes them in the game scene.
 import { createChoiceInput } from "./choice.js";
 import { createChoiceOrDigitInput } from "./choicedigit.js";
-import { createDrawnInput } from "./drawn.js";
+import { createDigitInput } from "./digit.js";
 import { createNumberInput } from "./number.js";
 import { createPathInput } from "./path.js";
 import { $ } from "../ui.js";
@@ -18,7 +18,7 @@ function createUnsupportedInput() {
 }
 
 const INPUTS = {
-  drawn_digit: createDrawnInput,
+  drawn_digit: createDigitInput,
   drawn_number: createNumberInput,
   choice: createChoiceInput,
   choice_or_digit: createChoiceOrDigitInput,

@@ -124,9 +124,12 @@ async function loadBoard() {
   if (!board) {
     $("lb-status").textContent = t("error.unavailable");
     $("lb-body").replaceChildren();
+    $("lb-table").hidden = true;
     return;
   }
   $("lb-status").textContent = board.entries.length ? "" : t("lb.empty");
+  // An empty board says so, with no table header over nothing.
+  $("lb-table").hidden = board.entries.length === 0 && !board.me;
   lb.nextReset = board.next_reset ? Date.parse(board.next_reset) : null;
   renderResetClock();
   renderBoard(board, mode, name.toLowerCase());

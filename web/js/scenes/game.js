@@ -7,7 +7,7 @@ import { levelName } from "../catalog.js";
 import { createInput } from "../inputs/index.js";
 import { kindFor } from "../kinds/index.js";
 import { fmtTime, modeName } from "../format.js";
-import { gameInfo, isSolo, lanes, myRole } from "../state.js";
+import { gameInfo, isSolo, lanes, lanesMeaning, myRole, watched } from "../state.js";
 import { $, currentScene, show, textEl } from "../ui.js";
 import { takeGraded } from "../review/attempts.js";
 import { hideCountdown } from "./countdown.js";
@@ -35,10 +35,13 @@ export function enterGame(state) {
   kind = kindFor(race.game);
   const info = gameInfo(state, race.game);
   if (input) input.unmount();
-  input = createInput(info ? info.answer_input : kind.input, kind, ctx);
+  // A spectator answers nothing: no pad, no keypad, no score of their own.
+  const spectator = myRole(state) === "spectator";
+  input = spectator ? watchOnly() : createInput(info ? info.answer_input : kind.input, kind, ctx);
   $("game-score").textContent = String(race.score);
   // A score that means nothing until the run ends (the path finder's rank value) is not shown meanwhile.
-  $("game-score").parentElement.hidden = kind.scoreInGame === false;
+  $("game-score").parentElement.hidden = kind.scoreInGame === false || spectator;
+  $("watching").hidden = true;
   showMode(race.mode, state.room ? state.room.room.level : null);
   const q = $("question");
   q.replaceChildren();
@@ -55,8 +58,13 @@ export function enterGame(state) {
   input.mount();
   startClock();
   renderLanes(state);
-  if (race.question) showQuestion(state, false);
-  if (myRole(state) === "spectator") showWait(t("game.spectating"));
+  if (race.question && !spectator) showQuestion(state, false);
+  if (spectator) { showWait("game.spectating"); showWatched(state); }
+}
+
+/** The input of a spectator: nothing to answer with. */
+function watchOnly() {
+  return { mount() {}, question() {}, refresh() {}, key() {}, unmount() {} };
 }
 
 /** The mode in the bar, remembered so a language switch names it again. */
@@ -126,17 +134,24 @@ export function showScore(state) {
   $("game-score").textContent = String(state.race.score);
 }
 
-export function showWait(text) {
-  $("game-wait").textContent = text;
+/** The line under the game (an i18n key, kept so a language switch says the same thing again). */
+export function showWait(key) {
+  $("game-wait").dataset.i18n = key;
+  $("game-wait").textContent = t(key);
   $("game-wait").hidden = false;
 }
 
 export function renderLanes(state) {
   const list = $("lanes-list");
   list.replaceChildren();
+  const meaning = lanesMeaning(state);
+  const caption = $("lanes-meaning");
+  caption.textContent = meaning ? t(meaning.key, { n: meaning.n }) : "";
+  caption.dataset.meaning = meaning ? meaning.key : "";
   for (const lane of lanes(state)) {
     const li = document.createElement("li");
     li.className = `lane ${lane.status}`;
+    li.dataset.share = String(lane.share);
     if (lane.me) li.classList.add("me");
     const bar = document.createElement("span");
     bar.className = "bar";
@@ -148,9 +163,33 @@ export function renderLanes(state) {
     const last = lane.remaining !== null ? textEl("span", "lane-score lane-left", t("lanes.remaining", { n: lane.remaining }))
       : textEl("span", "lane-score", String(lane.score));
     if (lane.remaining !== null) last.dataset.remaining = String(lane.remaining);
-    li.append(textEl("span", "name", lane.name), bar, last);
+    const who = textEl("span", "name", "");
+    who.append(textEl("span", "who", lane.name));
+    // A racer who left: marked in words, not only by the dimmed bar.
+    if (lane.left) who.append(textEl("span", "lane-tag", t("lanes.left")));
+    li.append(who, bar, last);
     list.append(li);
   }
+}
+
+/**
+ * A spectator's view: the question the leading racer is on (`spectating`),
+ * read-only, with whose it is. Drawn again only when it changed (the
+ * question is a live region) or `force`d (a language switch).
+ */
+export function showWatched(state, force = false) {
+  const w = watched(state);
+  const note = $("watching");
+  note.hidden = !w;
+  if (!w) return;
+  const said = w.racerName ? t("game.watching", { name: w.racerName }) : t("game.watchingAny");
+  const q = $("question");
+  const id = `watch-${w.round}-${w.index}-${w.racer}`;
+  if (!force && q.dataset.id === id && note.textContent === said) return;
+  note.textContent = said;
+  kindFor(state.race.game).renderPrompt(q, w.prompt);
+  q.dataset.id = id;
+  $("question-num").textContent = kind && kind.numbered === false ? "" : t("game.question", { n: w.index + 1 });
 }
 
 function startClock() {
@@ -176,6 +215,8 @@ export function relabelGame(state) {
   showMode($("game-mode").dataset.mode, undefined);
   relabelRecap();
   renderLanes(state);
+  refreshInput();   // an input's own words (the typed digit's line)
+  if (myRole(state) === "spectator") { showWatched(state, true); return; }
   // Only a question on screen is drawn again (the tank before Start shows none).
   const shown = !!state.race.question && $("question").dataset.id === state.race.question.id;
   if (shown && kind) kind.renderPrompt($("question"), state.race.question.prompt);

@@ -1,8 +1,9 @@
 // First visit and "change name": the name form.
 import { t } from "../i18n.js";
+import { normalizeCode } from "../signin.js";
 import { $, show } from "../ui.js";
 
-let ctx = null;   // {getState, useName(name), cancelRename()}
+let ctx = null;   // {getState, useName(name), cancelRename(), signIn(code)}
 
 export function initOnboard(context) {
   ctx = context;
@@ -14,12 +15,27 @@ export function initOnboard(context) {
     ctx.useName(name);
   });
   $("onboard-cancel").addEventListener("click", () => ctx.cancelRename());
+  // A code from another device signs in with the name it was made for.
+  $("signin-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const code = normalizeCode($("signin-code").value);
+    if (!code) { showSignInError(t("signin.bad_sign_in_code")); return; }
+    showSignInError("");
+    $("signin-go").disabled = true;
+    ctx.signIn(code).finally(() => { $("signin-go").disabled = false; });
+  });
+}
+
+/** Why a code was refused, under its box (empty: nothing to say). */
+export function showSignInError(text) {
+  $("signin-error").textContent = text;
 }
 
 export function startOnboarding(allowCancel, name = "") {
   $("onboard-error").textContent = "";
   $("onboard-cancel").hidden = !allowCancel;
   $("name-input").value = allowCancel ? name : "";
+  showSignInError("");
   show("onboard");
   $("name-input").focus();
 }

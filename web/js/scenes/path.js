@@ -57,12 +57,14 @@ export async function showPathRounds() {
     if (mine !== seq) return;
     body.replaceChildren();
     status.textContent = e.status === 404 ? t("path.rounds.empty") : t("error.unavailable");
+    $("path-rounds-table").hidden = true;
     return;
   }
   if (mine !== seq) return;
   const rounds = data && Array.isArray(data.rounds) ? data.rounds : [];
   body.replaceChildren(...rounds.map(roundRow));
   status.textContent = rounds.length ? "" : t("path.rounds.empty");
+  $("path-rounds-table").hidden = rounds.length === 0;
   status.hidden = rounds.length > 0;
 }
 

@@ -4,7 +4,7 @@
 // the client's timestamps; they are placed on the race's clock so that the
 // drawing ends when the answer was graded (`answered_ms`), never before the
 // question was asked (`asked_ms`). Player names and prompts go in as text.
-import { t, tn } from "../i18n.js";
+import { t } from "../i18n.js";
 import { fmtTime, gameAndMode } from "../format.js";
 import { kindFor } from "../kinds/index.js";
 import { api } from "../net.js";
@@ -120,7 +120,7 @@ function listRacers() {
 }
 
 function racerLabel(r) {
-  return `${r.name} · ${tn("replay.points", r.score)}`;
+  return `${r.name} · ${t("replay.points", { n: r.score })}`;
 }
 
 function fillPickers() {
@@ -211,7 +211,7 @@ function render() {
     let i = -1;
     lane.steps.forEach((s, j) => { if (s.begin <= pos) i = j; });
     const points = lane.steps.filter((s) => s.answered <= pos).reduce((n, s) => n + (Number.isFinite(s.answer.points) ? s.answer.points : 0), 0);
-    lane.els.score.textContent = tn("replay.points", points);
+    lane.els.score.textContent = t("replay.points", { n: points });
     if (i !== lane.shown) showStep(lane, i, kind);
     const step = lane.steps[i];
     if (!step) continue;
