@@ -17,6 +17,9 @@ public struct RaceRun: Sendable, Equatable {
     /// The path finder's round: whether the robot reached the goal; nil
     /// for a result without a round (every other game).
     public var pathFinished: Bool?
+    /// Whether the run ended by the rules (migration 0011); nil for a
+    /// result stored before it.
+    public var completed: Bool?
     /// In `seq` order; empty when the answers are past their retention
     /// (or the result was stored before answers were).
     public var answers: [StoredAnswer]
@@ -65,7 +68,7 @@ public struct RaceStore {
     public func race(_ raceID: String) throws -> [RaceRun] {
         let results = try connection.query("""
             SELECT g.result_id::text AS result_id, p.name, g.game, g.mode, g.room_id, g.score, g.correct, g.answered,
-                   g.duration_ms, (extract(epoch FROM g.finished_at) * 1000)::bigint AS finished_ms,
+                   g.duration_ms, (extract(epoch FROM g.finished_at) * 1000)::bigint AS finished_ms, g.completed,
                    CASE WHEN r.result_id IS NULL THEN NULL ELSE r.ended_at IS NOT NULL END AS path_finished
             FROM game_results g JOIN players p ON p.id = g.player_id
             LEFT JOIN path_rounds r ON r.result_id = g.result_id
@@ -102,6 +105,7 @@ public struct RaceStore {
                            durationMs: try ScoreStore.int(results, "duration_ms", i),
                            finishedAtMs: Int64(try ScoreStore.int(results, "finished_ms", i)),
                            pathFinished: results.value("path_finished", row: i).map { $0 == "t" },
+                           completed: results.value("completed", row: i).map { $0 == "t" },
                            answers: answers[id] ?? [])
         }
     }

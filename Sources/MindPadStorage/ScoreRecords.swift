@@ -33,6 +33,9 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     /// The grid path finder's round (migration 0009), written to
     /// `path_rounds` with the result; nil for every other game.
     public var path: PathRoundRecord?
+    /// Whether the run ended by the rules rather than by the racer leaving
+    /// (migration 0011); nil in journal lines written before it.
+    public var completed: Bool?
     /// Every graded answer of the run, in order (migration 0010), written to
     /// `result_answers` with the result; within `AnswerRecord`'s bounds.
     public var answers: [AnswerRecord]
@@ -46,7 +49,8 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
                 lowerScoreWins: Bool = false, mode: String, level: Int? = nil,
                 score: Int, correct: Int, answered: Int, durationMs: Int,
                 roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64,
-                keypadAnswers: Int = 0, fishID: UUID? = nil, path: PathRoundRecord? = nil, answers: [AnswerRecord] = []) {
+                keypadAnswers: Int = 0, fishID: UUID? = nil, path: PathRoundRecord? = nil, answers: [AnswerRecord] = [],
+                completed: Bool? = nil) {
         self.resultID = resultID
         self.playerID = playerID
         self.game = game
@@ -64,20 +68,22 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
         self.fishID = fishID
         self.path = path
         self.answers = AnswerRecord.bounded(answers)
+        self.completed = completed
     }
 }
 
 extension GameResultRecord {
     private enum CodingKeys: String, CodingKey {
         case resultID, playerID, game, lowerScoreWins, mode, score, correct, answered, durationMs, roomID, raceID, finishedAtMs
-        case keypadAnswers, fishID, level, path, answers
+        case keypadAnswers, fishID, level, path, answers, completed
     }
 
     /// Journal lines written before games had names are MindPad results;
     /// lines written before the keypad and fish (0007) had none, and lines
     /// written before levels (0008) have no `level`, and lines written
     /// before the path finder (0009) no `path`, and lines written before
-    /// answers were kept (0010) no `answers`.
+    /// answers were kept (0010) no `answers`, and lines written before 0011 no
+    /// `completed`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         resultID = try c.decode(String.self, forKey: .resultID)
@@ -97,6 +103,7 @@ extension GameResultRecord {
         fishID = try c.decodeIfPresent(UUID.self, forKey: .fishID)
         path = try c.decodeIfPresent(PathRoundRecord.self, forKey: .path)
         answers = AnswerRecord.bounded(try c.decodeIfPresent([AnswerRecord].self, forKey: .answers) ?? [])
+        completed = try c.decodeIfPresent(Bool.self, forKey: .completed)
     }
 
     /// The key a board orders by, smaller first: -score where more is better.

@@ -98,14 +98,14 @@ public struct ScoreStore {
                 SELECT * FROM jsonb_to_recordset(\(String(decoding: rows, as: UTF8.self))::jsonb) AS t (
                     i int, result_id uuid, player_id bigint, game text, rank_key int, mode text, score int,
                     correct int, answered int, duration_ms int, room_id text, race_id text, finished_ms bigint,
-                    keypad_answers int, fish_id uuid, level int, boards boolean,
+                    keypad_answers int, fish_id uuid, level int, boards boolean, completed boolean,
                     path_rows int, path_columns int, goal_row int, goal_column int, path_steps int, best_steps int,
                     path_tries int, started_ms bigint, ended_ms bigint, answers jsonb)
             ), ins AS (
                 INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered,
-                                          duration_ms, room_id, race_id, finished_at, keypad_answers, fish_id, level)
+                                          duration_ms, room_id, race_id, finished_at, keypad_answers, fish_id, level, completed)
                 SELECT result_id, player_id, game, mode, score, correct, answered, duration_ms, room_id, race_id,
-                       to_timestamp(finished_ms / 1000.0), keypad_answers, fish_id, level
+                       to_timestamp(finished_ms / 1000.0), keypad_answers, fish_id, level, completed
                 FROM input ORDER BY result_id
                 ON CONFLICT (result_id) DO NOTHING
                 RETURNING result_id, player_id, game, mode, score, duration_ms, finished_at, fish_id, level, correct
@@ -278,6 +278,7 @@ public struct ScoreStore {
         let level: Int?
         /// Whether the result may improve bests (`entersBoards`).
         let boards: Bool
+        let completed: Bool?
         /// The path-finder round, all nil without one.
         let path_rows, path_columns, goal_row, goal_column, path_steps, best_steps, path_tries: Int?
         let started_ms, ended_ms: Int64?
@@ -288,6 +289,7 @@ public struct ScoreStore {
             (score, correct, answered, duration_ms) = (r.score, r.correct, r.answered, r.durationMs)
             (room_id, race_id, finished_ms) = (r.roomID, r.raceID, r.finishedAtMs)
             (keypad_answers, fish_id, level, boards) = (r.keypadAnswers, r.fishID?.uuidString.lowercased(), r.level, r.entersBoards)
+            completed = r.completed
             let p = r.path
             (path_rows, path_columns, goal_row, goal_column) = (p?.rows, p?.columns, p?.goalRow, p?.goalColumn)
             (path_steps, best_steps, path_tries) = (p?.steps, p?.bestSteps, p?.tries)

@@ -93,6 +93,23 @@ final class RaceServer: InProcessServer {
         #expect(head.status == 200 && head.body.isEmpty && Int(head.header("content-length") ?? "") == r.body.count)
     }
 
+    /// A Time Attack racer who left says so: the stored `completed`
+    /// (migration 0011) wins over what the counts would suggest; a result
+    /// stored without it is inferred (Time Attack: completed).
+    @Test func whoLeftATimeAttackRaceIsNotCompleted() throws {
+        let server = try RaceServer()
+        defer { server.stop() }
+        var stayed = Self.result(try server.player("Stayed").id, race: "ta1", score: 5, correct: 5, answered: 6, ms: 90_000, mode: "time_attack")
+        stayed.completed = true
+        var left = Self.result(try server.player("Left").id, race: "ta1", score: 3, correct: 3, answered: 3, ms: 20_000, mode: "time_attack")
+        left.completed = false
+        let old = Self.result(try server.player("Old").id, race: "ta1", score: 1, correct: 1, answered: 1, ms: 5_000, mode: "time_attack")
+        for r in [stayed, left, old] { try server.store(r) }
+        let racers = try #require(try server.get("/api/races/ta1").json()["racers"] as? [[String: Any]])
+        #expect(racers.map { $0["name"] as? String } == ["Stayed", "Left", "Old"])
+        #expect(racers.map { $0["completed"] as? Bool } == [true, false, true])
+    }
+
     /// A game where less is better lists its best (lowest) first, and a
     /// path-finder round never finished is a racer who did not complete.
     @Test func aLowerFirstGameListsTheLowestFirst() throws {
@@ -105,9 +122,10 @@ final class RaceServer: InProcessServer {
         for r in [slow, quick, left] { try server.store(r) }
         let body = try server.get("/api/races/ABCD23-1").json()
         let racers = try #require(body["racers"] as? [[String: Any]])
-        // The unfinished round scored 0, lowest of all: the board's own order.
-        #expect(racers.map { $0["name"] as? String } == ["Left", "Quick", "Slow"])
-        #expect(racers.map { $0["completed"] as? Bool } == [false, true, true])
+        // The unfinished round scored 0, lowest of all, yet comes last, as
+        // in the standings.
+        #expect(racers.map { $0["name"] as? String } == ["Quick", "Slow", "Left"])
+        #expect(racers.map { $0["completed"] as? Bool } == [true, true, false])
         #expect(body["game"] as? String == "path_finder" && body["room"] is NSNull)
     }
 

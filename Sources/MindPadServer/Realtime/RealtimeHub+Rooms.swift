@@ -67,7 +67,7 @@ extension RealtimeHub {
             durationMs: Int(result.mode == .timeAttack ? result.scoreReachedAfter.milliseconds : result.duration.milliseconds),
             roomID: code, raceID: race,
             finishedAtMs: finishedAtMs, keypadAnswers: result.keypadAnswers, fishID: fish,
-            path: Self.pathRecord(result, finishedAtMs: finishedAtMs), answers: answers)
+            path: Self.pathRecord(result, finishedAtMs: finishedAtMs), answers: answers, completed: result.completed)
         let round = result.round
         let mode = result.mode
         let identifier = game.identifier

@@ -19,12 +19,14 @@ enum ReplayJSON {
 
     /// The replay: the race's runs in its game's board order (score, then
     /// time, then who finished first; a game this server no longer hosts
-    /// as higher first).
+    /// as higher first). Where less is better, a run left unfinished
+    /// (scored 0) comes after every completed one, as in the standings.
     static func race(_ id: String, _ runs: [RaceRun], game info: GameInfo?) throws -> JSON {
         let lowerFirst = info?.boardOrder == .lowerFirst
         let ordered = runs.sorted { a, b in
             let (x, y) = lowerFirst ? (a.score, b.score) : (b.score, a.score)
-            return (x, a.durationMs, a.finishedAtMs, a.name, a.resultID) < (y, b.durationMs, b.finishedAtMs, b.name, b.resultID)
+            let (p, q) = lowerFirst ? (completed(a, game: info) ? 0 : 1, completed(b, game: info) ? 0 : 1) : (0, 0)
+            return (p, x, a.durationMs, a.finishedAtMs, a.name, a.resultID) < (q, y, b.durationMs, b.finishedAtMs, b.name, b.resultID)
         }
         let first = ordered[0]
         return .object([
@@ -45,12 +47,13 @@ enum ReplayJSON {
     }
 
     /// Whether the run ended by the rules rather than by the racer
-    /// leaving, as far as what is stored tells: a path-finder round that
-    /// reached its goal; a Survival run that ended on a miss; a Normal run
-    /// that answered the game's every question. Results keep no such flag,
-    /// so a Time Attack run (which lasts the race's length either way)
-    /// counts as completed.
+    /// leaving: as stored (migration 0011), or for an older result as far
+    /// as what it holds tells: a path-finder round that reached its goal; a
+    /// Survival run that ended on a miss; a Normal run that answered the
+    /// game's every question; a Time Attack run (which lasts the race's
+    /// length either way) counts as completed.
     static func completed(_ run: RaceRun, game info: GameInfo?) -> Bool {
+        if let stored = run.completed { return stored }
         if let finished = run.pathFinished { return finished }
         switch GameMode(rawValue: run.mode) {
         case .survival: return run.answered > run.correct
