@@ -21,20 +21,16 @@ public struct AnswerStore {
     public func answers(ofResult resultID: String) throws -> [AnswerRecord] {
         let rows = try connection.query("""
             SELECT seq, question_id, prompt::text AS prompt, answer::text AS answer, expected::text AS expected,
-                   correct, points, input, confidence::float8 AS confidence, asked_ms, answered_ms, strokes::text AS strokes
+                   correct, points, input, confidence::text AS confidence, asked_ms, answered_ms, strokes::text AS strokes
             FROM result_answers WHERE result_id = \(resultID)::uuid ORDER BY seq
             """)
         let decoder = JSONDecoder()
         return try rows.rows.indices.map { i in
-            let strokes = try rows.value("strokes", row: i).map { try decoder.decode([[[Double]]].self, from: Data($0.utf8)) }
-            return AnswerRecord(
-                seq: try ScoreStore.int(rows, "seq", i), questionID: try ScoreStore.text(rows, "question_id", i),
-                prompt: try ScoreStore.text(rows, "prompt", i), answer: try ScoreStore.text(rows, "answer", i),
-                expected: rows.value("expected", row: i), correct: rows.value("correct", row: i) == "t",
-                points: try ScoreStore.int(rows, "points", i), input: try ScoreStore.text(rows, "input", i),
-                confidence: rows.value("confidence", row: i).flatMap(Double.init),
-                askedMs: try ScoreStore.int(rows, "asked_ms", i), answeredMs: try ScoreStore.int(rows, "answered_ms", i),
-                strokes: strokes)
+            let a = try StoredAnswer(rows, i)
+            return AnswerRecord(seq: a.seq, questionID: a.questionID, prompt: a.prompt, answer: a.answer, expected: a.expected,
+                                correct: a.correct, points: a.points, input: a.input, confidence: a.confidence,
+                                askedMs: a.askedMs, answeredMs: a.answeredMs,
+                                strokes: try a.strokes.map { try decoder.decode([[[Double]]].self, from: Data($0.utf8)) })
         }
     }
 

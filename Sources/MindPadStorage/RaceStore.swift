@@ -53,6 +53,20 @@ public struct StoredAnswer: Sendable, Equatable {
     }
 }
 
+extension StoredAnswer {
+    /// Row `i` of a query that selects the table's columns by their names,
+    /// with `prompt`, `answer`, `expected`, `strokes` and `confidence` as text.
+    init(_ rows: PostgresRows, _ i: Int) throws {
+        self.init(seq: try ScoreStore.int(rows, "seq", i), questionID: try ScoreStore.text(rows, "question_id", i),
+                  prompt: try ScoreStore.text(rows, "prompt", i), answer: try ScoreStore.text(rows, "answer", i),
+                  expected: rows.value("expected", row: i), correct: rows.value("correct", row: i) == "t",
+                  points: try ScoreStore.int(rows, "points", i), input: try ScoreStore.text(rows, "input", i),
+                  confidence: rows.value("confidence", row: i).flatMap(Double.init),
+                  askedMs: try ScoreStore.int(rows, "asked_ms", i), answeredMs: try ScoreStore.int(rows, "answered_ms", i),
+                  strokes: rows.value("strokes", row: i))
+    }
+}
+
 /// A race's results and answers, on one connection. Blocking: call it from
 /// a database worker, never from the network thread.
 public struct RaceStore {
@@ -87,14 +101,7 @@ public struct RaceStore {
             """)
         var answers: [String: [StoredAnswer]] = [:]
         for i in rows.rows.indices {
-            answers[try ScoreStore.text(rows, "result_id", i), default: []].append(StoredAnswer(
-                seq: try ScoreStore.int(rows, "seq", i), questionID: try ScoreStore.text(rows, "question_id", i),
-                prompt: try ScoreStore.text(rows, "prompt", i), answer: try ScoreStore.text(rows, "answer", i),
-                expected: rows.value("expected", row: i), correct: rows.value("correct", row: i) == "t",
-                points: try ScoreStore.int(rows, "points", i), input: try ScoreStore.text(rows, "input", i),
-                confidence: rows.value("confidence", row: i).flatMap(Double.init),
-                askedMs: try ScoreStore.int(rows, "asked_ms", i), answeredMs: try ScoreStore.int(rows, "answered_ms", i),
-                strokes: rows.value("strokes", row: i)))
+            answers[try ScoreStore.text(rows, "result_id", i), default: []].append(try StoredAnswer(rows, i))
         }
         return try results.rows.indices.map { i in
             let id = try ScoreStore.text(results, "result_id", i)

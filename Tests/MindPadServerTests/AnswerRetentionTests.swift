@@ -99,7 +99,6 @@ import Testing
             var a = a
             a.prompt = #"{"digits": "12"}"#   // as PostgreSQL prints jsonb
             (a.answer, a.expected) = (#""23""#, #""23""#)
-            a.confidence = a.confidence.map { Double(Float($0)) }   // `real`
             return a
         })
         #expect(try answers.answers(ofResult: oldID).isEmpty)
