@@ -361,7 +361,9 @@ struct NumberSegmenter {
             return
         }
         // Two digits: the few cheapest cuts that differ (at mid-height), read
-        // both sides of each, the best score kept.
+        // both sides of each, the best score kept (a cut whose left side
+        // already scores no better than the best so far is not read further:
+        // scores only fall as sides are added, the winner is the same).
         let mid = (group.y0 + group.y1) / 2
         var tried: [Double] = []
         var two = Hypothesis(score: -.infinity)
@@ -370,7 +372,7 @@ struct NumberSegmenter {
             let x = split.at[0] - split.shear * mid
             guard tried.allSatisfy({ abs($0 - x) > tuning.distinctCuts * height }) else { continue }
             tried.append(x)
-            let h = read(group, split, floor: -.infinity)
+            let h = read(group, split, floor: pair == nil ? -.infinity : two.score)
             if pair == nil || h.score > two.score { two = h; pair = split }
         }
         guard let pair else { return emit(whole, wholePart) }
