@@ -111,6 +111,11 @@ extension NumberSegmenter {
                 boxes[key] = parts[key]?.box(in: drawing)
             }
         }
+        // The most a run can score before it is read: its height cost (a
+        // run lower than `pieceHeight`, a 5's bar, is no digit of its own).
+        let lift = boxes.map { box in
+            box.map { -tuning.pieceHeightCost * max(0, tuning.pieceHeight - ($0.y1 - $0.y0) / height) } ?? 0
+        }
         func run(_ i: Int, _ length: Int) -> Run? {
             let key = i * longest + length - 1
             if let r = runs[key] { return r }
@@ -146,6 +151,17 @@ extension NumberSegmenter {
                 let i = j - length
                 let key = j * longest + length - 1
                 if i == 0 {
+                    // A first run is followed by another: at best by the one
+                    // with the least height and order cost.
+                    if j < m, let a = boxes[length - 1] {
+                        var next = -Double.infinity
+                        for following in 1...min(longest, m - j) {
+                            guard let b = boxes[j * longest + following - 1] else { continue }
+                            next = max(next, lift[j * longest + following - 1]
+                                - orderCost(after: row[0..<j], row[j..<(j + following)], a, b))
+                        }
+                        guard lift[length - 1] + next > floor else { continue }
+                    }
                     guard let r = run(i, length) else { continue }
                     best[key] = r.score
                     count[key] = 1
@@ -153,9 +169,10 @@ extension NumberSegmenter {
                 }
                 guard let b = boxes[i * longest + length - 1] else { continue }
                 // Each way here before reading this run: the best before it less
-                // the order cost. A run scores ≤ 0, so when none of them is above
-                // `floor` no reading through this run can win: it is not read
-                // (the winning reading is the same as reading every run).
+                // the order cost. A run scores at most its height cost (`lift`,
+                // ≤ 0), so when none of them is above `floor` with it no reading
+                // through this run can win: it is not read (the winning reading
+                // is the same as reading every run).
                 for k in before.indices { before[k] = -.infinity }
                 var open = false
                 for previous in 1...min(longest, i) {
@@ -164,7 +181,7 @@ extension NumberSegmenter {
                         let a = boxes[(i - previous) * longest + previous - 1]
                     else { continue }
                     before[previous - 1] = best[from] - orderCost(after: row[(i - previous)..<i], row[i..<j], a, b)
-                    open = open || before[previous - 1] > floor
+                    open = open || before[previous - 1] + lift[i * longest + length - 1] > floor
                 }
                 guard open, let r = run(i, length) else { continue }
                 for previous in 1...min(longest, i) where before[previous - 1] > -.infinity {
