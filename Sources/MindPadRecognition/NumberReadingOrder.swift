@@ -15,7 +15,6 @@ extension NumberSegmenter {
         var part: InkPart
         var reading: Recognition
         var score: Double
-        var x0 = 0.0, x1 = 0.0
     }
 
     /// Where to split one stroke in two pieces: points 0..<end and start..<count
@@ -102,17 +101,32 @@ extension NumberSegmenter {
             }
             return part
         }
+        // Each run's part and box (geometry only), for the order costs and the bound below.
+        var boxes = [InkBox?](repeating: nil, count: m * longest)
+        var parts = [InkPart?](repeating: nil, count: m * longest)
+        for i in 0..<m {
+            for length in 1...min(longest, m - i) {
+                let key = i * longest + length - 1
+                parts[key] = runPart(i, length)
+                boxes[key] = parts[key]?.box(in: drawing)
+            }
+        }
+        // The most a run can score before it is read: its height cost (a
+        // run lower than `pieceHeight`, a 5's bar, is no digit of its own).
+        let lift = boxes.map { box in
+            box.map { -tuning.pieceHeightCost * max(0, tuning.pieceHeight - ($0.y1 - $0.y0) / height) } ?? 0
+        }
         func run(_ i: Int, _ length: Int) -> Run? {
             let key = i * longest + length - 1
             if let r = runs[key] { return r }
-            guard let part = runPart(i, length), let box = part.box(in: drawing) else { return nil }
+            guard let part = parts[key], let box = boxes[key] else { return nil }
             let r = readings[part] ?? recognize(part)
             readings[part] = r
             let tall = (box.y1 - box.y0) / height
             let wide = part.width(in: drawing, box: box, window: height / 3)
             let score = Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.pieceHeight - tall)
                 - widthCost(wide, digit: r.digit)
-            let made = Run(part: part, reading: r, score: score, x0: box.x0, x1: box.x1)
+            let made = Run(part: part, reading: r, score: score)
             runs[key] = made
             return made
         }
@@ -125,29 +139,54 @@ extension NumberSegmenter {
         // without the network, and the result is the same as reading them all.
         let wholeScore = Self.log(whole.confidence) - widthCost(wholeWidth, digit: whole.digit)
         let floor = max(wholeScore + tuning.orderMargin + (splits.isEmpty ? 0 : tuning.strokeSplitMargin), beat)
-        guard cheapestOrder(m: m, longest: longest, row: row, part: runPart) < -floor else { return nil }
+        guard cheapestOrder(m: m, longest: longest, row: row, boxes: boxes) < -floor else { return nil }
         // best[j * longest + (length - 1)]: the best score of order[0..<j] with
         // its last run `length` strokes long, and how many runs.
         var best = [Double](repeating: -.infinity, count: (m + 1) * longest)
         var count = [Int](repeating: 0, count: (m + 1) * longest)
         var back = [Int](repeating: 0, count: (m + 1) * longest)
+        var before = [Double](repeating: -.infinity, count: longest)
         for j in 1...m {
             for length in 1...min(longest, j) {
                 let i = j - length
-                guard let r = run(i, length) else { continue }
                 let key = j * longest + length - 1
                 if i == 0 {
+                    // A first run is followed by another: at best by the one
+                    // with the least height and order cost.
+                    if j < m, let a = boxes[length - 1] {
+                        var next = -Double.infinity
+                        for following in 1...min(longest, m - j) {
+                            guard let b = boxes[j * longest + following - 1] else { continue }
+                            next = max(next, lift[j * longest + following - 1]
+                                - orderCost(after: row[0..<j], row[j..<(j + following)], a, b))
+                        }
+                        guard lift[length - 1] + next > floor else { continue }
+                    }
+                    guard let r = run(i, length) else { continue }
                     best[key] = r.score
                     count[key] = 1
                     continue
                 }
+                guard let b = boxes[i * longest + length - 1] else { continue }
+                // Each way here before reading this run: the best before it less
+                // the order cost. A run scores at most its height cost (`lift`,
+                // ≤ 0), so when none of them is above `floor` with it no reading
+                // through this run can win: it is not read (the winning reading
+                // is the same as reading every run).
+                for k in before.indices { before[k] = -.infinity }
+                var open = false
                 for previous in 1...min(longest, i) {
                     let from = i * longest + previous - 1
-                    guard best[from] > -.infinity, count[from] < room, let p = run(i - previous, previous) else {
-                        continue
-                    }
-                    let s = best[from] + r.score - orderCost(after: row[(i - previous)..<i], row[i..<j], p, r)
-                    if s > best[key] { best[key] = s; count[key] = count[from] + 1; back[key] = previous }
+                    guard best[from] > -.infinity, count[from] < room,
+                        let a = boxes[(i - previous) * longest + previous - 1]
+                    else { continue }
+                    before[previous - 1] = best[from] - orderCost(after: row[(i - previous)..<i], row[i..<j], a, b)
+                    open = open || before[previous - 1] + lift[i * longest + length - 1] > floor
+                }
+                guard open, let r = run(i, length) else { continue }
+                for previous in 1...min(longest, i) where before[previous - 1] > -.infinity {
+                    let s = before[previous - 1] + r.score
+                    if s > best[key] { best[key] = s; count[key] = count[i * longest + previous - 1] + 1; back[key] = previous }
                 }
             }
         }
@@ -273,12 +312,9 @@ extension NumberSegmenter {
 
     /// The least total order cost (`orderCost`) of cutting `m` strokes of the
     /// order into two runs or more of at most `longest` strokes: geometry
-    /// only, no reading. `part(i, length)` is the run of strokes i..<i + length.
-    private func cheapestOrder(m: Int, longest: Int, row: [Int], part: (Int, Int) -> InkPart?) -> Double {
-        var boxes = [InkBox?](repeating: nil, count: m * longest)
-        for i in 0..<m {
-            for length in 1...min(longest, m - i) { boxes[i * longest + length - 1] = part(i, length)?.box(in: drawing) }
-        }
+    /// only, no reading. `boxes[i * longest + length - 1]` is the box of the run of
+    /// strokes i..<i + length (nil: not a run).
+    private func cheapestOrder(m: Int, longest: Int, row: [Int], boxes: [InkBox?]) -> Double {
         // cost[j * longest + (length - 1)]: the least order cost of order[0..<j]
         // in two runs or more, the last `length` strokes long.
         var cost = [Double](repeating: .infinity, count: (m + 1) * longest)
@@ -346,12 +382,7 @@ extension NumberSegmenter {
     /// band where both have ink, b's left and right edges should be right of
     /// a's (by `orderSlack` heights); per height short, `orderCost`. Runs that
     /// share no band: b's centre right of a's.
-    /// `a` and `b` are the runs' rows in the profiles.
-    private func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: Run, _ rb: Run) -> Double {
-        orderCost(after: a, b, InkBox(x0: ra.x0, y0: 0, x1: ra.x1, y1: 0), InkBox(x0: rb.x0, y0: 0, x1: rb.x1, y1: 0))
-    }
-
-    /// The same, for runs with these boxes.
+    /// `a` and `b` are the runs' rows in the profiles, `ra` and `rb` their boxes.
     private func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: InkBox, _ rb: InkBox) -> Double {
         let bands = Self.bands
         var short = 0.0

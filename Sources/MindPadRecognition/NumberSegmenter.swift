@@ -330,7 +330,7 @@ struct NumberSegmenter {
             && ((width <= tuning.splitWidth && (whole.confidence >= tuning.sureConfidence || width < tuning.narrowWidth))
                 || (whole.confidence >= tuning.usualConfidence && width <= tuning.singleWidths[whole.digit])))
         {
-            return emit(whole, wholePart)
+            return emitWhole(group, whole, wholePart, byOrder: byOrder)
         }
         // Clearly one digit by its shape and the cheapest cut (the pre-gate, the
         // split gate's cheap half): no need to read any cut.
@@ -341,27 +341,19 @@ struct NumberSegmenter {
             Double(cheapest.crossings[0]), cheapest.extents[0], abs(cheapest.offsets[0]),
         ]
         if !tuning.preGate.isEmpty && gateFeatures == nil && Self.gate(shape, tuning.preGate) < tuning.preGateFloor {
-            return emit(whole, wholePart)
+            return emitWhole(group, whole, wholePart, byOrder: byOrder)
         }
         // Strokes in the order written, in runs of one digit each: touching
         // digits drawn with separate strokes part there, whatever their ink.
         // A run as wide as two digits holds a stroke that ran on into the next
         // digit: it is cut like a group.
         if byOrder, let runs = readByOrder(group, whole: whole, wholeWidth: group.width, runOn: splits) {
-            for (r, part) in runs {
-                guard let box = part.box(in: drawing) else { continue }
-                let runWidth = self.width(of: part.strokes)
-                if part.piece < 0 && isRunOn(runWidth) {
-                    read(Group(strokes: part.strokes, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1, width: runWidth),
-                         byOrder: false)
-                } else {
-                    emit(r, part)
-                }
-            }
-            return
+            return emit(runs: runs)
         }
         // Two digits: the few cheapest cuts that differ (at mid-height), read
-        // both sides of each, the best score kept.
+        // both sides of each, the best score kept (a cut whose left side
+        // already scores no better than the best so far is not read further:
+        // scores only fall as sides are added, the winner is the same).
         let mid = (group.y0 + group.y1) / 2
         var tried: [Double] = []
         var two = Hypothesis(score: -.infinity)
@@ -370,7 +362,7 @@ struct NumberSegmenter {
             let x = split.at[0] - split.shear * mid
             guard tried.allSatisfy({ abs($0 - x) > tuning.distinctCuts * height }) else { continue }
             tried.append(x)
-            let h = read(group, split, floor: -.infinity)
+            let h = read(group, split, floor: pair == nil ? -.infinity : two.score)
             if pair == nil || h.score > two.score { two = h; pair = split }
         }
         guard let pair else { return emit(whole, wholePart) }
@@ -395,6 +387,43 @@ struct NumberSegmenter {
             if h.score > best.score { best = h }
         }
         for (r, part) in best.reading { emit(r, part) }
+    }
+
+    /// Emits runs of strokes read by `readByOrder`; a run as wide as two
+    /// digits (a stroke that ran on into the next) is read again as a group,
+    /// by cuts.
+    private mutating func emit(runs: [(Recognition, InkPart)]) {
+        for (r, part) in runs {
+            guard let box = part.box(in: drawing) else { continue }
+            let runWidth = self.width(of: part.strokes)
+            if part.piece < 0 && isRunOn(runWidth) {
+                read(Group(strokes: part.strokes, x0: box.x0, x1: box.x1, y0: box.y0, y1: box.y1, width: runWidth),
+                     byOrder: false)
+            } else {
+                emit(r, part)
+            }
+        }
+    }
+
+    /// Emits a group the exits of `read` take for one digit (narrow and read
+    /// surely, or so by the pre-gate). Two touching digits whose ink overlaps
+    /// can look like one digit to the network and in width (a 9 and a 0
+    /// written into each other read as an 8 at 0.99): when the group has two
+    /// strokes or more, the order they were written in is asked first
+    /// (`readByOrder` without split strokes). Order alone (geometry, no
+    /// network) rules out the strokes of one digit that cross or start left
+    /// of each other (a 4, a 5's bar, a 7's crossbar), so most groups read
+    /// nothing more; runs must read better than the group whole.
+    private mutating func emitWhole(_ group: Group, _ whole: Recognition, _ wholePart: InkPart, byOrder: Bool) {
+        if tuning.orderAtExits, byOrder, group.strokes.nonzeroBitCount >= 2 {
+            readings.removeAll(keepingCapacity: true)
+            readings[wholePart] = whole
+            let beat = Self.log(whole.confidence) - widthCost(group.width, digit: whole.digit) + tuning.exitOrderMargin
+            if let h = readByOrder(group, whole: whole, wholeWidth: group.width, beat: beat), h.score > beat {
+                return emit(runs: h.runs)
+            }
+        }
+        emit(whole, wholePart)
     }
 
     /// Whether ink this wide holds a stroke that ran on into the next digit.
@@ -622,6 +651,11 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// ...when the group has two strokes wider than `strokeSplitWidth`, or
     /// one wider than this (in heights: three digits' worth).
     public var multiSplitWidth = 1.0
+    /// Groups of two strokes or more that the exits for one digit take are
+    /// first read by stroke order (`NumberSegmenter.emitWhole`).
+    public var orderAtExits = true
+    /// ...and the runs must read better than the group whole by this.
+    public var exitOrderMargin = 0.0
 
     public init() {}
 

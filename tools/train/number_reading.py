@@ -1,6 +1,6 @@
 """Handwritten numbers: synthetic test sets, and the number reader measured on them.
 
-usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH] [--count 2000] [--late 200]
+usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH | --via-bench] [--count 2000] [--late 200]
        .venv/bin/python number_reading.py --bench [--package DIR] [--core 1] [--repeats 20]
        .venv/bin/python number_reading.py --fit-gate [--package DIR]
        .venv/bin/python number_reading.py --write FILE [--set dev] [--count N]
@@ -24,7 +24,9 @@ share of numbers read exactly, per length and per kind, and the confusion of
 splits (too few / right count / too many digits); then, apart, 200 numbers
 (seed + 1) in which one digit's last stroke was written after the next digit
 (`--late`; the main sets keep each digit's strokes together and in order, as
-people write: see make_set / make_number).
+people write: see make_set / make_number). `--via-bench` reads them through
+`recog-bench --numbers` instead (RecognizeLines in number mode, the same code
+without building the server; the same outputs).
 --bench times Recognizer.readNumber on 6-digit numbers on one core, side by side
 with `recognize` on one digit of each alone (before and after; their ratio)
 (`recog-bench --numbers`, release build in the scratch package of evaluate.py).
@@ -337,6 +339,8 @@ def main():
     ap.add_argument("--count", type=int, default=2000)
     ap.add_argument("--binary", help="mindpad binary (default: swift build -c release --product mindpad)")
     ap.add_argument("--package", default=os.path.join(HERE, "out", "bench-pkg"))
+    ap.add_argument("--via-bench", action="store_true",
+                    help="read through recog-bench --numbers (the same RecognizeLines code, no server build)")
     ap.add_argument("--core", type=int, default=1)
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--show", type=int, default=0, help="print this many misread numbers")
@@ -350,14 +354,29 @@ def main():
         numbers = make_set(args.set, args.count)
         path = os.path.join(out, f"numbers_{args.set}.jsonl")
         write_lines(path, numbers)
-        binary = args.binary or mindpad_binary()
-        with open(path) as f:
-            res = subprocess.run([binary, "recognize", "--number"], stdin=f, check=True, capture_output=True,
-                                 text=True)
-        replies = [json.loads(line) for line in res.stdout.splitlines()]
+        if args.via_bench:
+            import evaluate as ev  # recog-bench: RecognizeLines in number mode, the code `mindpad recognize --number` runs
+            ev.make_package(args.package)
+            bench = ev.build(args.package)
+            binary = bench + " --numbers"
+
+            def read_lines(path):
+                replies_path = path + ".readings"
+                subprocess.run([bench, "--numbers", path, replies_path, "0"], check=True, capture_output=True)
+                with open(replies_path) as f:
+                    return [json.loads(line) for line in f]
+        else:
+            binary = args.binary or mindpad_binary()
+
+            def read_lines(path):
+                with open(path) as f:
+                    res = subprocess.run([binary, "recognize", "--number"], stdin=f, check=True, capture_output=True,
+                                         text=True)
+                return [json.loads(line) for line in res.stdout.splitlines()]
+        replies = read_lines(path)
         assert len(replies) == len(numbers), "one reply per line"
         print(f"Numbers: {len(numbers)} synthetic ({args.set} set, seed {SETS[args.set].seed}), "
-              f"through `{os.path.basename(binary)} recognize --number`")
+              f"through `{os.path.basename(binary)}" + ("`" if args.via_bench else " recognize --number`"))
         rows = evaluate(numbers, replies)
         bad = [(i, l, k, r) for i, (l, k, r) in enumerate(rows) if l != r]
         for i, l, k, r in bad[:args.show]:
@@ -367,10 +386,7 @@ def main():
             late = make_late_set(args.set, args.late)
             path = os.path.join(out, f"numbers_{args.set}_late.jsonl")
             write_lines(path, late)
-            with open(path) as f:
-                res = subprocess.run([binary, "recognize", "--number"], stdin=f, check=True, capture_output=True,
-                                     text=True)
-            replies = [json.loads(line) for line in res.stdout.splitlines()]
+            replies = read_lines(path)
             print(f"\nOut of order: {len(late)} numbers ({args.set} set, seed {SETS[args.set].seed + 1}), one digit's "
                   "last stroke written after the next digit")
             for k in ("late", "late+touching"):

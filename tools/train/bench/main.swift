@@ -85,6 +85,8 @@ if args[1] == "--numbers" {
         case "stretchLength": tuning.stretchLength = v
         case "strokeSplitMargin": tuning.strokeSplitMargin = v
         case "strokeSplits": tuning.strokeSplits = Int(v)
+        case "orderAtExits": tuning.orderAtExits = v != 0
+        case "exitOrderMargin": tuning.exitOrderMargin = v
         default: FileHandle.standardError.write("unknown tuning \(kv[0])\n".data(using: .utf8)!); exit(2)
         }
     }
