@@ -66,6 +66,7 @@ export default {
   "game.score": "Score",
   "game.guess": "I read:",
   "game.guess.none": "write your answer",
+  "game.guess.unsure": "not sure it is a digit: write it again",
   "game.clear": "Clear",
   "game.submit": "Submit",
   "game.time": "Time",
@@ -358,4 +359,5 @@ export default {
   "lb.rankValue": "Rank value",
   "err.illegal_move": "That move is not allowed.",
   "err.unreadable_answer": "Could not read two digits. Write rows on the left, columns on the right.",
+  "err.unsure_drawing": "That does not look like a digit: write it again.",
 };

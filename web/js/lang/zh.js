@@ -66,6 +66,7 @@ export default {
   "game.score": "得分",
   "game.guess": "识别为：",
   "game.guess.none": "请写出答案",
+  "game.guess.unsure": "看不出是数字，请重写",
   "game.clear": "清除",
   "game.submit": "提交",
   "game.time": "用时",
@@ -341,4 +342,5 @@ export default {
   "lb.rankValue": "排名值",
   "err.illegal_move": "这一步不能走。",
   "err.unreadable_answer": "没能读出两个数字。左边写行数，右边写列数。",
+  "err.unsure_drawing": "这看起来不像数字，请重写。",
 };
