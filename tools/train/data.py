@@ -35,14 +35,14 @@ def mnist_split():
 # Train: train styles, seed 1. Calibration (temperature, refusal threshold): all
 # train styles, seed 5001. Test: all styles incl. the test-only ones, seed 9001.
 # Test and calibration sets are rendered with the server's default pen.
-TRAIN_WRITERS, TRAIN_PER_DIGIT, TRAIN_SEED = 300, 10, 1
-CALIB_WRITERS, CALIB_PER_DIGIT, CALIB_SEED = 60, 5, 5001
-TEST_WRITERS, TEST_PER_DIGIT, TEST_SEED = 100, 6, 9001
+TRAIN_WRITERS, TRAIN_PER_DIGIT, TRAIN_SEED = 150, 10, 1
+CALIB_WRITERS, CALIB_PER_DIGIT, CALIB_SEED = 40, 5, 5001
+TEST_WRITERS, TEST_PER_DIGIT, TEST_SEED = 80, 5, 9001
 # Non-digits (scribbles, letters, two digits on top of each other, stray marks),
 # per kind and writer; the test set also has letters training never sees.
-ND_TRAIN = (300, 3, 2)
-ND_CALIB = (60, 3, 5002)
-ND_TEST = (100, 3, 9002)
+ND_TRAIN = (150, 3, 2)
+ND_CALIB = (40, 3, 5002)
+ND_TEST = (80, 3, 9002)
 
 
 def _cached(name, fn):
@@ -176,7 +176,7 @@ def mnist_as_strokes(x, variants: int, seed: int, augment_points: bool):
     return np.stack(out)
 
 
-SKELETON_VARIANTS, SKELETON_SEED = 3, 5
+SKELETON_VARIANTS, SKELETON_SEED = 1, 5
 
 
 def mnist_strokes_train():

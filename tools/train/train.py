@@ -33,6 +33,7 @@ def main():
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=os.path.join(OUT, "weights.npz"))
+    ap.add_argument("--init", help="start from these weights (.npz or .safetensors) instead of random ones")
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     t0 = time.time()
@@ -46,7 +47,15 @@ def main():
           f"({time.time() - t0:.0f}s)", flush=True)
 
     rng = np.random.default_rng(args.seed)
-    params = {k: jnp.asarray(v) for k, v in model.init(rng).items()}
+    start = model.init(rng)
+    if args.init:
+        if args.init.endswith(".safetensors"):
+            from safetensors.numpy import load_file
+            start = load_file(args.init)
+        else:
+            start = dict(np.load(args.init))
+        start = {k: start[k].astype(np.float32) for k in model.SHAPES}
+    params = {k: jnp.asarray(v) for k, v in start.items()}
     m = {k: jnp.zeros_like(v) for k, v in params.items()}
     v = {k: jnp.zeros_like(v) for k, v in params.items()}
     steps_per_epoch = (len(ym) * args.mnist_repeats + args.synth_per_epoch + args.skeleton_per_epoch
