@@ -46,6 +46,9 @@ def make_package(pkg):
              os.path.join(pkg, "Sources", "MindPadJSON"): os.path.join(ROOT, "Sources", "MindPadJSON"),
              os.path.join(pkg, "Sources", "recog-bench", "main.swift"): os.path.join(HERE, "bench", "main.swift")}
     for link, target in links.items():
+        # A copied out/ may hold links into another checkout: point them here.
+        if os.path.islink(link) and os.readlink(link) != target:
+            os.unlink(link)
         if not os.path.lexists(link):
             os.symlink(target, link)
 

@@ -198,10 +198,18 @@ def write_fixtures(p, cal):
 
     # End to end: 3 drawings per digit (test writers, all styles), as input lines, with the
     # label and the Python pipeline's probabilities.
+    # Per digit the first drawing of three styles. The number reader's tests
+    # build numbers of them: two-stroke 4s, 5s and 7s (styles of more strokes
+    # first), and the others written without lifting the pen (one-stroke first).
     picked = []
     for d in range(10):
-        idx = [i for i, r in enumerate(drawings) if r[0] == d]
-        picked += [idx[0], idx[len(idx) // 2], idx[-1]]
+        first = {}
+        for i, r in enumerate(drawings):
+            if r[0] == d and r[1] not in first:
+                first[r[1]] = i
+        sign = -1 if d in (4, 5, 7) else 1
+        order = sorted(first, key=lambda n: (sign * len(drawings[first[n]][3]), n))
+        picked += [first[n] for n in order[:3]]
     lines = []
     for i in picked:
         d, name, wid, s = drawings[i][:4]

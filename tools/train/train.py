@@ -27,7 +27,7 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--synth-per-epoch", type=int, default=6000)
     ap.add_argument("--mnist-repeats", type=int, default=2)
-    ap.add_argument("--skeleton-per-epoch", type=int, default=5000)
+    ap.add_argument("--skeleton-per-epoch", type=int, default=4000)
     ap.add_argument("--nondigits-per-epoch", type=int, default=2000)
     ap.add_argument("--nondigit-weight", type=float, default=0.5)
     ap.add_argument("--batch", type=int, default=128)
@@ -59,7 +59,7 @@ def main():
     m = {k: jnp.zeros_like(v) for k, v in params.items()}
     v = {k: jnp.zeros_like(v) for k, v in params.items()}
     steps_per_epoch = (len(ym) * args.mnist_repeats + args.synth_per_epoch + args.skeleton_per_epoch
-                       + args.nondigits_per_epoch) // args.batch
+                       + min(args.nondigits_per_epoch, len(xn))) // args.batch
     total = steps_per_epoch * args.epochs
     wd = 5e-4
 
@@ -105,7 +105,7 @@ def main():
         b = data.augment(xs[pick], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0, width=False)
         pk = rng.choice(len(yk), args.skeleton_per_epoch, replace=False)
         c = data.augment(xk[pk], rng, rot=0.05, scale=0.05, shear=0.05, shift=1.0, alpha=0.0, width=False)
-        pn = rng.choice(len(xn), min(args.nondigits_per_epoch, len(xn)), replace=False)
+        pn = rng.choice(len(xn), min(args.nondigits_per_epoch, len(xn)), replace=False)  # as steps_per_epoch
         n = data.augment(xn[pn], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0, width=False)
         x = np.concatenate([a, b, c, n])
         y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk], np.full(len(pn), -1, np.int32)])
