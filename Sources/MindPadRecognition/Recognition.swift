@@ -2,10 +2,23 @@
 public struct Recognition: Sendable, Equatable {
     /// 0...9, the most probable digit.
     public let digit: Int
-    /// Probability of `digit` (softmax of the logits).
+    /// Probability of `digit`: the softmax of the logits divided by the model's
+    /// calibrated temperature, so that of the drawings read with confidence p,
+    /// about p are read right.
     public let confidence: Float
     /// Probabilities of 0...9; they sum to 1.
     public let probabilities: DigitProbabilities
+    /// The confidence is below the model's refusal threshold: probably not a
+    /// digit at all (a scribble, a letter, two digits on top of each other), or
+    /// one too ambiguous to grade. Games show "?" and ask to write it again.
+    public let unsure: Bool
+
+    public init(digit: Int, confidence: Float, probabilities: DigitProbabilities, unsure: Bool) {
+        self.digit = digit
+        self.confidence = confidence
+        self.probabilities = probabilities
+        self.unsure = unsure
+    }
 }
 
 /// Ten probabilities indexed by digit, stored inline (no heap allocation).

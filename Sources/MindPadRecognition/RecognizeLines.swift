@@ -6,7 +6,7 @@ import MindPadJSON
 ///     {"width": W, "height": H, "strokes": [[[x, y, t_ms], ...], ...]}
 ///
 /// Output, in order, for a digit (`Mode.digit`):
-/// `{"digit": d, "confidence": p, "probabilities": [p0, ..., p9]}`; for a number
+/// `{"digit": d, "confidence": p, "probabilities": [p0, ..., p9], "unsure": false}`; for a number
 /// written left to right (`Mode.number`, `Recognizer.readNumber`):
 /// `{"number":"3240","digits":[{"digit":3,"confidence":0.99,"box":[x0,y0,x1,y1]},...]}`;
 /// or `{"error": "code: reason"}` for a line that cannot be used; processing goes on.
@@ -108,7 +108,7 @@ public enum RecognizeLines {
             if i > 0 { s += ", " }
             s += number(r.probabilities[i])
         }
-        return s + "]}"
+        return s + "], \"unsure\": \(r.unsure)}"
     }
 
     static func encode(_ error: RecognitionError) -> String {

@@ -17,6 +17,12 @@ public final class Recognizer: Sendable {
     /// The safetensors `__metadata__` (architecture, training data, constants).
     public let metadata: [String: String]
     let network: DigitNetwork
+    /// The logits are divided by this before the softmax (temperature scaling,
+    /// fitted on held-out drawings by tools/train/export.py; 1 without metadata).
+    public let temperature: Float
+    /// A reading whose (calibrated) confidence is below this is `unsure`
+    /// (0 without metadata: never).
+    public let unsureBelow: Float
 
     /// Loads weights from a safetensors file made by `tools/train/export.py`.
     public convenience init(contentsOf url: URL) throws(RecognitionError) {
@@ -46,6 +52,15 @@ public final class Recognizer: Sendable {
             penWidth: try constant("pen_width", defaults.penWidth),
             centre: try constant("centre", defaults.centre),
             minimumStep: try constant("min_step", defaults.minimumStep))
+        func calibration(_ key: String, _ fallback: Float, _ valid: ClosedRange<Float>) throws(RecognitionError) -> Float {
+            guard let text = file.metadata[key] else { return fallback }
+            guard let v = Float(text), valid.contains(v) else {
+                throw RecognitionError(.invalidModel, detail: "metadata \(key)=\(text)")
+            }
+            return v
+        }
+        temperature = try calibration("temperature", 1, 0.05...20)
+        unsureBelow = try calibration("unsure_below", 0, 0...1)
         if let side = file.metadata["grid"], side != String(Rasterizer.side) {
             throw RecognitionError(.invalidModel, detail: "grid \(side)")
         }
@@ -109,12 +124,14 @@ public final class Recognizer: Sendable {
         for i in 1..<10 where l[i] > l[best] { best = i }
         var p = SIMD16<Float>()
         var sum: Float = 0
+        let inverse = 1 / Double(temperature)
         for i in 0..<10 {
-            p[i] = Float(Foundation.exp(Double(l[i] - l[best])))
+            p[i] = Float(Foundation.exp(Double(l[i] - l[best]) * inverse))
             sum += p[i]
         }
         p /= SIMD16(repeating: sum)
-        return Recognition(digit: best, confidence: p[best], probabilities: DigitProbabilities(p))
+        return Recognition(digit: best, confidence: p[best], probabilities: DigitProbabilities(p),
+                           unsure: p[best] < unsureBelow)
     }
 
     /// Per-thread scratch memory: the image, every layer's activations and the lists

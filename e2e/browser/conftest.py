@@ -14,7 +14,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from digits import strokes
+from digits import DIGITS, scaled
 
 BASE_URL = os.environ.get("MINDPAD_URL", "http://127.0.0.1:18731")
 ARTIFACTS = pathlib.Path(os.environ.get("MINDPAD_ARTIFACTS", pathlib.Path(__file__).resolve().parents[1] / "artifacts"))
@@ -212,12 +212,18 @@ def hidden_digit(text):
 
 def draw_digit(drv, digit, pointer="mouse"):
     """Draw `digit` on the canvas with real pointer input (W3C actions)."""
+    draw_shape(drv, DIGITS[digit], pointer)
+
+
+def draw_shape(drv, shape, pointer="mouse"):
+    """Draw a shape (strokes in a unit box, as digits.py has them) on the canvas
+    with real pointer input (W3C actions)."""
     canvas = el(drv, "#pad")
     rect = drv.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", canvas)
     w, h = rect
     bw, bh = w * 0.42, h * 0.7
     left, top = (w - bw) / 2, (h - bh) / 2
-    for stroke in strokes(digit, bw, bh, left, top):
+    for stroke in scaled(shape, bw, bh, left, top):
         chain = ActionChains(drv, duration=0)
         if pointer != "mouse":
             from selenium.webdriver.common.actions.pointer_input import PointerInput

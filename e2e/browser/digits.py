@@ -36,9 +36,20 @@ DIGITS = {
 }
 
 
+# Not a digit: a scratch-out, the pen going back and forth across the pad.
+SCRIBBLE = [[pt for i in range(9) for pt in
+             (((0.0, i / 9), (0.5, i / 9 + 0.03), (1.0, i / 9 + 0.05)) if i % 2 == 0
+              else ((1.0, i / 9), (0.5, i / 9 + 0.03), (0.0, i / 9 + 0.05)))]]
+
+
+def scaled(shape, width, height, left=0.0, top=0.0):
+    """A shape's strokes (unit box) scaled into a box of width x height at (left, top)."""
+    return [[(left + x * width, top + y * height) for (x, y) in s] for s in shape]
+
+
 def strokes(digit, width, height, left=0.0, top=0.0):
     """The strokes of `digit` scaled into a box of width x height at (left, top)."""
-    return [[(left + x * width, top + y * height) for (x, y) in s] for s in DIGITS[digit]]
+    return scaled(DIGITS[digit], width, height, left, top)
 
 
 if __name__ == "__main__":

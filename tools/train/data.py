@@ -31,10 +31,18 @@ def mnist_split():
     return X[~held], y[~held], X[held], y[held]
 
 
-# Synthetic stroke sets. Train: train styles, writer seed 1. Test: all styles incl. the
-# test-only ones, writers from seed 9001 (disjoint), rendered with the server's default pen.
-TRAIN_WRITERS, TRAIN_PER_DIGIT, TRAIN_SEED = 240, 10, 1
-TEST_WRITERS, TEST_PER_DIGIT, TEST_SEED = 60, 5, 9001
+# Synthetic stroke sets, writer-disjoint (a writer is drawn from its set's seed).
+# Train: train styles, seed 1. Calibration (temperature, refusal threshold): all
+# train styles, seed 5001. Test: all styles incl. the test-only ones, seed 9001.
+# Test and calibration sets are rendered with the server's default pen.
+TRAIN_WRITERS, TRAIN_PER_DIGIT, TRAIN_SEED = 150, 10, 1
+CALIB_WRITERS, CALIB_PER_DIGIT, CALIB_SEED = 40, 5, 5001
+TEST_WRITERS, TEST_PER_DIGIT, TEST_SEED = 80, 5, 9001
+# Non-digits (scribbles, letters, two digits on top of each other, stray marks),
+# per kind and writer; the test set also has letters training never sees.
+ND_TRAIN = (150, 3, 2)
+ND_CALIB = (40, 3, 5002)
+ND_TEST = (80, 3, 9002)
 
 
 def _cached(name, fn):
@@ -49,32 +57,68 @@ def _cached(name, fn):
     return v
 
 
+def _render_augmented(drawings, seed):
+    rng = np.random.default_rng(seed)
+    return np.stack([raster.rasterize(s, pen_width=float(rng.uniform(1.7, 3.3)),
+                                      fit_size=float(rng.uniform(16.5, 19.0))) for s in drawings])
+
+
 def synthetic_train():
     """(x, y) with the pen width drawn per drawing in [1.7, 3.3] (stroke-width augmentation)."""
     def make():
-        rng = np.random.default_rng(TRAIN_SEED + 100)
         ds = strokes.make_set(TRAIN_WRITERS, TRAIN_PER_DIGIT, TRAIN_SEED, test=False)
-        x = np.stack([raster.rasterize(s, pen_width=float(rng.uniform(1.7, 3.3)),
-                                       fit_size=float(rng.uniform(16.5, 19.0))) for (_, _, _, s) in ds])
-        y = np.array([d for (d, _, _, _) in ds], np.int32)
-        return x, y
-    return _cached(f"synth_train_{TRAIN_WRITERS}_{TRAIN_PER_DIGIT}_{TRAIN_SEED}", make)
+        x = _render_augmented([r[3] for r in ds], TRAIN_SEED + 100)
+        return x, np.array([r[0] for r in ds], np.int32)
+    return _cached(f"synth2_train_{TRAIN_WRITERS}_{TRAIN_PER_DIGIT}_{TRAIN_SEED}", make)
+
+
+def nondigits_train():
+    """Non-digit images for training (letters of the training list only)."""
+    def make():
+        ds = strokes.make_nondigits(*ND_TRAIN, test=False)
+        return _render_augmented([r[2] for r in ds], ND_TRAIN[2] + 100)
+    return _cached("nondigits_train_%d_%d_%d" % ND_TRAIN, make)
 
 
 def synthetic_test_drawings():
-    return _cached(f"synth_test_drawings_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}",
+    return _cached(f"synth2_test_drawings_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}",
                    lambda: strokes.make_set(TEST_WRITERS, TEST_PER_DIGIT, TEST_SEED, test=True))
+
+
+def synthetic_calib_drawings():
+    return _cached(f"synth2_calib_drawings_{CALIB_WRITERS}_{CALIB_PER_DIGIT}_{CALIB_SEED}",
+                   lambda: strokes.make_set(CALIB_WRITERS, CALIB_PER_DIGIT, CALIB_SEED, test=False))
+
+
+def nondigit_test_drawings():
+    return _cached("nondigits_test_drawings_%d_%d_%d" % ND_TEST, lambda: strokes.make_nondigits(*ND_TEST, test=True))
+
+
+def nondigit_calib_drawings():
+    return _cached("nondigits_calib_drawings_%d_%d_%d" % ND_CALIB, lambda: strokes.make_nondigits(*ND_CALIB, test=False))
+
+
+def render(drawings):
+    """Images as the server makes them (default constants); drawings are stroke lists."""
+    return np.stack([raster.rasterize(s) for s in drawings])
 
 
 def synthetic_test():
     """(x, y, style_names) rendered exactly as the server does (default constants)."""
     def make():
         ds = synthetic_test_drawings()
-        x = np.stack([raster.rasterize(s) for (_, _, _, s) in ds])
-        y = np.array([d for (d, _, _, _) in ds], np.int32)
-        names = [n for (_, n, _, _) in ds]
-        return x, y, names
-    return _cached(f"synth_test_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}", make)
+        return render([r[3] for r in ds]), np.array([r[0] for r in ds], np.int32), [r[1] for r in ds]
+    return _cached(f"synth2_test_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}", make)
+
+
+def calibration_sets():
+    """(x_digits, y_digits, x_nondigits): the writer-disjoint set the temperature and
+    the refusal threshold are fitted on (never trained on, never tested on)."""
+    def make():
+        ds = synthetic_calib_drawings()
+        nd = nondigit_calib_drawings()
+        return render([r[3] for r in ds]), np.array([r[0] for r in ds], np.int32), render([r[2] for r in nd])
+    return _cached(f"calib2_{CALIB_SEED}_{ND_CALIB[2]}", make)
 
 
 def skeleton_segments(img):
@@ -132,7 +176,7 @@ def mnist_as_strokes(x, variants: int, seed: int, augment_points: bool):
     return np.stack(out)
 
 
-SKELETON_VARIANTS, SKELETON_SEED = 3, 5
+SKELETON_VARIANTS, SKELETON_SEED = 1, 5
 
 
 def mnist_strokes_train():

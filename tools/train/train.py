@@ -25,12 +25,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--epochs", type=int, default=60)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--synth-per-epoch", type=int, default=5000)
+    ap.add_argument("--synth-per-epoch", type=int, default=6000)
     ap.add_argument("--mnist-repeats", type=int, default=2)
-    ap.add_argument("--skeleton-per-epoch", type=int, default=5000)
+    ap.add_argument("--skeleton-per-epoch", type=int, default=4000)
+    ap.add_argument("--nondigits-per-epoch", type=int, default=2000)
+    ap.add_argument("--nondigit-weight", type=float, default=0.5)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=os.path.join(OUT, "weights.npz"))
+    ap.add_argument("--init", help="start from these weights (.npz or .safetensors) instead of random ones")
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     t0 = time.time()
@@ -38,23 +41,38 @@ def main():
     xs, ys = data.synthetic_train()
     xk, yk = data.mnist_strokes_train()
     xt, yt, _ = data.synthetic_test()
+    xn = data.nondigits_train()
     print(f"data: mnist train {len(ym)} held-out {len(yh)}, synth train {len(ys)}, mnist-as-strokes train {len(yk)}, "
-          f"synth test {len(yt)} "
+          f"synth test {len(yt)}, non-digits train {len(xn)} "
           f"({time.time() - t0:.0f}s)", flush=True)
 
     rng = np.random.default_rng(args.seed)
-    params = {k: jnp.asarray(v) for k, v in model.init(rng).items()}
+    start = model.init(rng)
+    if args.init:
+        if args.init.endswith(".safetensors"):
+            from safetensors.numpy import load_file
+            start = load_file(args.init)
+        else:
+            start = dict(np.load(args.init))
+        start = {k: start[k].astype(np.float32) for k in model.SHAPES}
+    params = {k: jnp.asarray(v) for k, v in start.items()}
     m = {k: jnp.zeros_like(v) for k, v in params.items()}
     v = {k: jnp.zeros_like(v) for k, v in params.items()}
-    steps_per_epoch = (len(ym) * args.mnist_repeats + args.synth_per_epoch + args.skeleton_per_epoch) // args.batch
+    steps_per_epoch = (len(ym) * args.mnist_repeats + args.synth_per_epoch + args.skeleton_per_epoch
+                       + min(args.nondigits_per_epoch, len(xn))) // args.batch
     total = steps_per_epoch * args.epochs
     wd = 5e-4
 
+    # Non-digits (label -1) are pulled towards the uniform distribution (outlier
+    # exposure), so their top probability stays low and the refusal threshold can
+    # tell them from digits; the network itself is unchanged.
     def loss_fn(p, x, y, key):
         logits = model.jax_forward(p, x, key)
         logp = jax.nn.log_softmax(logits)
-        onehot = jax.nn.one_hot(y, 10) * 0.95 + 0.005
-        return -jnp.mean(jnp.sum(onehot * logp, axis=1))
+        digit = y >= 0
+        target = jnp.where(digit[:, None], jax.nn.one_hot(y, 10) * 0.95 + 0.005, 0.1)
+        weight = jnp.where(digit, 1.0, args.nondigit_weight)
+        return -jnp.sum(weight * jnp.sum(target * logp, axis=1)) / x.shape[0]
 
     @jax.jit
     def step(p, m, v, x, y, key, i):
@@ -87,8 +105,10 @@ def main():
         b = data.augment(xs[pick], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0, width=False)
         pk = rng.choice(len(yk), args.skeleton_per_epoch, replace=False)
         c = data.augment(xk[pk], rng, rot=0.05, scale=0.05, shear=0.05, shift=1.0, alpha=0.0, width=False)
-        x = np.concatenate([a, b, c])
-        y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk]])
+        pn = rng.choice(len(xn), min(args.nondigits_per_epoch, len(xn)), replace=False)  # as steps_per_epoch
+        n = data.augment(xn[pn], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0, width=False)
+        x = np.concatenate([a, b, c, n])
+        y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk], np.full(len(pn), -1, np.int32)])
         perm = rng.permutation(len(y))
         x, y = x[perm], y[perm]
         losses = []

@@ -49,6 +49,7 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case tooManyStrokes = "too_many_strokes"
     case coordinateOutOfRange = "coordinate_out_of_range"
     case emptyDrawing = "empty_drawing"
+    case unsureDrawing = "unsure_drawing"
     case submitPending = "submit_pending"
     case answerNotDrawn = "answer_not_drawn"
     case answerMissing = "answer_missing"

@@ -69,7 +69,8 @@ extension RealtimeHub {
     /// (`drawn_number`); `completion` runs on a recognition thread.
     private func read(_ buffer: DrawingBuffer, completion: @escaping @Sendable (Result<DrawingReading, RecognitionError>) -> Void) {
         if buffer.readsNumber {
-            recognition.readNumber(buffer.drawing) { completion($0.map(DrawingReading.number)) }
+            let unsureBelow = recognition.unsureBelow
+            recognition.readNumber(buffer.drawing) { completion($0.map { DrawingReading.number($0, unsureBelow: unsureBelow) }) }
         } else {
             recognition.recognize(buffer.drawing) { completion($0.map(DrawingReading.digit)) }
         }
@@ -168,6 +169,11 @@ extension RealtimeHub {
         switch result {
         case .failure(let error):
             if let session { reply(session, ProtocolError(ProtocolErrorCode(error), error.description, request: "submit")) }
+        case .success(let reading) where reading.unsure:
+            // Not graded: the player writes it again (the question stays theirs).
+            if let session {
+                reply(session, ProtocolError(.unsureDrawing, "That does not look like a digit: write it again.", request: "submit"))
+            }
         case .success(let reading):
             guard let code = memberships[player], let room = rooms[code] else { return }
             room.submit(.handwriting(reading.handwritten, confidence: reading.confidence, strokes: strokes),
@@ -179,13 +185,23 @@ extension RealtimeHub {
 /// A drawing as read: one digit (`drawn_digit`) or a number (`drawn_number`).
 enum DrawingReading: Sendable {
     case digit(Recognition)
-    case number(NumberReading)
+    /// `unsureBelow`: the model's refusal threshold, for each digit.
+    case number(NumberReading, unsureBelow: Float)
 
     /// The digits read, left to right, for the game's `answer(handwritten:)`.
     var handwritten: HandwrittenAnswer {
         switch self {
         case .digit(let r): HandwrittenAnswer(digits: [r.digit])
-        case .number(let n): HandwrittenAnswer(digits: n.digits.map(\.digit))
+        case .number(let n, _): HandwrittenAnswer(digits: n.digits.map(\.digit))
+        }
+    }
+
+    /// The recognizer could not tell a digit (of a number: any of its
+    /// digits): not graded (`unsure_drawing`).
+    var unsure: Bool {
+        switch self {
+        case .digit(let r): r.unsure
+        case .number(let n, let below): n.digits.contains { $0.confidence < below }
         }
     }
 
@@ -193,7 +209,7 @@ enum DrawingReading: Sendable {
     var confidence: Double {
         switch self {
         case .digit(let r): Double(r.confidence)
-        case .number(let n): Double(n.confidence)
+        case .number(let n, _): Double(n.confidence)
         }
     }
 
@@ -201,7 +217,8 @@ enum DrawingReading: Sendable {
     func guess(question: QuestionID, points: Int) -> OutgoingMessage? {
         switch self {
         case .digit(let r): ServerMessage.guess(question: question, recognition: r, points: points)
-        case .number(let n): n.digits.isEmpty ? nil : ServerMessage.guess(question: question, number: n, points: points)
+        case .number(let n, let below):
+            n.digits.isEmpty ? nil : ServerMessage.guess(question: question, number: n, unsureBelow: below, points: points)
         }
     }
 }

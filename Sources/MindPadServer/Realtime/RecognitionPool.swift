@@ -26,6 +26,7 @@ public final class RecognitionPool: DrawingRecognizer {
     }
 
     public let recognizer: Recognizer
+    public var unsureBelow: Float { recognizer.unsureBelow }
     public let threadCount: Int
     private let metrics: ServerMetrics?
     private let queue = Mutex(Queue())

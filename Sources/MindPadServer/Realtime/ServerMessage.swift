@@ -58,21 +58,35 @@ enum ServerMessage {
         OutgoingMessage("question", [("question", .string(id.wire)), ("prompt", prompt)])
     }
 
+    /// An unsure reading (not a digit, as far as the recognizer can tell) is
+    /// `"digit":null,"unsure":true`: the client shows "?", not a wrong digit.
     static func guess(question: QuestionID, recognition: Recognition, points: Int) -> OutgoingMessage {
         OutgoingMessage("guess", [
-            ("question", .string(question.wire)), ("digit", .int(recognition.digit)),
+            ("question", .string(question.wire)), ("digit", recognition.unsure ? .null : .int(recognition.digit)),
+            ("unsure", recognition.unsure ? .bool(true) : nil),
             ("confidence", .double(rounded(Double(recognition.confidence)))), ("points", .int(points)),
         ])
     }
 
     /// A `drawn_number` game's live reading: the number, the least sure
     /// digit's confidence, and each digit with its box in the coordinates of
-    /// the strokes the client sent.
-    static func guess(question: QuestionID, number: NumberReading, points: Int) -> OutgoingMessage {
-        OutgoingMessage("guess", [
-            ("question", .string(question.wire)), ("number", .string(number.number)),
+    /// the strokes the client sent. A digit read with less confidence than
+    /// `unsureBelow` is `"digit":null` and `?` in `number`.
+    static func guess(question: QuestionID, number: NumberReading, unsureBelow: Float, points: Int) -> OutgoingMessage {
+        let unsure = number.digits.map { $0.confidence < unsureBelow }
+        var digits = number.digitsJSON
+        var text = number.number
+        if unsure.contains(true), case .array(let items) = digits {
+            digits = .array(zip(items, unsure).map { item, unsure in
+                guard unsure, case .object(let fields) = item else { return item }
+                return .object(fields.map { $0.0 == "digit" ? ($0.0, .null) : $0 })
+            })
+            text = String(zip(text, unsure).map { $1 ? "?" : $0 })
+        }
+        return OutgoingMessage("guess", [
+            ("question", .string(question.wire)), ("number", .string(text)),
             ("confidence", .double(rounded(Double(number.confidence)))),
-            ("digits", number.digitsJSON),
+            ("digits", digits),
             ("points", .int(points)),
         ])
     }

@@ -61,12 +61,18 @@ function submit() {
   ctx.send({ type: "submit", question: q.id });
 }
 
-/** A number guess's digits, each with its box ([x0,y0,x1,y1] in the pad's CSS pixels). */
+/** A number guess's digits, each with its box ([x0,y0,x1,y1] in the pad's CSS pixels);
+ * an unsure digit (`"digit":null`) is "?". */
 export function guessMarks(g) {
   if (!g || !Array.isArray(g.digits)) return [];
   return g.digits
-    .filter((d) => d && Number.isInteger(d.digit) && Array.isArray(d.box) && d.box.length === 4 && d.box.every(Number.isFinite))
-    .map((d) => ({ digit: d.digit, box: d.box, confidence: d.confidence }));
+    .filter((d) => d && (Number.isInteger(d.digit) || d.digit === null) && Array.isArray(d.box) && d.box.length === 4 && d.box.every(Number.isFinite))
+    .map((d) => ({ digit: d.digit === null ? "?" : d.digit, box: d.box, confidence: d.confidence }));
+}
+
+/** The recognizer could not tell a digit (`"unsure":true`, `"digit":null`): shown as "?". */
+export function guessIsUnsure(g) {
+  return !!g && typeof g.number !== "string" && (g.unsure === true || g.digit === null);
 }
 
 /** The read digits under their ink (over it when the ink reaches the pad's bottom). */
@@ -94,15 +100,18 @@ function showGuess(g) {
     el.textContent = "?";
     el.dataset.digit = "";
     el.dataset.number = "";
+    el.dataset.unsure = "";
     el.title = t("game.guess.none");
     return;
   }
-  const text = typeof g.number === "string" ? g.number : String(g.digit);
+  const unsure = guessIsUnsure(g);
+  const text = typeof g.number === "string" ? g.number : unsure ? "?" : String(g.digit);
   el.textContent = text;
-  el.dataset.digit = typeof g.number === "string" ? "" : String(g.digit);
+  el.dataset.digit = typeof g.number === "string" || unsure ? "" : String(g.digit);
   el.dataset.number = typeof g.number === "string" ? g.number : "";
+  el.dataset.unsure = unsure || (typeof g.number === "string" && g.number.includes("?")) ? "true" : "";
   el.dataset.points = String(g.points);
-  el.title = `${Math.round(g.confidence * 100)}%`;
+  el.title = unsure ? t("game.guess.unsure") : `${Math.round(g.confidence * 100)}%`;
 }
 
 /** Buttons and pad follow the state: drawing only while a question may be answered. */

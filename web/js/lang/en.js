@@ -66,6 +66,7 @@ export default {
   "game.score": "Score",
   "game.guess": "I read:",
   "game.guess.none": "write your answer",
+  "game.guess.unsure": "not sure it is a digit: write it again",
   "game.clear": "Clear",
   "game.submit": "Submit",
   "game.time": "Time",
@@ -442,4 +443,5 @@ export default {
   "signin.unknown_player": "The server does not know your name yet: play a game first.",
   "signin.tooMany": "Too many tries. Wait a few minutes, then try again.",
   "signin.unavailable": "Signing in is unavailable right now. Try again soon.",
+  "err.unsure_drawing": "That does not look like a digit: write it again.",
 };

@@ -66,6 +66,7 @@ export default {
   "game.score": "得分",
   "game.guess": "识别为：",
   "game.guess.none": "请写出答案",
+  "game.guess.unsure": "看不出是数字，请重写",
   "game.clear": "清除",
   "game.submit": "提交",
   "game.time": "用时",
@@ -425,4 +426,5 @@ export default {
   "signin.unknown_player": "服务器还不认识你的名字：先玩一局吧。",
   "signin.tooMany": "尝试次数太多。请等几分钟再试。",
   "signin.unavailable": "现在无法登录，请稍后再试。",
+  "err.unsure_drawing": "这看起来不像数字，请重写。",
 };
