@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 import conftest
-from conftest import (INJECTED, answer, assert_no_alert, draw_digit, el, new_player, open_app, scene, snap, wait,
+from conftest import (INJECTED, answer, assert_no_alert, draw_digit, el, join_ready, new_player, open_app, scene, snap, wait,
                       wait_scene)
 from digits import strokes as digit_strokes
 from fake_server import FakeServer
@@ -410,3 +410,51 @@ def test_the_look_back_for_taps_and_typed_answers(browser, fake):
     assert el(drv, "#feedback").text == "Right: you typed 3240"
     assert el(drv, '#keypad button[data-key="1"]').is_enabled() and el(drv, "#keypad-display").text == ""
     both_langs(drv, "review-09-addone-lookback")
+
+
+def test_a_two_browser_race_is_replayed_from_its_link_in_a_third(browser):
+    """Issue 19's "done when": Ann and Bo race a Normal MindPad race on the real server,
+    each in their own browser; the replay link of the standings opens in a third
+    browser (no name, no room) and draws both racers' answers back side by side,
+    with each racer's last verdict as they were graded."""
+    ann = browser()
+    ann_name = new_player(ann, "Ann")
+    wait_scene(ann, "menu")
+    el(ann, "#btn-race").click()
+    wait_scene(ann, "race")
+    el(ann, "#race-create").click()
+    wait_scene(ann, "lobby")
+    bo, bo_name = join_ready(browser, ann)
+    el(ann, "#lobby-start").click()
+    for d in (ann, bo):
+        wait_scene(d, "game", 15)
+        wait(d, lambda d: el(d, "#question").get_attribute("data-id") == "r1q0", 10, "first question")
+    last = {}
+    prev = {ann_name: None, bo_name: None}
+    for i in range(10):
+        for name, d in ((ann_name, ann), (bo_name, bo)):
+            # Bo writes his last digit wrong on purpose.
+            qid, text, digit, correct, got = answer(d, prev[name], wrong=(name == bo_name and i == 9))
+            prev[name] = qid
+            last[name] = (text, got, correct)
+    for d in (ann, bo):
+        wait_scene(d, "standings", 20)
+    href = el(ann, "#standings-review .replay-link a").get_attribute("href")
+    assert el(bo, "#standings-review .replay-link a").get_attribute("href") == href, "one race, one link"
+    assert "/replay/" in href
+
+    watcher = browser()
+    open_app(watcher, href[len(conftest.BASE_URL):])
+    wait_scene(watcher, "replay")
+    wait(watcher, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".replay-lane")) == 2, 15, "two lanes")
+    names = [e.text for e in watcher.find_elements(By.CSS_SELECTOR, ".replay-name")]
+    assert sorted(names) == sorted([ann_name, bo_name]), names
+    seek_to_end(watcher)
+    for lane in watcher.find_elements(By.CSS_SELECTOR, ".replay-lane"):
+        name = lane.find_element(By.CSS_SELECTOR, ".replay-name").text
+        text, got, correct = last[name]
+        verdict = lane.find_element(By.CSS_SELECTOR, ".replay-verdict").text
+        assert verdict.startswith(("✓" if correct else "✗") + f" Wrote {got}"), (name, verdict)
+        assert lane.find_elements(By.CSS_SELECTOR, ".replay-pic svg path"), f"{name}'s strokes drawn back"
+    axe_check(watcher, "a real race's replay")
+    assert_no_alert(watcher)
