@@ -56,6 +56,14 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
 
     var snapshot: RoomSnapshot { race.snapshot }
 
+    /// The round's race has started (its `raceID` is this round's).
+    static func hasRun(_ phase: RoomPhase) -> Bool {
+        switch phase {
+        case .running, .finished: true
+        case .lobby, .countdown, .disposed: false
+        }
+    }
+
     var isRacing: Bool {
         switch race.phase {
         case .countdown, .running: true
@@ -132,7 +140,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now), except: resyncing)
         case .resync(let id, let room, let progress, let standings):
             say(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings,
-                                   race: standings == nil ? nil : raceID, now: now), to: id)
+                                   race: Self.hasRun(room.phase) ? raceID : nil, now: now), to: id)
             if let ended = ended[id], ended.round == race.round {
                 say(ended.finished, to: id)
                 if let saved = ended.saved { say(saved, to: id) }
