@@ -120,6 +120,16 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         submitting = nil
     }
 
+    /// One entry of the run's answer log, with how it came in (and its
+    /// drawing) when it is the answer being fed.
+    private func log(_ o: AnswerOutcome<Kind>, answer: JSON, expected: JSON?) {
+        let how = submitting?.player == o.player ? submitting : nil
+        answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
+                    correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
+                    confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,
+                    strokes: how?.strokes)
+    }
+
     private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?) {
         let effects = race.handle(event, at: now)
         let clockNow = hub.transport.now
@@ -168,14 +178,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             say(ServerMessage.graded(question: o.question, answer: answer, expected: expected,
                                      confidence: o.confidence, correct: o.isCorrect, points: o.points,
                                      score: o.score, runOver: o.finishedRun, retry: o.retry), to: o.player)
-            let how = submitting?.player == o.player ? submitting : nil
             // The run's answer log (not the path finder's moves).
-            if o.isReviewable {
-                answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
-                            correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
-                            confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,
-                            strokes: how?.strokes)
-            }
+            if o.isReviewable { log(o, answer: answer, expected: expected) }
+        case .answerLogged(let o):
+            log(o, answer: encode(o.answer), expected: encode(o.correctAnswer))
         case .progress(let progress):
             pendingProgress = progress
             flushProgress(force: false)
