@@ -16,11 +16,10 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BASE_URL, PHONE, el, join_ready, new_player, scene, snap, wait, wait_scene
+from conftest import BASE_URL, PHONE, el, join_ready, new_player, review_rows, scene, snap, wait, wait_scene
 from test_fish import draw_number
 from test_kids import axe_check
 from test_path_client import open_home, rounds_to_leaderboards
-from test_review import review_rows
 
 
 def cells_shown(drv):
