@@ -22,7 +22,7 @@ import Testing
 
     static func guess(_ q: PathQuestion) -> PathAnswer { .guess(rows: q.rows, columns: q.columns) }
 
-    @Test func aSoloRaceIsOneRoundScoredByTheSeedsRankValue() {
+    @Test func aSoloRaceIsOneRoundScoredByTheSeedsRankValue() throws {
         var race = Self.started(["ann"])
         let first = race.lastQuestion(for: "ann")!
         let q = first.question
@@ -31,6 +31,12 @@ import Testing
         race.wait(.milliseconds(4210))
         let shown = race.answer("ann", Self.guess(q))
         #expect(shown.outcomes.isEmpty)
+        // The right guess is graded for nobody but logged for the review: right,
+        // no points, the question going on, with the prompt it answered.
+        let guessed = try #require(shown.logged.first)
+        #expect(shown.logged.count == 1 && guessed.isReviewable && guessed.isCorrect && !guessed.finishedRun && !guessed.retry)
+        #expect(guessed.answer == Self.guess(q) && guessed.correctAnswer == Self.guess(q) && guessed.points == 0 && guessed.score == 0)
+        #expect(guessed.prompt == first.prompt && guessed.question == first.id && guessed.answeredAfter == .milliseconds(4210))
         #expect(shown.questions.map(\.id) == [first.id])
         #expect(shown.questions.first?.prompt == .steer(rows: q.rows, columns: q.columns, robot: .start, goal: q.goal, steps: 0,
                                                         bestSteps: PathFinder.bestSteps(q), tries: 0))
@@ -40,6 +46,7 @@ import Testing
         for move in moves {
             race.wait(.milliseconds(1000))
             last = race.answer("ann", move)
+            #expect(last.logged.isEmpty)   // moves steer: not answers
         }
         let outcome = last.outcomes.first!
         let expected = PathFinder.points(steps: moves.count, steering: .seconds(Int64(moves.count)), gridSize: q.cells)

@@ -221,7 +221,9 @@ import Testing
         let code = try ann.createRoom(mode: "time_attack", maxPlayers: 1)
         let room = try bo.join(code)
         #expect(((room["room"] as? [String: Any])?["members"] as? [[String: Any]])?.last?["role"] as? String == "spectator")
+        #expect(room["race"] == nil)   // the lobby has no race yet
         try ann.send(["type": "start"])
+        let race = try ann.next("race_started")["race"] as? String
         let q0 = try ann.next("question")
         let seen = try bo.next("spectating")
         #expect(seen["round"] as? Int == 1 && seen["question_index"] as? Int == 0 && seen["racer"] as? String == "p1")
@@ -233,10 +235,10 @@ import Testing
         #expect(next["question_index"] as? Int == 1)
         #expect((next["prompt"] as? NSDictionary)?.isEqual(to: q1["prompt"] as! [String: Any]) == true)
 
-        // Joining a running race: `room`, then the question at once.
         let cy = try RealtimeClient(port: port, label: "cy")
         try cy.identify("Cy")
-        _ = try cy.join(code)
+        // Joining a running race: `room` (naming the race), then the question at once.
+        #expect(try cy.join(code)["race"] as? String == race && Self.isRaceID(race))
         let joined = try cy.next("spectating")
         #expect(joined["question_index"] as? Int == 1 && joined["racer"] as? String == "p1")
 

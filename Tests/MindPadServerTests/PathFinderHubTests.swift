@@ -133,15 +133,22 @@ import Testing
         #expect(round.steps == best && round.bestSteps == best && round.tries == tries)
         #expect(round.endedAtMs == record.finishedAtMs && round.endedAtMs! - round.startedAtMs == steering.milliseconds)
 
-        // Its answers: the wrong guesses, typed then written, each with the
-        // prompt it answered; neither the moves nor the goal's step.
+        // Its answers: the wrong guesses, typed then written, then the right
+        // guess with its drawing, each with the prompt it answered; neither
+        // the moves nor the goal's step.
         let answers = try #require(result["answers"]?.array)
-        #expect(answers.count == tries)
-        #expect(answers.map { $0["input"]?.string } == ["keypad"] + Array(repeating: "drawn", count: tries - 1))
-        #expect(answers.allSatisfy { $0["expected"] == nil && $0["correct"] == .bool(false) && $0["question"] == .string(id) })
+        #expect(answers.count == tries + 1)
+        #expect(answers.map { $0["input"]?.string } == ["keypad"] + Array(repeating: "drawn", count: tries))
+        #expect(answers.allSatisfy { $0["question"] == .string(id) && $0["points"] == .int(0) })
         #expect(answers.enumerated().allSatisfy { $0.element["prompt"]?["tries"] == .int($0.offset) && $0.element["seq"] == .int($0.offset) })
-        #expect(record.answers.count == tries && record.answers[0].strokes == nil)
+        #expect(answers.dropLast().allSatisfy { $0["expected"] == nil && $0["correct"] == .bool(false) })
+        let grid = JSON.object([("rows", .int(rows)), ("columns", .int(columns))])
+        let right = try #require(answers.last)
+        #expect(right["correct"] == .bool(true) && right["answer"] == grid && right["expected"] == grid)
+        #expect(right["prompt"]?["stage"] == .string("guess") && right["confidence"] != nil)
+        #expect(record.answers.count == tries + 1 && record.answers[0].strokes == nil)
         #expect(record.answers.dropFirst().allSatisfy { ($0.strokes?.count ?? 0) > 0 && $0.confidence != nil })
+        #expect(record.answers.last?.correct == true && record.answers.last?.answeredMs == shownMs)
         #expect(record.raceID == result["race"]?.string && standings["race"] == result["race"])
     }
 

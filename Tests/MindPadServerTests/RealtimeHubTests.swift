@@ -44,11 +44,14 @@ import Testing
         let token = try #require(first.identify("Ann")?["token"]?.string)
         let code = first.createRoom(mode: "time_attack")
         first.send([("type", .string("start"))])
+        let race = try #require(first.next("race_started")?["race"]?.string)
         #expect(first.next("question") != nil)
 
         let second = h.connect("second")
         second.identify("ann", token: token)
-        #expect(second.next("room")?["code"]?.string == code)
+        // The whole picture names the running race: its replay is known before `finished`.
+        let room = second.next("room")
+        #expect(room?["code"]?.string == code && room?["race"]?.string == race)
         #expect(second.next("question")?["question"] == .string("r1q0"))
         #expect(first.closeCode == 4001)
         #expect(first.errorCode() == "replaced")

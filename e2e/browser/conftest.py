@@ -265,3 +265,12 @@ def answer(drv, previous_id=None, wrong=False, pointer="mouse", check_guess=True
     wait(drv, lambda d: el(d, "#feedback").get_attribute("data-question") == qid, 10, "the grade")
     fb = el(drv, "#feedback")
     return qid, text, digit, fb.get_attribute("data-correct") == "true", fb.get_attribute("data-answer")
+
+
+def review_rows(drv, scene_id):
+    """The review table's rows as text: [#, question, drawing's name or text, read, right answer, points]."""
+    return drv.execute_script("""
+      return [...document.querySelectorAll(arguments[0] + ' .review-table tbody tr')].map((tr) => [...tr.cells].map((td) => {
+        const svg = td.querySelector('svg');
+        return svg ? 'svg:' + svg.getAttribute('aria-label') + ':' + svg.querySelectorAll('path').length : td.textContent;
+      }));""", f"#{scene_id}-review")

@@ -12,7 +12,7 @@ import urllib.request
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from conftest import (BASE_URL, el, make_driver, new_player, onboard, open_app, scene, snap, unique_name,
+from conftest import (BASE_URL, el, make_driver, new_player, onboard, open_app, review_rows, scene, snap, unique_name,
                       wait, wait_scene)
 from digits import strokes
 
@@ -302,6 +302,11 @@ def test_solo_race_by_keypad_and_drawing_with_reactions_weather_and_the_end(brow
     wait(drv, lambda d: d.execute_script("return document.getElementById('ask').open"), 40, "the game over")
     body = el(drv, "#ask-body").text
     assert "Finn" in body and "6" in body, body
+    # The run's review under the choices: six right answers, the fourth written.
+    review = review_rows(drv, "fish-over")
+    assert len(review) == 6 and all(r[3].startswith("✓") for r in review), review
+    assert [r[2][:4] for r in review] == ["type"] * 3 + ["svg:"] + ["type"] * 2, review
+    assert not any("ended the run" in r[1] for r in review), review
     snap(drv, "fish-07-game-over")
     check_a11y(drv)
     assert [f["best_score"] for f in my_fish(drv, player)] == [6] or my_fish(drv, player)[0]["best_score"] >= 6

@@ -12,7 +12,7 @@ import pytest
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
-from conftest import (BASE_URL, DESKTOP, PHONE, draw_digit, el, make_driver, new_player, onboard, open_app, scene,
+from conftest import (BASE_URL, DESKTOP, PHONE, draw_digit, el, make_driver, new_player, onboard, open_app, review_rows, scene,
                       snap, unique_name, wait, wait_scene)
 from kids_answers import right_value, wrong_value
 from test_fish import http, token_of
@@ -149,6 +149,11 @@ def test_a_level_passed_by_taps_opens_the_next_on_any_device(browser):
     wait(drv, lambda d: el(d, "#kids-end-unlock").get_attribute("data-state") == "opened", 15, "the next level to open")
     assert el(drv, "#kids-end-unlock").text == "You opened level Bee!"
     assert el(drv, "#kids-end-next").is_displayed()
+    # The run's review, as on Results: ten tapped answers, two wrong, the last ended the run.
+    review = review_rows(drv, "kids-end")
+    assert len(review) == 10 and sum(r[3].startswith("✓") for r in review) == 8, review
+    assert all(r[2] == "tapped" for r in review) and review[-1][1].endswith("ended the run"), review
+    assert el(drv, "#kids-end-review .replay-link a").get_attribute("href").startswith(BASE_URL + "/replay/")
     snap(drv, "kids-05-end")
     axe_check(drv, "the end of a level")
     stored = progress(drv, name, "kids_counting")

@@ -16,7 +16,7 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BASE_URL, PHONE, el, join_ready, new_player, scene, snap, wait, wait_scene
+from conftest import BASE_URL, PHONE, el, join_ready, new_player, review_rows, scene, snap, wait, wait_scene
 from test_fish import draw_number
 from test_kids import axe_check
 from test_path_client import open_home, rounds_to_leaderboards
@@ -141,6 +141,14 @@ def test_solo_rounds_boards(browser):
     assert el(drv, "#results-path").text == f"{best} steps, best possible {best}"
     rank = el(drv, "#results-rank").text
     assert rank not in ("", "—", "not finished")
+    # The review: every guess, the right one last with its drawing; the goal's
+    # move ended the run, and a move is no answer: no row says it ended it.
+    review = review_rows(drv, "results")
+    assert len(review) == tries + 1, review
+    assert [r[3][0] for r in review] == ["✗"] * tries + ["✓"], review
+    assert review[0][2] == "typed" and review[-1][2].startswith("svg:"), review
+    assert review[-1][4] == f"{rows} × {columns}", review
+    assert not any("ended the run" in r[1] for r in review), review
     snap(drv, "path-real-10-results")
 
     # The last five: this round, as the server ranked it.

@@ -13,8 +13,8 @@ import pytest
 from selenium.webdriver.common.by import By
 
 import conftest
-from conftest import (INJECTED, answer, assert_no_alert, draw_digit, el, join_ready, new_player, open_app, scene, snap, wait,
-                      wait_scene)
+from conftest import (INJECTED, answer, assert_no_alert, draw_digit, el, join_ready, new_player, open_app, review_rows,
+                      scene, snap, wait, wait_scene)
 from digits import strokes as digit_strokes
 from fake_server import FakeServer
 from test_kids import axe_check
@@ -36,15 +36,6 @@ def fake():
     yield server
     conftest.BASE_URL = old
     server.close()
-
-
-def review_rows(drv, scene_id):
-    """The review table's rows as text: [#, question, drawing's name or text, read, right answer, points]."""
-    return drv.execute_script("""
-      return [...document.querySelectorAll(arguments[0] + ' .review-table tbody tr')].map((tr) => [...tr.cells].map((td) => {
-        const svg = td.querySelector('svg');
-        return svg ? 'svg:' + svg.getAttribute('aria-label') + ':' + svg.querySelectorAll('path').length : td.textContent;
-      }));""", f"#{scene_id}-review")
 
 
 def test_a_misread_last_answer_is_shown_on_results(browser, fake):

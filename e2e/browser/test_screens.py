@@ -6,9 +6,10 @@ code (two browser profiles), keyboard-only play, reduced motion, and
 axe-core on every scene.
 
 The scenes the real server cannot be made to show on demand (a spectator of
-a race whose racer left, a server restart, the sign-in codes, which the
-branch `replay-api` serves) run against `fake_server.py`, speaking the
-contract's shapes (/work/issue19-contract.md §3, §6)."""
+a race whose racer left, a server restart, an expired sign-in code) run
+against `fake_server.py`, speaking the contract's shapes
+(/work/issue19-contract.md §3, §6); the sign-in codes also run against the
+real server."""
 import contextlib
 import json
 import re
@@ -291,6 +292,90 @@ def test_a_name_goes_to_another_device_with_a_one_time_code(browser):
         box.send_keys(f"{second[:4].lower()}-{second[4:].lower()}", Keys.ENTER)
         wait_scene(c, "menu")
         assert el(c, "#player-name").text == name and tokens(c) == {name.lower(): fake.device_tokens[1]}
+
+
+def banner(drv):
+    """The connection banner as shown: (state, text, button), or None when hidden."""
+    if not el(drv, "#conn-banner").is_displayed():
+        return None
+    return el(drv, "#conn-banner").get_attribute("data-state"), el(drv, "#conn-text").text, el(drv, "#conn-retry").text
+
+
+PAUSED = ("replaced", "Your name is now playing in another tab or on another device, so this one is paused.", "Play here")
+
+
+def test_a_name_goes_to_another_device_on_the_real_server(browser):
+    """The same on the real server (branch replay-api's codes, player_tokens): the
+    second profile gets a token of its own and plays under the name; the device it
+    took over says so and can take the name back; a used code is refused; a code
+    typed in lower case with a dash signs in, and takes over the run the name is in."""
+    a = browser()
+    name = new_player(a, "Ann")
+    wait_scene(a, "menu")
+    first = tokens(a)[name.lower()]
+    el(a, "#btn-device").click()
+    wait_scene(a, "device")
+    wait(a, lambda d: el(d, "#device-card").is_displayed(), 10, "the code")
+    code = el(a, "#device-code").get_attribute("data-code")
+    link = el(a, "#device-link").get_attribute("value")
+    assert re.fullmatch(r"[23456789A-HJKMNP-Z]{8}", code) and link == f"{conftest.BASE_URL}/?sign_in={code}"
+    assert re.fullmatch(r"Expires in (10:00|9:[0-5]\d)", el(a, "#device-expiry").text)
+
+    # The second profile opens the link: the same name, a token of its own, identified.
+    b = browser()
+    open_app(b, link[len(conftest.BASE_URL):])
+    wait_scene(b, "menu")
+    assert el(b, "#player-name").text == name and b.current_url == conftest.BASE_URL + "/"
+    second = tokens(b)[name.lower()]
+    assert re.fullmatch(r"[0-9a-f]{64}", second) and second != first
+    wait(b, lambda d: page_state(d, "s.identified"), 10, "the second device identified")
+    # The first profile was on the same name: paused, told why, offered the name back.
+    wait(a, lambda d: banner(d) == PAUSED, 10, f"the takeover said (now {banner(a)})")
+    snap(a, "screens-device-replaced-en")
+    to_lang(a, "zh")
+    assert banner(a) == ("replaced", "你的名字正在另一个标签页或另一台设备上使用，此页面已暂停。", "在这里玩")
+    to_lang(a, "en")
+    el(a, "#conn-retry").click()
+    wait(a, lambda d: banner(d) is None and page_state(d, "s.identified"), 10, "the name taken back")
+    assert tokens(a) == {name.lower(): first}   # the old device keeps its token
+    wait(b, lambda d: banner(d) == PAUSED, 10, "the second device paused in turn")
+    # ...and back again: the second device plays a Normal run's first question.
+    el(b, "#conn-retry").click()
+    wait(b, lambda d: banner(d) is None, 10, "the second device back")
+    wait(a, lambda d: banner(d) == PAUSED, 10, "the first device paused again")
+    el(b, "#btn-normal").click()
+    wait_scene(b, "game")
+    room = page_state(b, "s.room.code")
+    _, _, _, correct, _ = conftest.answer(b)
+    assert correct
+
+    # The code again, in a third profile: refused, said clearly, nothing stored.
+    c = browser()
+    c.allowed_console = ("/api/sign_in",)   # the refusal is an HTTP error on purpose
+    open_app(c, f"/?sign_in={code}")
+    wait_scene(c, "onboard")
+    wait(c, lambda d: el(d, "#signin-error").text == "This code was already used. Ask your other device for a new one.",
+         10, "the refusal")
+    assert tokens(c) is None and c.current_url == conftest.BASE_URL + "/"
+    # A new code, asked for on the paused first device (its token still counts), typed
+    # in lower case with a dash.
+    el(a, "#device-back").click()
+    wait_scene(a, "menu")
+    el(a, "#btn-device").click()
+    wait(a, lambda d: el(d, "#device-card").is_displayed() and el(d, "#device-code").get_attribute("data-code") != code,
+         10, "a new code")
+    fresh = el(a, "#device-code").get_attribute("data-code")
+    box = el(c, "#signin-code")
+    box.clear()
+    box.send_keys(f"{fresh[:4].lower()}-{fresh[4:].lower()}", Keys.ENTER)
+    # The name was mid-run on the second device: the third one takes the run over.
+    wait_scene(c, "game")
+    assert page_state(c, "s.room.code") == room and el(c, "#player-name").text == name
+    wait(b, lambda d: banner(d) == PAUSED, 10, "the second device paused by the third")
+    assert el(c, "#player-name").text == name
+    third = tokens(c)[name.lower()]
+    assert third not in (first, second)
+    wait(c, lambda d: page_state(d, "s.identified"), 10, "the third device identified")
 
 
 # ---------- keyboard only, reduced motion ----------

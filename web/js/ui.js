@@ -111,12 +111,16 @@ export function selectTab(container, value) {
  * Choices: [{value, label, kind}] with kind "primary", "danger" or none; the
  * first choice has the focus. Texts go in as text.
  */
-export function ask({ title, body = "", choices }) {
+export function ask({ title, body = "", extra = null, choices }) {
   const dialog = $("ask");
   if (dialog.open) dialog.close("dismissed");
   $("ask-title").textContent = title;
   $("ask-body").textContent = body;
   $("ask-body").hidden = !body;
+  // More to show than a sentence (the fish's game over: the run's review).
+  $("ask-extra").replaceChildren(...(extra ? [extra] : []));
+  $("ask-extra").hidden = !extra;
+  dialog.classList.toggle("wide", !!extra);
   const box = $("ask-choices");
   box.replaceChildren();
   for (const c of choices) {

@@ -16,6 +16,11 @@ public enum RaceEffect<Kind: GameKind>: Sendable, Equatable {
     case sendQuestion(QuestionDelivery<Kind>)
     /// To `outcome.player`: how their answer was graded.
     case answerGraded(AnswerOutcome<Kind>)
+    /// To the run's answer log only (nothing is graded, nothing said): a
+    /// reviewable input that was right and keeps the question going
+    /// (`AnswerVerdict.step`, the path finder's right guess of the grid),
+    /// so reviews and replays show it beside the graded answers.
+    case answerLogged(AnswerOutcome<Kind>)
     /// Broadcast: every racer's live progress.
     case progress(RaceProgress)
     /// To storage, and to `result.player`: a racer's run ended (completed,
@@ -79,6 +84,7 @@ public struct AnswerOutcome<Kind: GameKind>: Sendable, Equatable {
     public let askedAfter: RaceDuration
     public let answeredAfter: RaceDuration
     /// Whether the answer belongs in the run's answer log
-    /// (`GameKind.isReviewable`): not the path finder's moves.
+    /// (`GameKind.isReviewable`): not the path finder's moves. Always
+    /// true in `RaceEffect.answerLogged`.
     public let isReviewable: Bool
 }

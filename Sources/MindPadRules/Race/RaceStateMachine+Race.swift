@@ -121,10 +121,21 @@ extension RaceStateMachine {
             effects.append(.rejected(player, error))
             return
         case .step:
-            // The same question, as it now stands; nothing is graded.
+            // The same question, as it now stands; nothing is graded. A
+            // reviewable step (the path finder's right guess) is an answer
+            // all the same: logged, right, for no points.
             racer.remaining = kind.remaining(in: question, attempt: racer.attempt)
             running.racers[r] = racer
             state = .running(running)
+            if kind.isReviewable(answer) {
+                effects.append(.answerLogged(AnswerOutcome(
+                    player: player, question: id, answer: answer, confidence: confidence, isCorrect: true,
+                    correctAnswer: kind.correctAnswer(to: question), secondsSpent: Int(spent.wholeSeconds),
+                    points: 0, score: racer.score, finishedRun: false, retry: false,
+                    prompt: asked, keypad: keypad, askedAfter: timeline.asked, answeredAfter: timeline.answered,
+                    isReviewable: true
+                )))
+            }
             effects.append(.sendQuestion(delivery(for: racer)))
             effects.append(.progress(progress(of: running)))
             return

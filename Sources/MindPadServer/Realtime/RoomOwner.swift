@@ -56,6 +56,14 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
 
     var snapshot: RoomSnapshot { race.snapshot }
 
+    /// The round's race has started (its `raceID` is this round's).
+    static func hasRun(_ phase: RoomPhase) -> Bool {
+        switch phase {
+        case .running, .finished: true
+        case .lobby, .countdown, .disposed: false
+        }
+    }
+
     var isRacing: Bool {
         switch race.phase {
         case .countdown, .running: true
@@ -112,6 +120,16 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         submitting = nil
     }
 
+    /// One entry of the run's answer log, with how it came in (and its
+    /// drawing) when it is the answer being fed.
+    private func log(_ o: AnswerOutcome<Kind>, answer: JSON, expected: JSON?) {
+        let how = submitting?.player == o.player ? submitting : nil
+        answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
+                    correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
+                    confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,
+                    strokes: how?.strokes)
+    }
+
     private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?) {
         let effects = race.handle(event, at: now)
         let clockNow = hub.transport.now
@@ -132,7 +150,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now), except: resyncing)
         case .resync(let id, let room, let progress, let standings):
             say(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings,
-                                   race: standings == nil ? nil : raceID, now: now), to: id)
+                                   race: Self.hasRun(room.phase) ? raceID : nil, now: now), to: id)
             if let ended = ended[id], ended.round == race.round {
                 say(ended.finished, to: id)
                 if let saved = ended.saved { say(saved, to: id) }
@@ -160,14 +178,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             say(ServerMessage.graded(question: o.question, answer: answer, expected: expected,
                                      confidence: o.confidence, correct: o.isCorrect, points: o.points,
                                      score: o.score, runOver: o.finishedRun, retry: o.retry), to: o.player)
-            let how = submitting?.player == o.player ? submitting : nil
             // The run's answer log (not the path finder's moves).
-            if o.isReviewable {
-                answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
-                            correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
-                            confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,
-                            strokes: how?.strokes)
-            }
+            if o.isReviewable { log(o, answer: answer, expected: expected) }
+        case .answerLogged(let o):
+            log(o, answer: encode(o.answer), expected: encode(o.correctAnswer))
         case .progress(let progress):
             pendingProgress = progress
             flushProgress(force: false)

@@ -24,11 +24,14 @@ enum ServerMessage {
                                   ("request", e.request.map(JSON.string))], errorCode: e.code)
     }
 
-    /// `race`: the round's race id once it started (with its standings).
+    /// `race`: the round's race id while it runs and once it has run (also
+    /// in its standings), so a member who comes back or joins mid-race
+    /// knows it before `finished`; nil in the lobby and the countdown.
     static func room(code: String, you: PlayerID, snapshot: RoomSnapshot, progress: RaceProgress?,
                      standings: Standings?, race: String?, now: RaceInstant) -> OutgoingMessage {
         OutgoingMessage("room", [
             ("code", .string(code)), ("you", .string(you.rawValue)), ("room", room(snapshot, now: now)),
+            ("race", race.map(JSON.string)),
             ("progress", progress.map(Self.progressBody)), ("standings", standings.map { standingsBody($0, race: race) }),
         ])
     }

@@ -95,6 +95,9 @@ extension Array where Element: RaceEffectConvertible {
     var outcomes: [AnswerOutcome<Element.Kind>] {
         compactMap { if case .answerGraded(let o) = $0.effect { o } else { nil } }
     }
+    var logged: [AnswerOutcome<Element.Kind>] {
+        compactMap { if case .answerLogged(let o) = $0.effect { o } else { nil } }
+    }
     var results: [PlayerResult] {
         compactMap { if case .playerFinished(let r) = $0.effect { r } else { nil } }
     }

@@ -16,6 +16,17 @@ export function replayPath(race) {
   return typeof race === "string" && RACE_ID.test(race) ? `/replay/${race}` : null;
 }
 
+/**
+ * Whether the log's last answer is the one that ended the run: the run's
+ * last `graded` (state.race) said `run_over` for that very answer. Not so
+ * when a move ended it (the path finder's goal), which is no answer.
+ */
+export function lastEndedRun(answers, race) {
+  const g = race && race.runOver ? race.graded : null;
+  const last = answers[answers.length - 1];
+  return !!(g && last && g.question === last.question && JSON.stringify(g.answer) === JSON.stringify(last.answer));
+}
+
 /** The answers of a result that look like the contract's (§2); others are left out. */
 export function answersOf(result) {
   const list = result && Array.isArray(result.answers) ? result.answers : [];

@@ -1,10 +1,11 @@
-// The connection banner: reconnecting, unreachable, or replaced by another tab.
+// The connection banner: reconnecting, unreachable, or replaced by another
+// tab or device signed in under the same name (closed with 4001).
 import { t } from "../i18n.js";
 import { $, currentScene } from "../ui.js";
 
 /** Shows what the link reports ("connecting", "open", "retrying", "down", "closed"). */
 export function showConnState(state, info) {
-  const banner = $("conn-banner"), text = $("conn-text");
+  const banner = $("conn-banner"), text = $("conn-text"), button = $("conn-retry");
   if (state === "open") { banner.hidden = true; return; }
   if (state === "connecting") {
     if (currentScene() === "loading") banner.hidden = true;
@@ -22,6 +23,9 @@ export function showConnState(state, info) {
   } else {
     return;
   }
+  // The same button reconnects; after a takeover it takes the name back here.
+  button.dataset.i18n = banner.dataset.state === "replaced" ? "conn.playHere" : "conn.retry";
+  button.textContent = t(button.dataset.i18n);
   banner.hidden = false;
 }
 

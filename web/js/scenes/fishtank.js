@@ -9,6 +9,7 @@ import { t } from "../i18n.js";
 import { clockLook, pictureOf, weatherLook } from "../fish.js";
 import { $, ask, dismissAsk, show } from "../ui.js";
 import { clearGame } from "./game.js";
+import { answersOf, lastEndedRun, showReview } from "../review/review.js";
 
 let ctx = null;    // {getState, playSolo, leaveRoom, showFishStart}
 let tank = null;   // {fish}: the fish in the tank, while the Game page is open
@@ -136,6 +137,7 @@ export async function tankOver(state) {
   const choice = await ask({
     title: t("fish.over.title"),
     body: t("fish.over.body", { name: fish.name, score, best: fish.best_score }),
+    extra: runReview(state),
     choices: [
       { value: "again", label: t("results.again"), kind: "primary" },
       { value: "back", label: t("fish.back") },
@@ -145,6 +147,17 @@ export async function tankOver(state) {
     if (choice === "again") again();
     else if (choice !== "dismissed") leaveTank(true);
   }
+}
+
+/** The run's review (review/review.js, as on Results) for the game-over dialog; null when there is nothing to show. */
+function runReview(state) {
+  const section = document.createElement("section");
+  section.className = "review";
+  section.id = "fish-over-review";
+  section.setAttribute("aria-labelledby", "fish-over-review-h");
+  const answers = answersOf(state.race.result);
+  showReview(section, state.race.game, answers, state.race.result.race, { runOver: lastEndedRun(answers, state.race) });
+  return section.hidden ? null : section;
 }
 
 function again() {

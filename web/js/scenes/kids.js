@@ -9,6 +9,7 @@ import { gameName, findGame } from "../catalog.js";
 import { fetchProgress, levelGames, levelName, levelRows, starsFor } from "../kids/levels.js";
 import { thingIcon } from "../kids/art.js";
 import { $, ask, currentScene, errorText, show, textEl } from "../ui.js";
+import { answersOf, lastEndedRun, showReview } from "../review/review.js";
 
 let ctx = null;   // {getState, playSolo, send, showMenu, startRename, leaveRoom, token(name)}
 const view = {
@@ -200,6 +201,8 @@ export function showKidsEnd(state) {
   $("kids-end-unlock").dataset.state = "saving";
   $("kids-end-again").dataset.level = String(level);
   $("kids-end-next").hidden = true;
+  const answers = answersOf(r);
+  showReview($("kids-end-review"), game, answers, r.race, { runOver: lastEndedRun(answers, state.race) });
   show("kids-end");
   if (state.race.saved) kidsSaved(state);
 }

@@ -5,7 +5,7 @@ import { fmtTime, gameAndMode, gameLabel, modeName } from "../format.js";
 import { fmtRank } from "../kinds/pathfinder.js";
 import { isHost } from "../state.js";
 import { $, copyText, show, textEl, toast } from "../ui.js";
-import { answersOf, showReview } from "../review/review.js";
+import { answersOf, lastEndedRun, showReview } from "../review/review.js";
 
 let ctx = null;   // {send, getState, leaveToMenu, playSolo, showPathRounds}
 
@@ -47,7 +47,8 @@ export function showResults(state) {
     $("results-path").dataset.best = String(path.best_steps);
     $("results-rank").textContent = path.rank_value == null ? t("path.unfinished") : fmtRank(path.rank_value);
   }
-  showReview($("results-review"), game, answersOf(r), r.race, { runOver: state.race.runOver });
+  const answers = answersOf(r);
+  showReview($("results-review"), game, answers, r.race, { runOver: lastEndedRun(answers, state.race) });
   showBest(state);
   show("results");
 }
@@ -99,8 +100,9 @@ export function showStandings(state) {
   }
   // Standings entries carry no answers (size): this player's own come from `finished`.
   const own = state.race.result;
-  showReview($("standings-review"), state.race.game, answersOf(own), msg.race || (own && own.race),
-    { runOver: state.race.runOver });
+  const answers = answersOf(own);
+  showReview($("standings-review"), state.race.game, answers, msg.race || (own && own.race),
+    { runOver: lastEndedRun(answers, state.race) });
   const host = isHost(state);
   $("standings-rematch").hidden = !host;
   $("standings-wait").hidden = host;
