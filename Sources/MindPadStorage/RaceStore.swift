@@ -25,7 +25,12 @@ public struct RaceRun: Sendable, Equatable {
     public var answers: [StoredAnswer]
 }
 
-/// A `result_answers` row (migration 0010) as read back.
+/// A `result_answers` row (migration 0010) as read back. The fields are
+/// `AnswerRecord`'s, but every JSON value stays the text PostgreSQL printed,
+/// strokes included: a replay passes up to 20,000 points per racer through
+/// to the client, and decoding them into numbers to print them again
+/// would be all its cost. (`AnswerRecord` holds decoded strokes because
+/// the bound on points per run needs them.)
 public struct StoredAnswer: Sendable, Equatable {
     public var seq: Int
     public var questionID: String
