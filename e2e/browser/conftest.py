@@ -176,6 +176,14 @@ def new_player(drv, prefix="P", path="/"):
     return name
 
 
+def open_lobby(drv):
+    """From the menu, a new race room with the default settings; its lobby shown."""
+    el(drv, "#btn-race").click()
+    wait_scene(drv, "race")
+    el(drv, "#race-create").click()
+    wait_scene(drv, "lobby")
+
+
 def join_ready(browser, host, prefix="Bo"):
     """A second player opens the host's invite link in a new browser, names
     themself and is ready; returns (driver, name) once the host may start."""

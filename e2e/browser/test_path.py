@@ -16,7 +16,7 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BASE_URL, PHONE, el, join_ready, new_player, review_rows, scene, snap, wait, wait_scene
+from conftest import BASE_URL, PHONE, el, join_ready, new_player, open_lobby, review_rows, scene, snap, wait, wait_scene
 from test_fish import draw_number
 from test_kids import axe_check
 from test_path_client import open_home, rounds_to_leaderboards
@@ -197,10 +197,7 @@ def test_two_browsers_race(browser):
     open_home(ann)
     el(ann, "#path-home-menu").click()
     wait_scene(ann, "menu")
-    el(ann, "#btn-race").click()
-    wait_scene(ann, "race")
-    el(ann, "#race-create").click()
-    wait_scene(ann, "lobby")
+    open_lobby(ann)
     bo, bo_name = join_ready(browser, ann)
     snap(ann, "path-real-13-lobby")
     el(ann, "#lobby-start").click()

@@ -13,8 +13,8 @@ import pytest
 from selenium.webdriver.common.by import By
 
 import conftest
-from conftest import (INJECTED, answer, assert_no_alert, draw_digit, el, join_ready, new_player, open_app, review_rows,
-                      scene, snap, wait, wait_scene)
+from conftest import (INJECTED, answer, assert_no_alert, draw_digit, el, join_ready, new_player, open_app, open_lobby,
+                      review_rows, scene, snap, wait, wait_scene)
 from digits import strokes as digit_strokes
 from fake_server import FakeServer
 from test_kids import axe_check
@@ -411,10 +411,7 @@ def test_a_two_browser_race_is_replayed_from_its_link_in_a_third(browser):
     ann = browser()
     ann_name = new_player(ann, "Ann")
     wait_scene(ann, "menu")
-    el(ann, "#btn-race").click()
-    wait_scene(ann, "race")
-    el(ann, "#race-create").click()
-    wait_scene(ann, "lobby")
+    open_lobby(ann)
     bo, bo_name = join_ready(browser, ann)
     el(ann, "#lobby-start").click()
     for d in (ann, bo):

@@ -216,6 +216,20 @@ def tokens(drv):
     return json.loads(drv.execute_script("return localStorage.getItem('mindpad.tokens')") or "null")
 
 
+def type_new_code(a, c, old_code):
+    """Device `a` asks for a new code (not `old_code`); device `c` types it on its
+    first-visit screen in lower case with a dash (input ignores both)."""
+    el(a, "#device-back").click()
+    wait_scene(a, "menu")
+    el(a, "#btn-device").click()
+    wait(a, lambda d: el(d, "#device-card").is_displayed() and el(d, "#device-code").get_attribute("data-code") != old_code,
+         10, "a new code")
+    fresh = el(a, "#device-code").get_attribute("data-code")
+    box = el(c, "#signin-code")
+    box.clear()
+    box.send_keys(f"{fresh[:4].lower()}-{fresh[4:].lower()}", Keys.ENTER)
+
+
 def test_a_name_goes_to_another_device_with_a_one_time_code(browser):
     with faked() as fake:
         a = browser()
@@ -281,15 +295,7 @@ def test_a_name_goes_to_another_device_with_a_one_time_code(browser):
         wait(c, lambda d: "已过期" in el(d, "#signin-error").text, 10, "the refusal in Chinese")
         snap(c, "screens-signin-expired-zh")
         to_lang(c, "en")
-        el(a, "#device-back").click()
-        wait_scene(a, "menu")
-        el(a, "#btn-device").click()
-        wait(a, lambda d: el(d, "#device-card").is_displayed() and el(d, "#device-code").get_attribute("data-code") != code,
-             10, "a new code")
-        second = el(a, "#device-code").get_attribute("data-code")
-        box = el(c, "#signin-code")
-        box.clear()
-        box.send_keys(f"{second[:4].lower()}-{second[4:].lower()}", Keys.ENTER)
+        type_new_code(a, c, code)
         wait_scene(c, "menu")
         assert el(c, "#player-name").text == name and tokens(c) == {name.lower(): fake.device_tokens[1]}
 
@@ -359,15 +365,7 @@ def test_a_name_goes_to_another_device_on_the_real_server(browser):
     assert tokens(c) is None and c.current_url == conftest.BASE_URL + "/"
     # A new code, asked for on the paused first device (its token still counts), typed
     # in lower case with a dash.
-    el(a, "#device-back").click()
-    wait_scene(a, "menu")
-    el(a, "#btn-device").click()
-    wait(a, lambda d: el(d, "#device-card").is_displayed() and el(d, "#device-code").get_attribute("data-code") != code,
-         10, "a new code")
-    fresh = el(a, "#device-code").get_attribute("data-code")
-    box = el(c, "#signin-code")
-    box.clear()
-    box.send_keys(f"{fresh[:4].lower()}-{fresh[4:].lower()}", Keys.ENTER)
+    type_new_code(a, c, code)
     # The name was mid-run on the second device: the third one takes the run over.
     wait_scene(c, "game")
     assert page_state(c, "s.room.code") == room and el(c, "#player-name").text == name
