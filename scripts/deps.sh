@@ -12,14 +12,16 @@ if ! command -v swift >/dev/null 2>&1; then
     fail "the Swift 6 toolchain is not on PATH; install it from https://www.swift.org/install/ (the one prerequisite) and run this again"
 fi
 
-wanted=(pkg-config libwebsockets-dev libpq-dev libssl-dev)
+# libwebsockets' event-library plugins: the epoll loops (issue 20).
+wanted=(pkg-config libwebsockets-dev libwebsockets-evlib-uv libwebsockets-evlib-ev libpq-dev libssl-dev)
 # A private PostgreSQL is started only when no DATABASE_URL is given.
 if [ -z "${DATABASE_URL:-}" ] || [ "$purpose" = test ]; then
     wanted+=(postgresql)
 fi
 if [ "$purpose" = test ]; then
-    # compose validation, the e2e suites' Python, and the browser tests.
-    wanted+=(docker-compose python3 python3-venv chromium chromium-driver fonts-wqy-microhei)
+    # compose validation, the cluster test's balancer, the e2e suites' Python,
+    # and the browser tests.
+    wanted+=(docker-compose haproxy python3 python3-venv chromium chromium-driver fonts-wqy-microhei)
 fi
 
 missing=()
