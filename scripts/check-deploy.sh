@@ -22,5 +22,12 @@ check "runtime image has the runtime libraries" "grep -q 'libwebsockets17' Docke
 check "image ships migrations, web and model resources" "grep -q 'Migrations' Dockerfile && grep -q 'web' Dockerfile && grep -q 'resources' Dockerfile"
 check "deps.sh installs the three C libraries' headers" "grep -q 'libssl-dev' scripts/deps.sh && grep -q 'libwebsockets-dev' scripts/deps.sh && grep -q 'libpq-dev' scripts/deps.sh"
 check "no secret in the compose file" "! grep -qiE 'ADMIN_TOKEN: *[A-Za-z0-9]{8,}' docker-compose.yml"
-echo "$(( 12 - fail )) passed, $fail failed"
+# HAProxy (deploy/haproxy.cfg is the generator's output for compose; the
+# tests and the bench generate theirs for loopback).
+check "deploy/haproxy.cfg is what scripts/haproxy-config.sh makes" "diff -q <(scripts/haproxy-config.sh 3 8080 8080 'mindpad-i{i}') deploy/haproxy.cfg >/dev/null"
+check "deploy/haproxy.cfg passes haproxy -c" "haproxy -c -q -f deploy/haproxy.cfg"
+check "a generated loopback config passes haproxy -c" "haproxy -c -q -f <(HAPROXY_MAXCONN=1000 scripts/haproxy-config.sh 3 18081 18080)"
+check "every instance has its use-server rule" "[ \$(grep -c '^    use-server i[0-9]* if { path /ws } { url_param(instance) -m str i[0-9]* }' deploy/haproxy.cfg) = 3 ]"
+check "health checks on /healthz, persistence and redispatch" "grep -q 'option httpchk GET /healthz' deploy/haproxy.cfg && grep -q 'option persist' deploy/haproxy.cfg && grep -q 'option redispatch' deploy/haproxy.cfg && grep -q 'timeout tunnel' deploy/haproxy.cfg"
+echo "$(( 17 - fail )) passed, $fail failed"
 [ "$fail" -eq 0 ]
