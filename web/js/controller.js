@@ -32,16 +32,32 @@ const flow = {
   catalogFailed: false,
   afterRename: null,          // what to show once a rename is done or cancelled (the kids' list), else the menu
   signInError: null,          // why the link's code (?sign_in=) was refused, said on the first screen
+  // Several instances behind HAProxy (identified.instance; absent on a single server):
+  instance: null,             // the instance this connection reached
+  roomInstance: null,         // the instance that owns our room: reconnects ask for it
+  roomRequest: null,          // the create_room/join_room not answered yet (repeated after `moved`)
+  repeat: null,               // …to send again once identified on the instance `moved` named
+  hops: 0,                    // `moved` hops for this request (bounded)
 };
 
+/** Hops after `moved` before giving up on a request: one to the owner, one spare for a race with a drain. */
+const MAX_HOPS = 3;
+
 export const getState = () => state;
-export const link = new Link({ onMessage: handle, onState: onConnState });
+export const link = new Link({
+  onMessage: handle,
+  onState: onConnState,
+  instance: () => (state.room ? flow.roomInstance : null),
+});
 
 export function dispatch(event) {
   state = apply(state, event, performance.now());
 }
 
-export function send(msg) { return link.send(msg); }
+export function send(msg) {
+  if (msg.type === "create_room" || msg.type === "join_room") { flow.roomRequest = msg; flow.hops = 0; }
+  return link.send(msg);
+}
 
 // ---------- the catalog of games ----------
 
@@ -195,6 +211,7 @@ function clearRoomParam() {
 
 function onConnState(linkState, info) {
   if (!["open", "connecting"].includes(linkState)) dispatch({ type: "local/disconnected" });
+  if (linkState === "restarting") roomGone(null);   // 1012: the instance closed its rooms
   if (linkState === "open" && state.catalog === null) loadCatalog();
   showConnState(linkState, info);
 }
@@ -225,12 +242,14 @@ function handle(msg) {
     case "finished": onFinished(); break;
     case "standings": onStandings(); break;
     case "result_saved": showBest(state); kidsSaved(state); break;
+    case "moved": onMoved(msg); break;
     default: break;
   }
 }
 
 function onIdentified(prev, msg) {
   flow.identifying = null;
+  flow.instance = typeof msg.instance === "string" ? msg.instance : null;
   flow.wantedName = msg.name;
   identity.name = msg.name;
   if (msg.token) identity.setToken(msg.name, msg.token);
@@ -238,6 +257,12 @@ function onIdentified(prev, msg) {
   setPlayerHeader();
   if (prev.room) {
     // Reconnected: the server resumes us with `room` if we still belong to it.
+    // Sent elsewhere than the room's owner (HAProxy could not reach it): asking
+    // for the room answers `moved` (to the owner) or `room_lost`.
+    flow.repeat = null;
+    if (flow.instance && flow.roomInstance && flow.instance !== flow.roomInstance) {
+      send({ type: "join_room", code: prev.room.code });
+    }
     clearTimeout(flow.resumeTimer);
     flow.resumeTimer = setTimeout(() => {
       const had = !!state.room;
@@ -250,12 +275,16 @@ function onIdentified(prev, msg) {
     }, 2500);
     return;
   }
+  if (flow.repeat) { repeatRequest(); return; }
   if (flow.pendingJoin) { send({ type: "join_room", code: flow.pendingJoin }); return; }
   if (currentScene() === "onboard") afterName();
   else if (currentScene() === "loading" && !sayLinkRefusal()) showMenu();
 }
 
 function onError(msg) {
+  if (flow.roomRequest && msg.request === flow.roomRequest.type) flow.roomRequest = null;
+  if (msg.code === "draining") { roomGone(errorText(msg)); return; }
+  if (msg.code === "room_lost" && state.room) { roomGone(errorText(msg)); return; }
   switch (msg.request) {
     case "identify": {
       const name = flow.identifying || flow.wantedName;
@@ -303,6 +332,8 @@ function onError(msg) {
 function onRoom(prev, msg) {
   const resumed = !!prev.room && prev.room.code === msg.code;
   clearTimeout(flow.resumeTimer);
+  flow.roomRequest = null;
+  flow.roomInstance = flow.instance;
   flow.pendingJoin = null;
   const phase = msg.room.phase;
   if (phase === "lobby") {
@@ -320,6 +351,51 @@ function onRoom(prev, msg) {
   } else if (phase === "finished" && msg.standings) {
     onStandings();
   }
+}
+
+/**
+ * `moved`: the room is another instance's (or this one is draining and opens
+ * none): reconnect there, identify with the token, ask again. A bounded
+ * number of hops, then the request fails like any refused one.
+ */
+function onMoved(msg) {
+  const request = flow.roomRequest;
+  if (!request) return;
+  if (flow.hops >= MAX_HOPS) {
+    flow.repeat = null;
+    onError({ type: "error", request: request.type, code: "room_unreachable" });
+    return;
+  }
+  flow.hops += 1;
+  flow.repeat = request;
+  link.hop(typeof msg.instance === "string" ? msg.instance : null);
+}
+
+/** The request `moved` sent elsewhere, asked again on the new connection (the hop count goes on). */
+function repeatRequest() {
+  const request = flow.repeat;
+  flow.repeat = null;
+  const hops = flow.hops;
+  send(request);
+  flow.hops = hops;
+}
+
+/**
+ * Our room ended on the server's side (draining, 1012, or its instance went
+ * away): a finished run stays on screen (results intact, no rematch); from
+ * anywhere else the player goes back to the menu. `text` is said if given.
+ */
+function roomGone(text) {
+  clearTimeout(flow.resumeTimer);
+  flow.repeat = null;
+  if (state.room) {
+    dispatch({ type: "local/leave" });
+    stopClock();
+    hideCountdown();
+    if (["results", "standings", "kids-end"].includes(currentScene())) $("standings-rematch").hidden = true;
+    else if (currentScene() !== "menu") showMenu();
+  }
+  if (text) toast(text);
 }
 
 function onRoomUpdated(prev, msg) {

@@ -1,10 +1,22 @@
 // The WebSocket link to the server (protocol mindpad.v1) with reconnect and
 // exponential backoff, and small helpers for the HTTP JSON API.
+//
+// Behind HAProxy (several instances, docs/decisions/0002-cluster-routing.md)
+// the URL names the instance that owns the player's room, `/ws?instance=i2`;
+// without a room (or on a single server) it is plain `/ws`.
+
+/** A server that closes with 1012 (service restart, a drain) is left at once for another. */
+const SERVICE_RESTART = 1012;
+/** …but at most once in this many ms; a second 1012 sooner waits like any lost connection. */
+const RESTART_SPACING_MS = 2000;
 
 export class Link {
-  constructor({ onMessage, onState }) {
+  constructor({ onMessage, onState, instance = () => null }) {
     this.onMessage = onMessage;
-    this.onState = onState;       // ("connecting"|"open"|"retrying"|"down", info)
+    this.onState = onState;       // ("connecting"|"open"|"retrying"|"down"|"closed"|"restarting", info)
+    this.instanceOf = instance;   // the instance to ask for (the room's owner), or null
+    this.target = undefined;      // where the next connect goes after hop(), once
+    this.lastRestart = -Infinity;
     this.ws = null;
     this.attempt = 0;
     this.timer = null;
@@ -13,19 +25,22 @@ export class Link {
     this.queue = [];
   }
 
-  url() {
+  url(instance = null) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws`;
+    const query = instance ? `?instance=${encodeURIComponent(instance)}` : "";
+    return `${proto}//${location.host}/ws${query}`;
   }
 
   connect() {
     clearTimeout(this.timer);
     this.stopped = false;
-    if (this.ws) { this.ws.onclose = null; try { this.ws.close(); } catch (_) { /* closed */ } }
+    if (this.ws) { this.ws.onclose = null; try { this.ws.close(1000); } catch (_) { /* closed */ } }
+    const instance = this.target !== undefined ? this.target : this.instanceOf();
+    this.target = undefined;
     this.onState("connecting");
     let ws;
     try {
-      ws = new WebSocket(this.url(), "mindpad.v1");
+      ws = new WebSocket(this.url(instance), "mindpad.v1");
     } catch (e) {
       this.scheduleRetry();
       return;
@@ -41,8 +56,22 @@ export class Link {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped || ev.code === 4001) { this.onState("closed", ev.code); return; }
+      if (ev.code === SERVICE_RESTART && performance.now() - this.lastRestart > RESTART_SPACING_MS) {
+        // A draining instance: its rooms are over; any other instance takes us (plain /ws).
+        this.lastRestart = performance.now();
+        this.onState("restarting");
+        this.hop(null);
+        return;
+      }
       this.scheduleRetry();
     };
+  }
+
+  /** Closes this socket (1000) and connects at once to `instance` (null: plain /ws). */
+  hop(instance) {
+    this.target = instance;
+    this.attempt = 0;
+    this.connect();
   }
 
   scheduleRetry() {
