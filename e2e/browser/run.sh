@@ -19,29 +19,7 @@ cd "$root"
 bin=${MINDPAD_BIN:-$root/.build/debug/mindpad}
 [ -x "$bin" ] || { echo "e2e/browser: no server binary at $bin" >&2; exit 1; }
 
-# --- system packages ---------------------------------------------------------
-need=()
-command -v chromium >/dev/null 2>&1 || need+=(chromium)
-command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
-dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || need+=(fonts-wqy-microhei)
-python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
-if [ ${#need[@]} -gt 0 ]; then
-    echo "e2e/browser: installing ${need[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${need[@]}" >/dev/null
-fi
-
-# --- python environment ------------------------------------------------------
-venv=$root/.venv-e2e
-stamp=$venv/.requirements.sha256
-want=$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)
-if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    echo "e2e/browser: setting up $venv" >&2
-    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/requirements.txt"
-    echo "$want" > "$stamp"
-fi
+source "$here/env.sh"
 
 # --- the server --------------------------------------------------------------
 port=$("$venv/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
