@@ -66,6 +66,18 @@ public struct Configuration: Sendable {
     /// endpoint, its query added by the server. Default
     /// `https://api.open-meteo.com/v1/forecast`; tests point it at a stub.
     public var weatherURL: URL = OpenMeteoProvider.defaultEndpoint
+    /// `MINDPAD_INSTANCE` / `--instance`: this instance's id in a cluster
+    /// (several `serve` behind HAProxy sharing one PostgreSQL; its `server`
+    /// name in haproxy.cfg), `^[a-z0-9][a-z0-9-]{0,31}$`. Unset (default):
+    /// a single instance, rooms known only in memory; set: rooms listed in
+    /// the database's room directory, sessions single cluster-wide, a
+    /// heartbeat (docs/architecture.md, "Cluster"). Each instance needs its
+    /// own `MINDPAD_DATA_DIR`.
+    public var instance: String?
+    /// `MINDPAD_DRAIN_SECONDS`: when draining (SIGUSR1, `POST
+    /// /api/admin/drain`), how long running races may take to end before
+    /// the instance stops anyway. 1…86400, default 300.
+    public var drainSeconds: Int = 300
     /// Rooms, races and the WebSocket protocol (`MINDPAD_*` variables, see
     /// `RealtimeOptions`).
     public var realtime = RealtimeOptions()
@@ -111,7 +123,24 @@ public struct Configuration: Sendable {
         weatherPlace = try WeatherPlace(place: environment["MINDPAD_WEATHER_PLACE"], latlon: environment["MINDPAD_WEATHER_LATLON"])
         if let v = environment["MINDPAD_WEATHER_PROVIDER"], !v.isEmpty { weatherProvider = try Self.weatherProvider(v) }
         if let v = environment["MINDPAD_WEATHER_URL"], !v.isEmpty { weatherURL = try Self.weatherURL(v) }
+        if let v = environment["MINDPAD_INSTANCE"], !v.isEmpty { instance = try Self.instance(v) }
+        if let v = environment["MINDPAD_DRAIN_SECONDS"], !v.isEmpty {
+            guard let n = Int(v), (1...86_400).contains(n) else {
+                throw ConfigurationError("MINDPAD_DRAIN_SECONDS must be 1…86400 (seconds), got \(v)")
+            }
+            drainSeconds = n
+        }
         realtime = try RealtimeOptions(environment: environment)
+    }
+
+    /// An instance id as `instances.id` accepts it (migration 0012).
+    public static func instance(_ text: String) throws -> String {
+        let allowed = text.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
+        guard (1...32).contains(text.utf8.count), allowed, text.first != "-" else {
+            throw ConfigurationError("MINDPAD_INSTANCE must be 1 to 32 of a-z, 0-9 and -, not starting with - (as in haproxy.cfg), got \(text)")
+        }
+        return text
     }
 
     public static func port(_ text: String) throws -> Int {

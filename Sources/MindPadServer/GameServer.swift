@@ -17,11 +17,15 @@ public final class GameServer: WebServerDelegate {
     /// For `/metrics`: the recognition backlog and the journal backlog.
     let recognition: RecognitionPool?
     let results: (any ResultSink)?
+    /// Cluster mode: `POST /api/admin/drain` and `/healthz`'s `draining`;
+    /// nil for a single instance (the endpoint answers 409).
+    let drain: DrainControl?
 
     public init(configuration: Configuration, pool: DatabaseWorkerPool, directory: any PlayerDirectory,
                 games: GameRegistry, metrics: ServerMetrics, realtime: RealtimeHub? = nil,
-                recognition: RecognitionPool? = nil, results: (any ResultSink)? = nil,
+                recognition: RecognitionPool? = nil, results: (any ResultSink)? = nil, drain: DrainControl? = nil,
                 logger: Logger = Logger(label: "mindpad.server")) {
+        self.drain = drain
         self.pool = pool
         self.logger = logger
         self.metrics = metrics
@@ -44,8 +48,9 @@ public final class GameServer: WebServerDelegate {
         }
         switch (request.method, request.path) {
         case (.get, "/healthz"), (.head, "/healthz"):
-            HealthCheck(pool: pool).run(responder: responder)
+            HealthCheck(pool: pool, draining: drain?.isDraining == true).run(responder: responder)
         case (_, "/metrics"): serveMetrics(request, responder)
+        case (_, "/api/admin/drain"): adminDrain(request, responder)
         case (_, "/healthz"):
             responder.respond(.methodNotAllowed(allow: [.get]))
         default:
@@ -56,12 +61,37 @@ public final class GameServer: WebServerDelegate {
     }
 
     public func webServer(_ server: WebServer, didOpen connection: ConnectionID, peer: String) {
+        webServer(server, didOpen: connection, peer: peer, requestedInstance: nil)
+    }
+
+    public func webServer(_ server: WebServer, didOpen connection: ConnectionID, peer: String, requestedInstance: String?) {
         logger.debug("connection opened", metadata: ["conn": "\(connection)", "peer": "\(peer)"])
         guard let realtime else {
             server.close(connection, code: 1011, reason: "the game is not available")
             return
         }
-        realtime.opened(connection)
+        realtime.opened(connection, requestedInstance: requestedInstance)
+    }
+
+    /// `POST /api/admin/drain`: the admin token as for the reset (same
+    /// failure limiter); 202 with the racing rooms the drain waits for,
+    /// again 202 while it goes on. A single instance does not drain: 409.
+    private func adminDrain(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        guard request.method == .post else { return responder.respond(.methodNotAllowed(allow: [.post])) }
+        let client: String
+        do { client = try scores.adminClient(request) } catch { return responder.respond(error.response) }
+        guard let drain else {
+            return responder.respond(.error(409, code: "not_clustered",
+                                            message: "only an instance of a cluster (MINDPAD_INSTANCE set) drains; stop this one with SIGTERM"))
+        }
+        let racing = drain.drain()
+        logger.notice("drain requested", metadata: ["client": "\(client)", "racing_rooms": "\(racing)"])
+        responder.respond(.json(202, DrainBody(draining: true, rooms: racing)))
+    }
+
+    struct DrainBody: Encodable {
+        let draining: Bool
+        let rooms: Int
     }
 
     public func webServer(_ server: WebServer, didReceive text: String, from connection: ConnectionID) {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import MindPadRules
 import MindPadStorage
 import Synchronization
 
@@ -28,6 +29,8 @@ public final class MindPadApplication: Sendable {
         let retention: AnswerRetention
         let recognition: RecognitionPool
         let app: GameServer
+        let cluster: ClusterMembership?
+        let drain: DrainControl?
         var signals: [any DispatchSourceSignal] = []
     }
 
@@ -49,6 +52,7 @@ public final class MindPadApplication: Sendable {
             "admin_token": "\(config.adminToken == nil ? "unset" : "set")",
             "games": "\(games.games.map(\.identifier).joined(separator: ","))",
             "weather": "\(config.weatherProvider.rawValue) \(config.weatherPlace.name)",
+            "instance": "\(config.instance ?? "single")",
         ])
         if config.migrateOnStart {
             let files = try MigrationFile.load(from: URL(fileURLWithPath: config.migrationsDirectory))
@@ -72,12 +76,31 @@ public final class MindPadApplication: Sendable {
             allowedOrigins: config.realtime.allowedOrigins))
         let realtime = RealtimeHub(options: config.realtime, games: games, players: directory, results: results,
                                    recognition: recognition, transport: LWSRealtimeTransport(server: server), metrics: metrics)
+        // Cluster mode: the directory, the heartbeat, the session channel.
+        let cluster = config.instance.map { ClusterMembership(instance: $0, pool: pool, connectionString: url) }
+        var drain: DrainControl?
+        if let cluster {
+            realtime.cluster = cluster
+            cluster.onSessionAnnounced { [weak realtime] account, instance in
+                realtime?.sessionAnnounced(account: account, instance: instance)
+            }
+            let bound = RaceDuration.seconds(Int64(config.drainSeconds))
+            let started = Atomic<Bool>(false)
+            drain = DrainControl { [weak self, weak realtime] in
+                if !started.exchange(true, ordering: .acquiringAndReleasing) { cluster.setDraining() }
+                return realtime?.beginDrain(bound: bound) {
+                    self?.logger.notice("drained; stopping")
+                    self?.stop()
+                } ?? 0
+            }
+            cluster.start()
+        }
         let app = GameServer(configuration: config, pool: pool, directory: directory, games: games, metrics: metrics,
-                             realtime: realtime, recognition: recognition, results: results)
+                             realtime: realtime, recognition: recognition, results: results, drain: drain)
         server.delegate = app
         server.errorCounter = { [metrics] in metrics.error($0, transport: "http") }
         parts.withLock { $0 = Parts(server: server, realtime: realtime, pool: pool, results: results,
-                                    retention: retention, recognition: recognition, app: app) }
+                                    retention: retention, recognition: recognition, app: app, cluster: cluster, drain: drain) }
         try server.start()
         retention.start()
         // In the background: the first visitor already sees the weather.
@@ -96,9 +119,31 @@ public final class MindPadApplication: Sendable {
         }
     }
 
-    /// SIGINT and SIGTERM call `stop`.
+    /// Cluster mode: begins draining (docs/architecture.md, "Cluster"), and
+    /// the application stops once the racing rooms ended. False for a
+    /// single instance, which does not drain. Safe from any thread.
+    @discardableResult
+    public func drain() -> Bool {
+        guard let (server, control) = parts.withLock({ p in p.map { ($0.server, $0.drain) } }), let control else { return false }
+        server.post { _ = control.drain() }
+        return true
+    }
+
+    /// SIGINT and SIGTERM call `stop`; SIGUSR1 calls `drain`.
     public func stopOnTerminationSignals() {
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGUSR1, SIG_IGN)
+        let usr1 = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+        usr1.setEventHandler { [weak self] in
+            guard let self else { return }
+            if self.drain() {
+                self.logger.notice("draining", metadata: ["signal": "SIGUSR1"])
+            } else {
+                self.logger.warning("SIGUSR1 ignored: only an instance of a cluster (MINDPAD_INSTANCE) drains")
+            }
+        }
+        usr1.resume()
+        parts.withLock { $0?.signals.append(usr1) }
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -124,6 +169,8 @@ public final class MindPadApplication: Sendable {
         // Results still queued are written, or journaled if the database
         // cannot take them in time.
         p.results.flush(timeout: .seconds(2))
+        // Dead at once for the other instances: its rooms are room_lost.
+        p.cluster?.stop()
         p.pool.shutdown(timeout: .seconds(1))
         p.results.shutdown()
         p.signals.forEach { $0.cancel() }

@@ -35,6 +35,9 @@ struct Serve: ParsableCommand {
     @Option(help: "The weather provider's forecast endpoint (env MINDPAD_WEATHER_URL; default https://api.open-meteo.com/v1/forecast).")
     var weatherURL: String?
 
+    @Option(help: "This instance's id in a cluster, as its server name in haproxy.cfg (env MINDPAD_INSTANCE; default: a single instance).")
+    var instance: String?
+
     @Flag(help: "Do not apply migrations at start.")
     var noMigrate = false
 
@@ -45,6 +48,7 @@ struct Serve: ParsableCommand {
         if let webRoot { config.webRoot = webRoot }
         if let dataDir { config.dataDirectory = dataDir }
         if let dbPool { config.databasePoolSize = dbPool }
+        if let instance { config.instance = try Configuration.instance(instance) }
         if noMigrate { config.migrateOnStart = false }
         if weatherPlace != nil || weatherLatlon != nil {
             let env = ProcessInfo.processInfo.environment

@@ -28,6 +28,9 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case modeNotOffered = "mode_not_offered"
     case badFish = "bad_fish"
     case badLevel = "bad_level"
+    // A cluster of instances.
+    case roomLost = "room_lost"
+    case draining
     // The race rules (RaceError).
     case roomClosed = "room_closed"
     case roomFull = "room_full"

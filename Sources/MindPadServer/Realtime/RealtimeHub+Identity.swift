@@ -3,6 +3,7 @@ import MindPadRules
 /// `identify`: a new name gets a token (once); a returning player proves the
 /// name with it. A second connection of the same player takes over: the
 /// first is closed with 4001, and a player who was in a room is resumed in it.
+/// In a cluster the same holds across instances (`RealtimeHub+Cluster.swift`).
 extension RealtimeHub {
     func identify(_ session: Session, name raw: String, token: String?) {
         let request = ClientMessage.Kind.identify.rawValue
@@ -51,18 +52,39 @@ extension RealtimeHub {
         case .success(let (identified, token)):
             let name = (try? PlayerName(validating: identified.name)) ?? requested
             let player = Session.Player(id: PlayerID("p\(identified.id)"), accountID: identified.id, name: name)
-            if let previous = online[player.id], let old = sessions[previous] {
-                // The same player on a new socket: the old one goes.
-                old.state = .closing(nil)
-                send(ServerMessage.error(ProtocolError(.replaced, "You signed in on another connection.")), toConnection: previous)
-                transport.close(previous, code: 4001, reason: "signed in elsewhere")
+            guard let cluster else { return admit(session, player, token: token) }
+            // In a cluster, every other instance hears of it first (their
+            // session of this player goes); `identified` only once the
+            // announcement committed, so one this player makes next, on
+            // another instance, is heard after it (RealtimeHub+Cluster).
+            unheardAnnouncements[player.accountID, default: 0] += 1
+            cluster.announceSession(account: player.accountID) { [weak self] announced in
+                guard let self else { return }
+                self.transport.post {
+                    if !announced { self.heardOwnAnnouncement(account: player.accountID) }
+                    guard let session = self.sessions[connection], case .identifying = session.state else { return }
+                    self.admit(session, player, token: token)
+                }
             }
-            session.state = .identified(player)
-            online[player.id] = connection
-            reply(session, ServerMessage.identified(player: player.id, name: name, token: token))
-            if let code = memberships[player.id], let room = rooms[code] {
-                room.handle(.reconnect(player.id), request: request)
-            }
+        }
+    }
+
+    /// The player is who they said: the session is theirs, an older one
+    /// of theirs here goes, and they are resumed in their room.
+    private func admit(_ session: Session, _ player: Session.Player, token: String?) {
+        let request = ClientMessage.Kind.identify.rawValue
+        let connection = session.connection
+        if let previous = online[player.id], let old = sessions[previous] {
+            // The same player on a new socket: the old one goes.
+            old.state = .closing(nil)
+            send(ServerMessage.error(ProtocolError(.replaced, "You signed in on another connection.")), toConnection: previous)
+            transport.close(previous, code: 4001, reason: "signed in elsewhere")
+        }
+        session.state = .identified(player)
+        online[player.id] = connection
+        reply(session, ServerMessage.identified(player: player.id, name: player.name, token: token, instance: cluster?.instance))
+        if let code = memberships[player.id], let room = rooms[code] {
+            room.handle(.reconnect(player.id), request: request)
         }
     }
 }

@@ -48,6 +48,7 @@ extension RealtimeHub {
 
     func roomDisposed(_ code: String) {
         rooms[code] = nil
+        cluster?.release(code: code)
         logger.info("room closed", metadata: ["room": "\(code)"])
     }
 
@@ -74,12 +75,14 @@ extension RealtimeHub {
         // Called back on the service thread only: `saved` need not be Sendable.
         let callback = UncheckedBox(saved)
         let ticket = durability.add(durable)
+        pendingSaves += 1
         results.record(record, durable: { [weak self] in
             guard let self else { return }
             self.transport.post { for action in self.durability.release(ticket) { action() } }
         }, completion: { [weak self] delivery in
             guard let self else { return }
             self.transport.post {
+                defer { self.pendingSaves -= 1 }
                 switch delivery {
                 case .stored(let outcome):
                     callback.value(ServerMessage.resultSaved(game: identifier, round: round, mode: mode, personalBest: outcome.personalBest,

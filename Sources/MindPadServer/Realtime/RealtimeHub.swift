@@ -43,7 +43,19 @@ public final class RealtimeHub: @unchecked Sendable {
     var rooms: [String: any GameRoom] = [:]
     /// Finished results not yet durable, and what waits for them.
     var durability = DurabilityWaits()
-    private var random: AnyRandomNumberGenerator
+    /// Finished results whose `result_saved` has not come back from storage
+    /// (a drain closes finished racers only after theirs).
+    var pendingSaves = 0
+    var random: AnyRandomNumberGenerator
+    /// Cluster mode (`MINDPAD_INSTANCE`): the room directory and the
+    /// cluster-wide session; nil for a single instance. Set before the
+    /// first connection.
+    public var cluster: ClusterMembership?
+    /// Session announcements this instance made that its own listener has
+    /// not heard back yet, per account (`RealtimeHub+Cluster.swift`).
+    var unheardAnnouncements: [Int64: Int] = [:]
+    /// Set once the instance began draining (`RealtimeHub+Drain.swift`).
+    var drain: DrainProgress?
 
     /// - Parameters:
     ///   - games: the kinds rooms can be opened for.
@@ -76,7 +88,9 @@ public final class RealtimeHub: @unchecked Sendable {
 
     // MARK: Connections
 
-    public func opened(_ connection: ConnectionID) {
+    /// `requestedInstance`: the `instance` of the `/ws?instance=…` URL, the
+    /// instance the client meant to reach (cluster mode).
+    public func opened(_ connection: ConnectionID, requestedInstance: String? = nil) {
         guard sessions.count < options.maxConnections else {
             metrics.refused("max_connections")
             logger.warning("connection refused: server full", metadata: ["conn": "\(connection)", "max": "\(options.maxConnections)"])
@@ -85,7 +99,7 @@ public final class RealtimeHub: @unchecked Sendable {
         }
         sessions[connection] = Session(connection: connection,
                                        bucket: TokenBucket(rate: options.messagesPerSecond, burst: options.messageBurst, now: transport.now),
-                                       guessInterval: options.liveGuessInterval)
+                                       guessInterval: options.liveGuessInterval, requestedInstance: requestedInstance)
         send(ServerMessage.welcome(limits: [
             ("max_message_bytes", .int(options.maxMessageBytes)),
             ("max_points", .int(Rasterizer.maxPoints)), ("max_strokes", .int(Rasterizer.maxStrokes)),
@@ -154,8 +168,10 @@ public final class RealtimeHub: @unchecked Sendable {
         case .ready(let flag):
             room(of: player, session: session, request: message.type)?.handle(.setReady(player.id, flag), request: message.type)
         case .start:
+            if let refusal = drainRefusal(request: message.type) { return reply(session, refusal) }
             room(of: player, session: session, request: message.type)?.handle(.start(by: player.id), request: message.type)
         case .rematch:
+            if let refusal = drainRefusal(request: message.type) { return reply(session, refusal) }
             let seed = UInt64.random(in: .min ... .max, using: &random)
             room(of: player, session: session, request: message.type)?.handle(.rematch(by: player.id, seed: seed), request: message.type)
         case .points(let question, let stroke, let points):
@@ -194,16 +210,22 @@ public final class RealtimeHub: @unchecked Sendable {
         guard rooms.count < options.maxRooms else {
             return reply(session, ProtocolError(.serverFull, "No more rooms can be opened right now; try again later.", request: request))
         }
-        let code = RoomCode.make(avoiding: { rooms[$0] != nil }, using: &random)
-        let seed = UInt64.random(in: .min ... .max, using: &random)
-        var configuration = options.raceConfiguration(mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators)
-        // A game with levels races one: level 1 unless asked.
-        configuration.level = game.info.levels.isEmpty ? nil : level ?? 1
-        let room = game.openRoom(code, configuration, seed, transport.now, self)
-        rooms[code] = room
-        logger.info("room created", metadata: ["room": "\(code)", "game": "\(identifier)", "mode": "\(mode.rawValue)",
-                                               "level": "\(configuration.level.map(String.init) ?? "-")", "conn": "\(session.connection)"])
-        room.handle(.join(player, fish: fish), request: request)
+        // A draining instance sends the client to another one.
+        if drain != nil { return reply(session, ServerMessage.moved(room: nil, instance: nil)) }
+        let open = { [unowned self] (code: String) in
+            let seed = UInt64.random(in: .min ... .max, using: &random)
+            var configuration = options.raceConfiguration(mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators)
+            // A game with levels races one: level 1 unless asked.
+            configuration.level = game.info.levels.isEmpty ? nil : level ?? 1
+            let room = game.openRoom(code, configuration, seed, transport.now, self)
+            rooms[code] = room
+            logger.info("room created", metadata: ["room": "\(code)", "game": "\(identifier)", "mode": "\(mode.rawValue)",
+                                                   "level": "\(configuration.level.map(String.init) ?? "-")", "conn": "\(session.connection)"])
+            room.handle(.join(player, fish: fish), request: request)
+        }
+        // In a cluster the code is reserved in the directory first.
+        if cluster != nil { return reserveRoom(game: identifier, for: player, session: session, open: open) }
+        open(RoomCode.make(avoiding: { rooms[$0] != nil }, using: &random))
     }
 
     private func joinRoom(_ input: String, fish: UUID?, for player: Session.Player, session: Session) {
@@ -211,7 +233,12 @@ public final class RealtimeHub: @unchecked Sendable {
         if let code = memberships[player.id] {
             return reply(session, ProtocolError(.alreadyInRoom, "You are already in room \(code); leave it first.", request: request))
         }
-        guard let code = RoomCode.normalize(input), let room = rooms[code] else {
+        guard let code = RoomCode.normalize(input) else {
+            return reply(session, ProtocolError(.roomNotFound, "There is no room with that code.", request: request))
+        }
+        guard let room = rooms[code] else {
+            // In a cluster the room may be open on another instance.
+            if cluster != nil { return findRoom(code, for: player, session: session) }
             return reply(session, ProtocolError(.roomNotFound, "There is no room with that code.", request: request))
         }
         if let refusal = Self.fishRefusal(fish, game: room.game, request: request) { return reply(session, refusal) }

@@ -12,11 +12,21 @@ enum ServerMessage {
         OutgoingMessage("welcome", [("protocol", .string("mindpad.v1")), ("limits", .object(omittingNils: limits))])
     }
 
-    static func identified(player: PlayerID, name: PlayerName, token: String?) -> OutgoingMessage {
+    /// `instance`: this instance's id in a cluster (nil, left out, for a
+    /// single instance): the client reconnects to it while in a room.
+    static func identified(player: PlayerID, name: PlayerName, token: String?, instance: String? = nil) -> OutgoingMessage {
         OutgoingMessage("identified", [
             ("player_id", .string(player.rawValue)), ("name", .string(name.display)),
             ("token", token.map(JSON.string)), ("new", .bool(token != nil)),
+            ("instance", instance.map(JSON.string)),
         ])
+    }
+
+    /// Connect to `/ws?instance=<instance>` and send the same `join_room`
+    /// again (the room is open there); with both null, connect to plain
+    /// `/ws` and repeat the request (this instance is draining).
+    static func moved(room: String?, instance: String?) -> OutgoingMessage {
+        OutgoingMessage("moved", [("room", room.map(JSON.string) ?? .null), ("instance", instance.map(JSON.string) ?? .null)])
     }
 
     static func error(_ e: ProtocolError) -> OutgoingMessage {

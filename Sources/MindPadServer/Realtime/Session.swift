@@ -31,9 +31,13 @@ final class Session {
     var drawing = DrawingBuffer()
     var pacer: LiveGuessPacer
     var pacerTimer: TimerToken?
+    /// The `instance` of the `/ws?instance=…` URL (cluster mode): the
+    /// instance the client meant to reach, nil for plain `/ws`.
+    let requestedInstance: String?
 
-    init(connection: ConnectionID, bucket: TokenBucket, guessInterval: RaceDuration) {
+    init(connection: ConnectionID, bucket: TokenBucket, guessInterval: RaceDuration, requestedInstance: String? = nil) {
         self.connection = connection
+        self.requestedInstance = requestedInstance
         self.bucket = bucket
         self.pacer = LiveGuessPacer(interval: guessInterval)
     }

@@ -260,6 +260,14 @@ extension WebServer {
         return decodeCString(buffer)
     }
 
+    /// The value of `name=` in the handshake's query (lws keeps each
+    /// argument URL-decoded), or nil. Up to 63 bytes: longer is no id.
+    func urlArgument(_ wsi: OpaquePointer, _ name: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 64 + name.utf8.count + 1)
+        guard let value = lws_get_urlarg_by_name(wsi, name + "=", &buffer, Int32(buffer.count)) else { return nil }
+        return String(cString: value)
+    }
+
     func peerAddress(_ wsi: OpaquePointer) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "" }

@@ -119,7 +119,7 @@ extension WebServer {
         let id = allocateID()
         session.pointee = id
         connections[id] = WebSocketConnection(id: id, wsi: wsi)
-        delegate?.webServer(self, didOpen: ConnectionID(id), peer: peerAddress(wsi))
+        delegate?.webServer(self, didOpen: ConnectionID(id), peer: peerAddress(wsi), requestedInstance: urlArgument(wsi, "instance"))
         return 0
     }
 

@@ -13,6 +13,15 @@ public protocol WebServerDelegate: AnyObject {
     func webServer(_ server: WebServer, didReceive text: String, from connection: ConnectionID)
     func webServer(_ server: WebServer, didClose connection: ConnectionID)
     func webServer(_ server: WebServer, handle request: HTTPRequest, responder: HTTPResponder)
+    /// A WebSocket opened on `/ws?instance=<id>`: `requestedInstance` is
+    /// that id (nil without one). By default the same as without it.
+    func webServer(_ server: WebServer, didOpen connection: ConnectionID, peer: String, requestedInstance: String?)
+}
+
+extension WebServerDelegate {
+    public func webServer(_ server: WebServer, didOpen connection: ConnectionID, peer: String, requestedInstance: String?) {
+        webServer(server, didOpen: connection, peer: peer)
+    }
 }
 
 public struct WebServerError: Error, CustomStringConvertible {

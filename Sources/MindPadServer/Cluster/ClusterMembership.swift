@@ -1,0 +1,177 @@
+import Dispatch
+import Foundation
+import Logging
+import MindPadStorage
+import Synchronization
+
+/// This instance's part in a cluster (`MINDPAD_INSTANCE` set): its row in
+/// `instances` and its heartbeat, the room directory's queries, and the
+/// session announcements (`NOTIFY mindpad_session`, heard on a dedicated
+/// connection by `NotificationListener`). Every query runs on the database
+/// workers; completions run on a worker thread, so callers hop back to the
+/// service thread themselves. Absent in single-instance mode.
+///
+/// `@unchecked Sendable`: the heartbeat's timer (not `Sendable`) is touched
+/// only under `lock`; everything else is immutable or atomic.
+public final class ClusterMembership: @unchecked Sendable {
+    public let instance: String
+    private let pool: DatabaseWorkerPool
+    private let logger: Logger
+    private let listener: NotificationListener
+    /// Registered since start (the heartbeat registers again while not).
+    private let registered = Atomic<Bool>(false)
+    private let lock = NSLock()
+    private var heartbeatTimer: (any DispatchSourceTimer)?
+    /// What to do with an announcement: the account and the instance it
+    /// identified on. Set once, before `start`.
+    private let sessionHandler = SessionHandlerSlot()
+
+    public init(instance: String, pool: DatabaseWorkerPool, connectionString: String,
+                logger: Logger = Logger(label: "mindpad.cluster")) {
+        self.instance = instance
+        self.pool = pool
+        self.logger = logger
+        let handler = sessionHandler
+        let listenLogger = logger
+        listener = NotificationListener(connectionString: connectionString, channel: RoomDirectoryStore.sessionChannel,
+                                        applicationName: "mindpad-listen-\(instance)", logger: logger) { notification in
+            // `<account id> <instance id>`; anything else is not ours.
+            let parts = notification.payload.split(separator: " ")
+            guard parts.count == 2, let account = Int64(parts[0]) else {
+                listenLogger.warning("unreadable session announcement", metadata: ["payload": "\(notification.payload.prefix(80))"])
+                return
+            }
+            handler.handler?(account, String(parts[1]))
+        }
+    }
+
+    /// Times the session channel was listened on (tests wait on it).
+    public var listenCount: Int { listener.listenCount }
+
+    /// `handler(account, instance)` runs on the listener's thread for every
+    /// session announced, this instance's own included.
+    public func onSessionAnnounced(_ handler: @escaping @Sendable (Int64, String) -> Void) {
+        sessionHandler.handler = handler
+    }
+
+    /// Registers (waiting up to `within` for it; a database that is down
+    /// leaves it to the heartbeat), starts the heartbeat and the listener.
+    public func start(within: Duration = .seconds(3)) {
+        let done = DispatchSemaphore(value: 0)
+        register { done.signal() }
+        _ = done.wait(timeout: .now() + .milliseconds(Int(within.wholeMilliseconds)))
+        listener.start()
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let interval = Int(ClusterTiming.heartbeat.components.seconds)
+        timer.schedule(deadline: .now() + .seconds(interval), repeating: .seconds(interval))
+        timer.setEventHandler { [weak self] in self?.beat() }
+        timer.resume()
+        lock.withLock { heartbeatTimer = timer }
+    }
+
+    /// Stops the heartbeat and the listener and marks the instance stopped
+    /// (dead at once, so its rooms are `room_lost`); waits at most `timeout`
+    /// for the database. Before the pool shuts down.
+    public func stop(timeout: Duration = .seconds(1)) {
+        lock.withLock {
+            heartbeatTimer?.cancel()
+            heartbeatTimer = nil
+        }
+        listener.stop()
+        let done = DispatchSemaphore(value: 0)
+        let instance = self.instance
+        pool.run({ try RoomDirectoryStore($0).markStopped(instance: instance) }, within: timeout) { _ in done.signal() }
+        _ = done.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds)))
+    }
+
+    private func register(then: @escaping @Sendable () -> Void = {}) {
+        let instance = self.instance
+        pool.run({ try RoomDirectoryStore($0).register(instance: instance) }) { [self] result in
+            switch result {
+            case .success:
+                if !registered.exchange(true, ordering: .acquiringAndReleasing) {
+                    logger.info("registered in the cluster", metadata: ["instance": "\(instance)"])
+                }
+            case .failure(let error):
+                logger.error("could not register in the cluster; retrying with the heartbeat",
+                             metadata: ["instance": "\(instance)", "error": "\(error)"])
+            }
+            then()
+        }
+    }
+
+    private func beat() {
+        guard registered.load(ordering: .acquiring) else { return register() }
+        let instance = self.instance
+        pool.run({ try RoomDirectoryStore($0).heartbeat(instance: instance) }) { [self] result in
+            switch result {
+            case .success(true): break
+            case .success(false):
+                registered.store(false, ordering: .releasing)
+                register()
+            case .failure(let error):
+                logger.warning("heartbeat failed", metadata: ["instance": "\(instance)", "error": "\(error)"])
+            }
+        }
+    }
+
+    // MARK: The directory (completions on a worker thread)
+
+    /// Reserves `code` for a new room here: true, or false when a live
+    /// instance holds it.
+    public func reserve(code: String, game: String, completion: @escaping @Sendable (Result<Bool, PostgresError>) -> Void) {
+        let instance = self.instance
+        pool.run({ try RoomDirectoryStore($0).reserve(code: code, instance: instance, game: game) },
+                 within: .seconds(2), completion: completion)
+    }
+
+    public func lookup(code: String, completion: @escaping @Sendable (Result<RoomDirectoryEntry?, PostgresError>) -> Void) {
+        pool.run({ try RoomDirectoryStore($0).lookup(code: code) }, within: .seconds(2), completion: completion)
+    }
+
+    /// The room is gone; a failure is only logged (the row goes when this
+    /// instance starts again, and a dead owner's code is taken over anyway).
+    public func release(code: String) {
+        let instance = self.instance
+        pool.run({ try RoomDirectoryStore($0).release(code: code, instance: instance) }) { [logger] result in
+            if case .failure(let error) = result {
+                logger.warning("could not release a room code", metadata: ["room": "\(code)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// `NOTIFY mindpad_session '<account> <instance>'`; `completion(true)`
+    /// once it committed, `false` when it failed (only logged: the session
+    /// goes on here, an older one elsewhere is not told).
+    public func announceSession(account: Int64, completion: @escaping @Sendable (Bool) -> Void) {
+        let instance = self.instance
+        pool.run({ try RoomDirectoryStore($0).announceSession(account: account, instance: instance) },
+                 within: .seconds(2)) { [logger] result in
+            switch result {
+            case .success: completion(true)
+            case .failure(let error):
+                logger.warning("could not announce a session", metadata: ["account": "\(account)", "error": "\(error)"])
+                completion(false)
+            }
+        }
+    }
+
+    public func setDraining() {
+        let instance = self.instance
+        pool.run({ try RoomDirectoryStore($0).setDraining(instance: instance) }) { [logger] result in
+            if case .failure(let error) = result {
+                logger.warning("could not mark the instance draining", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}
+
+/// The session handler, set after the listener that calls it was made.
+private final class SessionHandlerSlot: Sendable {
+    private let value = Mutex<(@Sendable (Int64, String) -> Void)?>(nil)
+
+    var handler: (@Sendable (Int64, String) -> Void)? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}
