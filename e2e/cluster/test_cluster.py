@@ -1,0 +1,160 @@
+"""Issue 21's scenario on loopback: rooms routed to their owner through
+HAProxy, one instance drained and another SIGKILLed mid-race, every result
+counted in PostgreSQL, the third instance's race untouched."""
+import signal
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import N, Player, answer, browser_helpers as bh, sql, wait_for
+
+INSTANCES = {f"i{i}" for i in range(1, N + 1)}
+
+
+def results_by_name(names):
+    """{name: number of stored results} for these players (0 for none)."""
+    rows = sql("SELECT p.name, count(g.result_id) FROM players p LEFT JOIN game_results g ON g.player_id = p.id "
+               "WHERE p.name = ANY (string_to_array(:'names', ',')) GROUP BY p.name;", names=",".join(names))
+    got = {name: int(n) for name, n in rows}
+    return {name: got.get(name, 0) for name in names}
+
+
+def ready_all(host, others, size):
+    """Every other racer says ready; returns once the host's lobby shows `size` members, the others all ready."""
+    for p in others:
+        p.send({"type": "ready", "ready": True})
+
+    def lobby_ready():
+        msg = host.expect("room_updated", "room")
+        members = msg["room"]["members"]
+        return len(members) == size and all(m["ready"] and m["connected"] for m in members if not m["host"])
+    wait_for(lobby_ready, 30, f"{size} members ready in {host.name}'s lobby")
+
+
+def create_on(instance, mode, prefix):
+    """Two racers connected straight to `instance` (?instance=), a room of `mode` there, ready to start."""
+    a, b = Player(prefix + "a").connect(instance), Player(prefix + "b").connect(instance)
+    assert a.instance == b.instance == instance
+    room = a.room_request({"type": "create_room", "mode": mode})
+    assert room["type"] == "room" and not a.moves, room
+    got = b.room_request({"type": "join_room", "code": room["code"]})
+    assert got["type"] == "room" and not b.moves, got
+    ready_all(a, [b], 2)
+    return room["code"], a, b
+
+
+def type_answer(drv):
+    """The browser racer answers the current question by typing its digit (keyboard play)."""
+    qid, text = bh.current_question(drv)
+    drv.find_element(By.TAG_NAME, "body").send_keys(str(bh.hidden_digit(text)), Keys.ENTER)
+    bh.wait(drv, lambda d: bh.el(d, "#feedback").get_attribute("data-question") == qid, 10, "the typed answer graded")
+
+
+def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
+    # Six racers: leastconn spreads their first connections over the instances.
+    racers = [Player(f"R{i}").connect() for i in range(6)]
+    assert {r.first_instance for r in racers} == INSTANCES, [r.first_instance for r in racers]
+
+    # One creates a Time Attack room on its instance; the others join by code
+    # and end up on the owner, those elsewhere through `moved`.
+    host = racers[0]
+    room = host.room_request({"type": "create_room", "mode": "time_attack"})
+    assert room["type"] == "room", room
+    code, owner = room["code"], host.instance
+    for r in racers[1:]:
+        got = r.room_request({"type": "join_room", "code": code})
+        assert got["type"] == "room" and got["code"] == code, got
+        assert r.instance == owner
+        assert [m["instance"] for m in r.moves] == ([owner] if r.first_instance != owner else [])
+    assert sum(1 for r in racers if r.moves) == sum(1 for r in racers if r.first_instance != owner) >= 2
+
+    # The seventh opens the invite link in Chromium, through HAProxy.
+    drv = browser()
+    seventh = bh.unique_name("Web")
+    bh.open_app(drv, f"/?room={code}")
+    bh.onboard(drv, seventh)
+    bh.wait_scene(drv, "lobby", 20)
+    assert bh.el(drv, "#lobby-code").text == code
+    assert drv.execute_script("return new URL(document.baseURI).port") == str(cluster.port("i1") + N)
+    bh.el(drv, "#lobby-ready").click()
+    ready_all(host, racers[1:], 7)
+
+    # The two other instances: one will be killed, one survives; a room on each.
+    killed, survivor = sorted(INSTANCES - {owner})
+    code_k, k1, k2 = create_on(killed, "normal", "K")
+    code_s, s1, s2 = create_on(survivor, "time_attack", "S")
+
+    for h in (host, k1, s1):
+        h.send({"type": "start"})
+    for p in racers + [k1, k2, s1, s2]:
+        p.expect("race_started")
+    bh.wait_scene(drv, "game", 20)
+
+    # Mid-race: answers everywhere; k1 finishes its Normal run (10 questions),
+    # so its result is acknowledged (`finished` waits for the journal).
+    for p in racers + [s1, s2, k2]:
+        answer(p, 2)
+    type_answer(drv)
+    answer(k1, 10)
+    k1.expect("finished")
+
+    # Drain the owner of the big room (SIGUSR1) while it races.
+    cluster.signal(owner, signal.SIGUSR1)
+    wait_for(lambda: cluster.healthz(owner) == (503, {**cluster.healthz(owner)[1], "status": "draining"}), 10,
+             f"{owner}'s /healthz to say draining")
+    cluster.wait_states({owner: "DOWN"}, f"HAProxy to take {owner} out of the balance")
+    # New rooms go elsewhere: a plain connection is balanced to the others;
+    # one that asks for the draining owner still reaches it (persistence) and
+    # is sent on with `moved` (no instance).
+    for ask in (None, owner):
+        newcomer = Player("N").connect(ask)
+        assert newcomer.instance == (ask or newcomer.instance) and newcomer.instance in INSTANCES
+        got = newcomer.room_request({"type": "create_room", "mode": "normal"})
+        assert got["type"] == "room" and newcomer.instance != owner, got
+        assert [m["instance"] for m in newcomer.moves] == ([None] if ask else [])
+        newcomer.send({"type": "leave_room"})
+        newcomer.expect("left_room")
+        newcomer.close()
+
+    # SIGKILL the instance of the Normal room while k2 is still racing.
+    cluster.kill(killed)
+    assert k2.close_code(10) is None, "k2's connection drops with its instance (no close frame)"
+    # The reconnect path: asking for the dead instance lands elsewhere
+    # (redispatch); asking for the room there says it is lost.
+    k2.connect(killed)
+    assert k2.instance in INSTANCES - {killed}
+    lost = k2.room_request({"type": "join_room", "code": code_k})
+    assert lost["type"] == "error" and lost["code"] == "room_lost", lost
+
+    # The drained room's race runs to its end; every racer hears its result
+    # stored, then the instance closes them with 1012 and exits cleanly.
+    for p in racers:
+        p.expect("standings", timeout=30)
+        p.expect("result_saved", timeout=10)
+        assert p.close_code() == 1012
+    assert cluster.procs[owner].wait(30) == 0
+    # The browser keeps its standings (no rematch: the room is gone) and is connected again elsewhere.
+    bh.wait_scene(drv, "standings", 20)
+    bh.wait(drv, lambda d: bh.el(d, "#standings-rematch").get_attribute("hidden") is not None, 10, "rematch hidden")
+    bh.wait(drv, lambda d: bh.el(d, "#conn-banner").get_attribute("hidden") is not None
+            and d.execute_script("return document.body.dataset.scene") == "standings", 10, "connected again")
+
+    # The survivor's race was not touched: it ends with both results stored.
+    for p in (s1, s2):
+        p.expect("standings", timeout=30)
+        p.expect("result_saved", timeout=10)
+        assert not [m for m in p.seen if m["type"] == "error"], p.seen
+
+    # The killed instance restarts on the same data dir: whatever it had
+    # acknowledged and not stored is replayed from its journal.
+    cluster.start(killed)
+    cluster.wait_healthy(killed)
+
+    names_a = [r.name for r in racers] + [seventh]
+    want = {**{n: 1 for n in names_a}, s1.name: 1, s2.name: 1, k1.name: 1, k2.name: 0}
+    wait_for(lambda: results_by_name(list(want)) == want, 20, f"every result stored: {want}")
+    # The directory lists the survivor's room (still open, its racers in it)
+    # and neither the drained room nor the killed instance's.
+    listed = sql("SELECT code, instance FROM room_directory WHERE code = ANY (string_to_array(:'codes', ','));",
+                 codes=f"{code},{code_k},{code_s}")
+    assert listed == [[code_s, survivor]], listed
