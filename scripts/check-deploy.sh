@@ -29,5 +29,10 @@ check "deploy/haproxy.cfg passes haproxy -c" "haproxy -c -q -f deploy/haproxy.cf
 check "a generated loopback config passes haproxy -c" "haproxy -c -q -f <(HAPROXY_MAXCONN=1000 scripts/haproxy-config.sh 3 18081 18080)"
 check "every instance has its use-server rule" "[ \$(grep -c '^    use-server i[0-9]* if { path /ws } { url_param(instance) -m str i[0-9]* }' deploy/haproxy.cfg) = 3 ]"
 check "health checks on /healthz, persistence and redispatch" "grep -q 'option httpchk GET /healthz' deploy/haproxy.cfg && grep -q 'option persist' deploy/haproxy.cfg && grep -q 'option redispatch' deploy/haproxy.cfg && grep -q 'timeout tunnel' deploy/haproxy.cfg"
-echo "$(( 17 - fail )) passed, $fail failed"
+# The cluster profile: three instances with their ids and their own volumes,
+# HAProxy with the committed config; the default profile untouched.
+check "cluster profile: instances i1..i3, each its own data volume" "(for i in 1 2 3; do grep -q \"MINDPAD_INSTANCE: i\$i\" <<<\"\$config\" && grep -q \"mindpad-i\$i-data:/var/lib/mindpad\" <<<\"\$config\" || exit 1; done)"
+check "cluster profile: HAProxy runs deploy/haproxy.cfg" "grep -q 'deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg' <<<\"\$config\""
+check "only the cluster's four services have a profile" "[ \$(grep -c -- '- cluster' <<<\"\$config\") = 4 ] && [ \$(grep -c '^    profiles:' <<<\"\$config\") = 4 ]"
+echo "$(( 20 - fail )) passed, $fail failed"
 [ "$fail" -eq 0 ]
