@@ -31,15 +31,29 @@ def ready_all(host, others, size):
     wait_for(lobby_ready, 30, f"{size} members ready in {host.name}'s lobby")
 
 
-def create_on(instance, mode, prefix):
-    """Two racers connected straight to `instance` (?instance=), a room of `mode` there, ready to start."""
+def join_by_link(drv, code, prefix):
+    """A player opens the invite link in Chromium (through HAProxy), names themself and is ready."""
+    name = bh.unique_name(prefix)
+    bh.open_app(drv, f"/?room={code}")
+    bh.onboard(drv, name)
+    bh.wait_scene(drv, "lobby", 20)
+    assert bh.el(drv, "#lobby-code").text == code
+    bh.el(drv, "#lobby-ready").click()
+    return name
+
+
+def create_on(instance, mode, prefix, drv=None):
+    """Two racers connected straight to `instance` (?instance=), a room of `mode`
+    there (and a third in Chromium by its link), ready to start."""
     a, b = Player(prefix + "a").connect(instance), Player(prefix + "b").connect(instance)
     assert a.instance == b.instance == instance
     room = a.room_request({"type": "create_room", "mode": mode})
     assert room["type"] == "room" and not a.moves, room
     got = b.room_request({"type": "join_room", "code": room["code"]})
     assert got["type"] == "room" and not b.moves, got
-    ready_all(a, [b], 2)
+    if drv:
+        join_by_link(drv, room["code"], prefix + "web")
+    ready_all(a, [b], 3 if drv else 2)
     return room["code"], a, b
 
 
@@ -70,18 +84,14 @@ def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
 
     # The seventh opens the invite link in Chromium, through HAProxy.
     drv = browser()
-    seventh = bh.unique_name("Web")
-    bh.open_app(drv, f"/?room={code}")
-    bh.onboard(drv, seventh)
-    bh.wait_scene(drv, "lobby", 20)
-    assert bh.el(drv, "#lobby-code").text == code
-    assert drv.execute_script("return new URL(document.baseURI).port") == str(cluster.port("i1") + N)
-    bh.el(drv, "#lobby-ready").click()
+    seventh = join_by_link(drv, code, "Web")
     ready_all(host, racers[1:], 7)
 
-    # The two other instances: one will be killed, one survives; a room on each.
+    # The two other instances: one will be killed, one survives; a room on
+    # each (the one to be killed with a racer in Chromium too).
     killed, survivor = sorted(INSTANCES - {owner})
-    code_k, k1, k2 = create_on(killed, "normal", "K")
+    drv_k = browser()
+    code_k, k1, k2 = create_on(killed, "normal", "K", drv_k)
     code_s, s1, s2 = create_on(survivor, "time_attack", "S")
 
     for h in (host, k1, s1):
@@ -125,6 +135,9 @@ def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
     assert k2.instance in INSTANCES - {killed}
     lost = k2.room_request({"type": "join_room", "code": code_k})
     assert lost["type"] == "error" and lost["code"] == "room_lost", lost
+    # The web client's reconnect path does the same and says so.
+    bh.wait(drv_k, lambda d: bh.scene(d) == "menu" and "went away" in bh.el(d, "#toast").text, 20,
+            "the menu and the room_lost message in the killed room's browser")
 
     # The drained room's race runs to its end; every racer hears its result
     # stored, then the instance closes them with 1012 and exits cleanly.
