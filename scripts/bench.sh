@@ -13,6 +13,9 @@
 #      the lws echo (transport ceiling), then against mindpad; then 10,000 idle
 #      connections; a perf profile of the server under the largest load;
 #      decode time per client message, three decoders side by side (wirebench)
+#   3b. balancer (issue 21): the middle racer count straight to one instance,
+#      through HAProxy to that one instance, and through HAProxy to three
+#      (cluster mode, i1..i3), one after the other in the same run
 #   4. storage: 1,000,000 players × 3 modes (tools/loadgen storagebench); result
 #      writes one per statement, batched, and journal first, side by side
 #   5. tools/loadgen/render.py writes docs/benchmarks.md
@@ -155,6 +158,57 @@ serve "$rt_url"
 timeout 300 "$loadgen" --mode idle --port "$port" --connections "$idle" --duration 10 --warmup 2 --ramp 2000 \
     --server-pid "$server_pid" --label "idle-$idle" --out "$out/idle.json" > /dev/null || true
 stop_pid "$server_pid"
+
+# --- 3b. the balancer (issue 21) ------------------------------------------------
+# The same load three ways: through HAProxy to i1 alone (the hop's own
+# cost), straight to i1, through HAProxy to i1..i3 (the cluster). The instances run
+# in cluster mode on one database; HAProxy's config is the generator's.
+cluster_n=${scenarios[$(( ${#scenarios[@]} / 2 ))]}
+cl_url=$(fresh_db mindpad_bench_cluster)
+cl_base=18090 cl_listen=18089
+cl_pids=()
+rm -rf "$out/cluster"; mkdir -p "$out/cluster"
+for i in 1 2 3; do
+    mkdir -p "$out/cluster/data-i$i"
+    MINDPAD_INSTANCE=i$i MINDPAD_TRUSTED_PROXIES=127.0.0.1 MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 \
+    LOG_LEVEL=warning MINDPAD_WEATHER_PROVIDER=none \
+        "$mindpad" serve --port $(( cl_base + i - 1 )) --host 127.0.0.1 --database-url "$cl_url" \
+        --data-dir "$out/cluster/data-i$i" --migrations Migrations --web-root web --no-migrate >> "$out/cluster/i$i.log" 2>&1 &
+    cl_pids+=($!)
+done
+for i in 1 2 3; do wait_port $(( cl_base + i - 1 )); done
+balance() {  # balance N LABEL: HAProxy in front of i1..iN, the load through it
+    local sock=$out/cluster/haproxy.sock
+    HAPROXY_STATS_SOCKET=$sock HAPROXY_MAXCONN=$(( cluster_n * 2 + 100 )) \
+        scripts/haproxy-config.sh "$1" "$cl_base" "$cl_listen" > "$out/cluster/haproxy-$1.cfg"
+    haproxy -db -f "$out/cluster/haproxy-$1.cfg" > "$out/cluster/haproxy-$1.log" 2>&1 &
+    local hap=$!
+    # Until HAProxy's health checks see every server up (its stats socket).
+    python3 - "$sock" "$1" <<'PY' || echo "bench: HAProxy did not see the instances up" >&2
+import socket, sys, time
+deadline = time.time() + 20
+while time.time() < deadline:
+    try:
+        s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"show stat\n")
+        data = b"".join(iter(lambda: s.recv(65536), b"")).decode()
+        if sum(1 for l in data.splitlines() if l.startswith("instances,i") and ",UP," in l) == int(sys.argv[2]):
+            sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.1)
+sys.exit(1)
+PY
+    timeout 300 "$loadgen" --mode race --port "$cl_listen" --racers "$cluster_n" --duration "$duration" --ramp 400 \
+        --server-pid "$(IFS=,; echo "${cl_pids[*]:0:$1}")" --label "$2" --out "$out/$2.json" > /dev/null || true
+    stop_pid "$hap"
+}
+# HAProxy's run to i1 goes first: i1 is coldest then, so the hop's added
+# latency is if anything overstated.
+balance 1 "haproxy1-$cluster_n"
+timeout 300 "$loadgen" --mode race --port "$cl_base" --racers "$cluster_n" --duration "$duration" --ramp 400 \
+    --server-pid "${cl_pids[0]}" --label "direct-$cluster_n" --out "$out/direct-$cluster_n.json" > /dev/null || true
+balance 3 "haproxy3-$cluster_n"
+for pid in "${cl_pids[@]}"; do stop_pid "$pid"; done
 
 # Decoding client messages: three decoders side by side (issue 13).
 swift build -c release -j 1 --product wirebench >/dev/null

@@ -163,6 +163,45 @@ w("mindpad also answers more than it is sent (guesses, grades, questions and the
 w("5 Hz to 8 members), so its per-message figure carries that fan-out; the echo sends one for one.")
 w("")
 
+# the balancer (issue 21)
+w("### Through HAProxy (issue 21)")
+w("")
+balanced = sorted({int(re.search(r"(\d+)", os.path.basename(p)).group(1)) for p in glob.glob(os.path.join(res, "direct-*.json"))})
+if balanced:
+    w("The same race load three ways, one after the other in this run: through HAProxy")
+    w("(`scripts/haproxy-config.sh`) to one instance alone (the hop's own cost; run first, on the coldest")
+    w("instance, so its added latency is if anything overstated), straight to that instance, and")
+    w("through HAProxy to three instances (cluster mode, one database; a joiner balanced to another")
+    w("instance than its room's follows `moved`, as the web client does). CPU and RSS are the")
+    w("instances' sums (HAProxy's own CPU not included). Added = through HAProxy minus straight.")
+    w("")
+    w("| racers | path | submit→grade p50 / p99 ms | added p50 / p99 ms | unthrottled stroke→guess p50 / p99 ms | added p50 / p99 ms | moved hops | lost | errors | servers' CPU |")
+    w("|---:|---|---|---|---|---|---:|---:|---:|---:|")
+    for n in balanced:
+        base = load(f"direct-{n}.json")
+        for label, name in [("direct", "straight to i1"), ("haproxy1", "HAProxy → i1"), ("haproxy3", "HAProxy → i1..i3")]:
+            d = load(f"{label}-{n}.json")
+            if not d:
+                continue
+            gr, sg = d["submit_to_grade"], d.get("stroke_to_guess_unthrottled", {})
+
+            def added(key, pct, now=None):
+                a, b = (now or {}).get(pct), base[key].get(pct) if key in base else None
+                return f"{a - b:+.2f}" if a is not None and b is not None and label != "direct" else "–"
+            lost = d["lost_guesses"] + d["lost_grades"]
+            errs = sum(d["errors_by_code"].values()) + d["connect_errors"] + d["unexpected_closes"]
+            w(f"| {d['racers']:,} of {n:,} | {name} | {ms(gr.get('p50_ms'))} / {ms(gr.get('p99_ms'))} | "
+              f"{added('submit_to_grade', 'p50_ms', gr)} / {added('submit_to_grade', 'p99_ms', gr)} | "
+              f"{ms(sg.get('p50_ms'))} / {ms(sg.get('p99_ms'))} | "
+              f"{added('stroke_to_guess_unthrottled', 'p50_ms', sg)} / {added('stroke_to_guess_unthrottled', 'p99_ms', sg)} | "
+              f"{d.get('hops', 0):,} | {lost} | {errs} | {d['server_cpu_percent']:.0f}% |")
+    w("")
+    w("On 2 shared cores the three instances, HAProxy and the load generator compete for the same")
+    w("CPU: the three-instance row shows the routing works under load, not that it scales here.")
+else:
+    w("Not run.")
+w("")
+
 idle = load("idle.json")
 w("### Idle connections")
 w("")

@@ -14,6 +14,12 @@
 // echo: the same messages on the same schedule against an echo server;
 //   each echo is the "guess"/"grade" of the message it returns.
 // idle: connections that only take `welcome` and stay open; RSS per connection.
+//
+// Behind HAProxy (several instances) a joiner whose connection reached
+// another instance than the room's gets `moved`: it reconnects to
+// `/ws?instance=<owner>`, identifies with its token and joins again, as the
+// web client does. `--server-pid` takes a comma-separated list (the
+// instances): CPU and RSS are their sums.
 import CLWS
 import Foundation
 import Histogram
@@ -33,7 +39,7 @@ struct Options {
     var duration = 10.0
     var warmup = 3.0
     var rampPerSecond = 1000.0
-    var serverPid: Int32 = 0
+    var serverPids: [Int32] = []
     var out: String?
     var label = ""
     var cycle = 3.0
@@ -54,7 +60,7 @@ while let a = argv.next() {
     case "--duration": opt.duration = Double(v()) ?? 10
     case "--warmup": opt.warmup = Double(v()) ?? 3
     case "--ramp": opt.rampPerSecond = Double(v()) ?? 1000
-    case "--server-pid": opt.serverPid = Int32(v()) ?? 0
+    case "--server-pid": opt.serverPids = v().split(separator: ",").compactMap { Int32($0) }
     case "--out": opt.out = v()
     case "--label": opt.label = v()
     case "--cycle": opt.cycle = Double(v()) ?? 3
@@ -73,6 +79,17 @@ let total = opt.mode == "idle" ? opt.connections : opt.racers
 }
 
 // MARK: Server process figures (/proc)
+
+/// Summed over the server processes; nil when none can be read.
+func procTicks(_ pids: [Int32]) -> UInt64? {
+    let each = pids.compactMap(procTicks)
+    return each.isEmpty ? nil : each.reduce(0, +)
+}
+
+func procKB(_ pids: [Int32], _ key: String) -> Int? {
+    let each = pids.compactMap { procKB($0, key) }
+    return each.isEmpty ? nil : each.reduce(0, +)
+}
 
 func procTicks(_ pid: Int32) -> UInt64? {
     guard pid > 0, let s = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -114,6 +131,9 @@ final class Conn {
     var submitAt: UInt64 = 0
     var lastGuessAt: UInt64 = 0
     var startSentAt: UInt64 = 0
+    var token: String?            // from `identified`, to identify again after `moved`
+    var instance: String?         // `moved` named it: the next connection asks for it
+    var hopping = false           // closed for `moved`: not an unexpected close
     init(index: Int, room: Int, seat: Int) { self.index = index; self.room = room; self.seat = seat }
 }
 
@@ -136,7 +156,8 @@ var sentByType: [String: Int] = [:]
 var receivedByType: [String: Int] = [:]
 var errorsByCode: [String: Int] = [:]
 var sent = 0, received = 0
-var lostGuesses = 0, lostGrades = 0, connectErrors = 0, unexpectedCloses = 0
+var lostGuesses = 0, lostGrades = 0, connectErrors = 0, unexpectedCloses = 0, hops = 0
+var reconnecting: [Int] = []   // closed for `moved`; the main loop connects them again
 var established = 0, welcomed = 0, racing = 0
 var measuring = false, measureFrom: UInt64 = 0
 var windowSent = 0, windowReceived = 0
@@ -302,11 +323,13 @@ func handle(_ c: Conn, _ b: [UInt8], now: UInt64) {
         welcomed += 1
         if opt.mode == "race" {
             c.phase = .identifying
-            enqueue(c, #"{"type":"identify","name":"lg\#(runID)x\#(c.index)"}"#, type: "identify")
+            let token = c.token.map { #","token":"\#($0)""# } ?? ""
+            enqueue(c, #"{"type":"identify","name":"lg\#(runID)x\#(c.index)"\#(token)}"#, type: "identify")
         } else {
             c.phase = .done
         }
     case "identified":
+        if let token = stringField(b, #""token":""#) { c.token = token }
         if c.seat == 0 {
             c.phase = .joining
             enqueue(c, #"{"type":"create_room","mode":"time_attack","max_players":8}"#, type: "create_room")
@@ -362,6 +385,12 @@ func handle(_ c: Conn, _ b: [UInt8], now: UInt64) {
         let request = stringField(b, #""request":""#) ?? "-"
         if (code == "players_not_ready" || code == "not_in_lobby") && request == "start" { break }  // start retried by tick
         errorsByCode[code + "/" + request, default: 0] += 1
+    case "moved":
+        // The room is on another instance: the callback closes this
+        // connection, and CLIENT_CLOSED connects again there.
+        c.instance = stringField(b, #""instance":""#)
+        c.hopping = true
+        hops += 1
     case "finished", "standings":
         c.phase = .done
     default:
@@ -392,6 +421,7 @@ func callback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: Uns
         if lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0 {
             handle(c, c.rx, now: nowNs())
             c.rx.removeAll(keepingCapacity: true)
+            if c.hopping { return -1 }
         }
     case LWS_CALLBACK_CLIENT_WRITEABLE:
         guard let i = byWsi[wsi] else { return 0 }
@@ -409,9 +439,15 @@ func callback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: Uns
         if let i = byWsi.removeValue(forKey: wsi) { conns[i].phase = .failed; conns[i].wsi = nil }
     case LWS_CALLBACK_CLIENT_CLOSED:
         if let i = byWsi.removeValue(forKey: wsi) {
+            conns[i].wsi = nil
+            if conns[i].hopping && !stopping {
+                conns[i].hopping = false
+                conns[i].phase = .connecting
+                reconnecting.append(i)
+                return 0
+            }
             if !stopping { unexpectedCloses += 1 }
             conns[i].phase = .failed
-            conns[i].wsi = nil
         }
     default:
         break
@@ -451,13 +487,21 @@ waker.start()
 
 let address = strdup(opt.host)!
 let path = strdup("/ws")!
+/// `/ws?instance=<id>`, one C string per instance for the whole run (lws may keep the pointer).
+var instancePaths: [String: UnsafeMutablePointer<CChar>] = [:]
+func instancePath(_ id: String) -> UnsafeMutablePointer<CChar> {
+    if let p = instancePaths[id] { return p }
+    let p = strdup("/ws?instance=\(id)")!
+    instancePaths[id] = p
+    return p
+}
 let subprotocol = strdup(opt.mode == "echo" ? "echo" : "mindpad.v1")!
 func connect(_ c: Conn) {
     var ci = lws_client_connect_info()
     ci.context = ctx
     ci.address = UnsafePointer(address)
     ci.port = opt.port
-    ci.path = UnsafePointer(path)
+    ci.path = UnsafePointer(c.instance.map(instancePath) ?? path)
     ci.host = UnsafePointer(address)
     ci.protocol = UnsafePointer(subprotocol)
     ci.local_protocol_name = UnsafePointer(protoName)
@@ -479,7 +523,7 @@ var readyAt: UInt64 = 0   // when every connection is up (and racing)
 var measureEnd: UInt64 = 0
 var cpuStart: UInt64 = 0, cpuEnd: UInt64 = 0
 var rssMaxKB = 0
-var rssBeforeKB = procKB(opt.serverPid, "VmRSS") ?? 0
+var rssBeforeKB = procKB(opt.serverPids, "VmRSS") ?? 0
 var lastSample: UInt64 = 0
 let hardDeadline = started + UInt64((Double(total) / opt.rampPerSecond + 60 + opt.warmup + opt.duration) * 1e9)
 
@@ -490,6 +534,7 @@ while true {
         connect(conns[connected])
         connected += 1
     }
+    while let i = reconnecting.popLast() { connect(conns[i]) }
     tick(now)
     let want = opt.mode == "idle" ? welcomed : racing
     let failed = connectErrors + unexpectedCloses
@@ -499,15 +544,15 @@ while true {
     if readyAt > 0 && !measuring && measureEnd == 0 && now >= readyAt + UInt64(opt.warmup * 1e9) {
         measuring = true
         measureFrom = now
-        cpuStart = procTicks(opt.serverPid) ?? 0
+        cpuStart = procTicks(opt.serverPids) ?? 0
         measureEnd = now + UInt64(opt.duration * 1e9)
     }
     if measuring && now - lastSample > 500_000_000 {
         lastSample = now
-        rssMaxKB = max(rssMaxKB, procKB(opt.serverPid, "VmRSS") ?? 0)
+        rssMaxKB = max(rssMaxKB, procKB(opt.serverPids, "VmRSS") ?? 0)
     }
     if measuring && now >= measureEnd {
-        cpuEnd = procTicks(opt.serverPid) ?? 0
+        cpuEnd = procTicks(opt.serverPids) ?? 0
         measuring = false
         break
     }
@@ -517,7 +562,7 @@ while true {
 let windowSeconds = Double(nowNs() - measureFrom) / 1e9
 // Outstanding at the end of the window are not "lost": they were in flight.
 stopping = true
-let rssEndKB = procKB(opt.serverPid, "VmRSS") ?? 0
+let rssEndKB = procKB(opt.serverPids, "VmRSS") ?? 0
 let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
 let cpuPercent = cpuEnd > cpuStart ? Double(cpuEnd - cpuStart) / hz / windowSeconds * 100 : 0
 
@@ -535,7 +580,7 @@ var report: [String: Any] = [
     "sent": sent, "received": received, "window_sent": windowSent, "window_received": windowReceived,
     "sent_by_type": sentByType, "received_by_type": receivedByType, "errors_by_code": errorsByCode,
     "lost_guesses": lostGuesses, "lost_grades": lostGrades, "connect_errors": connectErrors,
-    "unexpected_closes": unexpectedCloses,
+    "unexpected_closes": unexpectedCloses, "hops": hops,
     "stroke_to_guess": summary(strokeToGuess), "stroke_to_guess_unthrottled": summary(strokeToGuessOpen), "submit_to_grade": summary(submitToGrade),
     "server_cpu_percent": (cpuPercent * 10).rounded() / 10, "server_rss_before_kb": rssBeforeKB,
     "server_rss_max_kb": max(rssMaxKB, rssEndKB), "server_rss_end_kb": rssEndKB,
