@@ -9,6 +9,7 @@ import random
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -53,8 +54,7 @@ os.environ["MINDPAD_URL"] = URL
 os.environ.setdefault("MINDPAD_ARTIFACTS", str(ARTIFACTS))
 _spec = importlib.util.spec_from_file_location("browser_helpers", ROOT / "e2e/browser/conftest.py")
 browser_helpers = importlib.util.module_from_spec(_spec)
-import sys  # noqa: E402
-sys.path.insert(0, str(ROOT / "e2e/browser"))   # its own imports (digits.py)
+sys.path.append(str(ROOT / "e2e/browser"))   # its own imports (digits.py)
 _spec.loader.exec_module(browser_helpers)
 browser = browser_helpers.browser   # the fixture
 
