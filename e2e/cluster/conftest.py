@@ -229,7 +229,7 @@ class Player:
         self.ws.settimeout(timeout)
         try:
             raw = self.ws.recv()
-        except websocket.WebSocketConnectionClosedException:
+        except (websocket.WebSocketConnectionClosedException, ConnectionError):
             return None
         if not raw:
             return None
@@ -252,13 +252,15 @@ class Player:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self.ws.settimeout(deadline - time.monotonic())
+            # The raw frames: the library's own reading answers a close
+            # frame, which fails when the server has already gone.
             try:
-                op, frame = self.ws.recv_data_frame(True)
-            except websocket.WebSocketConnectionClosedException:
+                frame = self.ws.recv_frame()
+            except (websocket.WebSocketConnectionClosedException, ConnectionError):
                 return None
-            if op == websocket.ABNF.OPCODE_CLOSE:
+            if frame.opcode == websocket.ABNF.OPCODE_CLOSE:
                 return int.from_bytes(frame.data[:2], "big") if len(frame.data) >= 2 else None
-            if op == websocket.ABNF.OPCODE_TEXT:
+            if frame.opcode == websocket.ABNF.OPCODE_TEXT:
                 self.seen.append(json.loads(frame.data))
         raise AssertionError(f"{self.name}: the server did not close within {timeout} s")
 
