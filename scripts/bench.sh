@@ -161,23 +161,33 @@ stop_pid "$server_pid"
 
 # --- 3b. the balancer (issue 21) ------------------------------------------------
 # The same load three ways: through HAProxy to i1 alone (the hop's own
-# cost), straight to i1, through HAProxy to i1..i3 (the cluster). The instances run
-# in cluster mode on one database; HAProxy's config is the generator's.
+# cost), straight to i1, through HAProxy to i1..i3 (the cluster). The
+# instances run in cluster mode on one database, started afresh for each run
+# (a run's racers linger in their rooms for the reconnection grace after the
+# load generator leaves); HAProxy's config is the generator's.
 cluster_n=${scenarios[$(( ${#scenarios[@]} / 2 ))]}
 cl_url=$(fresh_db mindpad_bench_cluster)
 cl_base=18090 cl_listen=18089
-cl_pids=()
 rm -rf "$out/cluster"; mkdir -p "$out/cluster"
-for i in 1 2 3; do
-    mkdir -p "$out/cluster/data-i$i"
-    MINDPAD_INSTANCE=i$i MINDPAD_TRUSTED_PROXIES=127.0.0.1 MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 \
-    LOG_LEVEL=warning MINDPAD_WEATHER_PROVIDER=none \
-        "$mindpad" serve --port $(( cl_base + i - 1 )) --host 127.0.0.1 --database-url "$cl_url" \
-        --data-dir "$out/cluster/data-i$i" --migrations Migrations --web-root web --no-migrate >> "$out/cluster/i$i.log" 2>&1 &
-    cl_pids+=($!)
-done
-for i in 1 2 3; do wait_port $(( cl_base + i - 1 )); done
-balance() {  # balance N LABEL: HAProxy in front of i1..iN, the load through it
+instances() {  # instances N: starts i1..iN, sets cl_pids
+    cl_pids=()
+    for i in $(seq 1 "$1"); do
+        rm -rf "$out/cluster/data-i$i"; mkdir -p "$out/cluster/data-i$i"
+        MINDPAD_INSTANCE=i$i MINDPAD_TRUSTED_PROXIES=127.0.0.1 MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 \
+        LOG_LEVEL=warning MINDPAD_WEATHER_PROVIDER=none \
+            "$mindpad" serve --port $(( cl_base + i - 1 )) --host 127.0.0.1 --database-url "$cl_url" \
+            --data-dir "$out/cluster/data-i$i" --migrations Migrations --web-root web --no-migrate >> "$out/cluster/i$i.log" 2>&1 &
+        cl_pids+=($!)
+    done
+    for i in $(seq 1 "$1"); do wait_port $(( cl_base + i - 1 )); done
+}
+cl_load() {  # cl_load PORT LABEL: the race load on PORT, CPU and RSS of the instances running
+    timeout 300 "$loadgen" --mode race --port "$1" --racers "$cluster_n" --duration "$duration" --ramp 400 \
+        --server-pid "$(IFS=,; echo "${cl_pids[*]}")" --label "$2" --out "$out/$2.json" > /dev/null || true
+    for pid in "${cl_pids[@]}"; do stop_pid "$pid"; done
+}
+balance() {  # balance N LABEL: i1..iN behind HAProxy, the load through it
+    instances "$1"
     local sock=$out/cluster/haproxy.sock
     HAPROXY_STATS_SOCKET=$sock HAPROXY_MAXCONN=$(( cluster_n * 2 + 100 )) \
         scripts/haproxy-config.sh "$1" "$cl_base" "$cl_listen" > "$out/cluster/haproxy-$1.cfg"
@@ -198,17 +208,13 @@ while time.time() < deadline:
     time.sleep(0.1)
 sys.exit(1)
 PY
-    timeout 300 "$loadgen" --mode race --port "$cl_listen" --racers "$cluster_n" --duration "$duration" --ramp 400 \
-        --server-pid "$(IFS=,; echo "${cl_pids[*]:0:$1}")" --label "$2" --out "$out/$2.json" > /dev/null || true
+    cl_load "$cl_listen" "$2"
     stop_pid "$hap"
 }
-# HAProxy's run to i1 goes first: i1 is coldest then, so the hop's added
-# latency is if anything overstated.
 balance 1 "haproxy1-$cluster_n"
-timeout 300 "$loadgen" --mode race --port "$cl_base" --racers "$cluster_n" --duration "$duration" --ramp 400 \
-    --server-pid "${cl_pids[0]}" --label "direct-$cluster_n" --out "$out/direct-$cluster_n.json" > /dev/null || true
+instances 1
+cl_load "$cl_base" "direct-$cluster_n"
 balance 3 "haproxy3-$cluster_n"
-for pid in "${cl_pids[@]}"; do stop_pid "$pid"; done
 
 # Decoding client messages: three decoders side by side (issue 13).
 swift build -c release -j 1 --product wirebench >/dev/null
