@@ -129,6 +129,10 @@ public final class MindPadApplication: Sendable {
         return true
     }
 
+    /// Cluster mode: how many times the session channel was listened on
+    /// (1 once listening, one more after each reconnect); 0 otherwise.
+    public var clusterListenCount: Int { parts.withLock { $0?.cluster?.listenCount } ?? 0 }
+
     /// SIGINT and SIGTERM call `stop`; SIGUSR1 calls `drain`.
     public func stopOnTerminationSignals() {
         signal(SIGPIPE, SIG_IGN)

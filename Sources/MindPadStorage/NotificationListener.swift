@@ -22,6 +22,7 @@ public final class NotificationListener: Sendable {
     /// more after every reconnect): tests wait on it.
     private let listenedCount = Atomic<Int>(0)
     private let finished = DispatchSemaphore(value: 0)
+    private let firstListen = DispatchSemaphore(value: 0)
     /// How often the thread looks at `stopping` while nothing arrives.
     private static let pollInterval: Duration = .milliseconds(200)
 
@@ -50,6 +51,15 @@ public final class NotificationListener: Sendable {
         thread.start()
     }
 
+    /// Waits until the channel is listened on for the first time; false
+    /// after `timeout` (the database is down: the thread keeps trying).
+    @discardableResult
+    public func waitUntilListening(timeout: Duration) -> Bool {
+        guard firstListen.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds))) == .success else { return false }
+        firstListen.signal()
+        return true
+    }
+
     /// Stops the thread and closes the connection; waits at most `timeout`.
     public func stop(timeout: Duration = .seconds(1)) {
         stopping.store(true, ordering: .releasing)
@@ -66,7 +76,7 @@ public final class NotificationListener: Sendable {
                 let connection = try PostgresConnection(connectionString: connectionString, applicationName: applicationName,
                                                         timeouts: .serving)
                 try connection.listen(channel)
-                listenedCount.add(1, ordering: .releasing)
+                if listenedCount.add(1, ordering: .releasing).newValue == 1 { firstListen.signal() }
                 if failing { logger.notice("listening again", metadata: ["channel": "\(channel)"]) }
                 failing = false
                 backoff = .milliseconds(100)

@@ -54,13 +54,18 @@ public final class ClusterMembership: @unchecked Sendable {
         sessionHandler.handler = handler
     }
 
-    /// Registers (waiting up to `within` for it; a database that is down
-    /// leaves it to the heartbeat), starts the heartbeat and the listener.
+    /// Registers and listens (waiting up to `within` for each, so that the
+    /// instance serves only once both are done; a database that is down
+    /// leaves them to the heartbeat and the listener's retries), and starts
+    /// the heartbeat.
     public func start(within: Duration = .seconds(3)) {
         let done = DispatchSemaphore(value: 0)
         register { done.signal() }
-        _ = done.wait(timeout: .now() + .milliseconds(Int(within.wholeMilliseconds)))
         listener.start()
+        _ = done.wait(timeout: .now() + .milliseconds(Int(within.wholeMilliseconds)))
+        if !listener.waitUntilListening(timeout: within) {
+            logger.error("not listening for sessions yet; retrying", metadata: ["instance": "\(instance)"])
+        }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         let interval = Int(ClusterTiming.heartbeat.components.seconds)
         timer.schedule(deadline: .now() + .seconds(interval), repeating: .seconds(interval))
