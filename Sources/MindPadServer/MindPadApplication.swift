@@ -81,9 +81,9 @@ public final class MindPadApplication: Sendable {
         var drain: DrainControl?
         if let cluster {
             realtime.cluster = cluster
-            cluster.onSessionAnnounced { [weak realtime] account, instance in
+            cluster.onSessionAnnounced({ [weak realtime] account, instance in
                 realtime?.sessionAnnounced(account: account, instance: instance)
-            }
+            }, relistened: { [weak realtime] in realtime?.sessionChannelRelistened() })
             let bound = RaceDuration.seconds(Int64(config.drainSeconds))
             let started = Atomic<Bool>(false)
             drain = DrainControl { [weak self, weak realtime] in

@@ -16,6 +16,7 @@ public final class NotificationListener: Sendable {
     private let channel: String
     private let applicationName: String
     private let deliver: @Sendable (PostgresNotification) -> Void
+    private let onListening: @Sendable () -> Void
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     /// Times the channel was listened on (1 after the first connect, one
@@ -29,9 +30,13 @@ public final class NotificationListener: Sendable {
     /// - Parameters:
     ///   - applicationName: the session's `application_name`
     ///     (`pg_stat_activity`), so an operator can tell it apart.
+    ///   - onListening: runs on the listener's thread each time the channel
+    ///     is listened on (again): what was sent before may have been missed.
     public init(connectionString: String, channel: String, applicationName: String,
                 logger: Logger = Logger(label: "mindpad.listen"),
+                onListening: @escaping @Sendable () -> Void = {},
                 deliver: @escaping @Sendable (PostgresNotification) -> Void) {
+        self.onListening = onListening
         self.connectionString = connectionString
         self.channel = channel
         self.applicationName = applicationName
@@ -76,6 +81,7 @@ public final class NotificationListener: Sendable {
                 let connection = try PostgresConnection(connectionString: connectionString, applicationName: applicationName,
                                                         timeouts: .serving)
                 try connection.listen(channel)
+                onListening()
                 if listenedCount.add(1, ordering: .releasing).newValue == 1 { firstListen.signal() }
                 if failing { logger.notice("listening again", metadata: ["channel": "\(channel)"]) }
                 failing = false
