@@ -81,9 +81,9 @@ public final class MindPadApplication: Sendable {
         var drain: DrainControl?
         if let cluster {
             realtime.cluster = cluster
-            cluster.onSessionAnnounced { [weak realtime] account, instance in
+            cluster.onSessionAnnounced({ [weak realtime] account, instance in
                 realtime?.sessionAnnounced(account: account, instance: instance)
-            }
+            }, relistened: { [weak realtime] in realtime?.sessionChannelRelistened() })
             let bound = RaceDuration.seconds(Int64(config.drainSeconds))
             let started = Atomic<Bool>(false)
             drain = DrainControl { [weak self, weak realtime] in
@@ -128,6 +128,10 @@ public final class MindPadApplication: Sendable {
         server.post { _ = control.drain() }
         return true
     }
+
+    /// Cluster mode: how many times the session channel was listened on
+    /// (1 once listening, one more after each reconnect); 0 otherwise.
+    public var clusterListenCount: Int { parts.withLock { $0?.cluster?.listenCount } ?? 0 }
 
     /// SIGINT and SIGTERM call `stop`; SIGUSR1 calls `drain`.
     public func stopOnTerminationSignals() {

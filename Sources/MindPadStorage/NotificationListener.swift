@@ -16,21 +16,27 @@ public final class NotificationListener: Sendable {
     private let channel: String
     private let applicationName: String
     private let deliver: @Sendable (PostgresNotification) -> Void
+    private let onListening: @Sendable () -> Void
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     /// Times the channel was listened on (1 after the first connect, one
     /// more after every reconnect): tests wait on it.
     private let listenedCount = Atomic<Int>(0)
     private let finished = DispatchSemaphore(value: 0)
+    private let firstListen = DispatchSemaphore(value: 0)
     /// How often the thread looks at `stopping` while nothing arrives.
     private static let pollInterval: Duration = .milliseconds(200)
 
     /// - Parameters:
     ///   - applicationName: the session's `application_name`
     ///     (`pg_stat_activity`), so an operator can tell it apart.
+    ///   - onListening: runs on the listener's thread each time the channel
+    ///     is listened on (again): what was sent before may have been missed.
     public init(connectionString: String, channel: String, applicationName: String,
                 logger: Logger = Logger(label: "mindpad.listen"),
+                onListening: @escaping @Sendable () -> Void = {},
                 deliver: @escaping @Sendable (PostgresNotification) -> Void) {
+        self.onListening = onListening
         self.connectionString = connectionString
         self.channel = channel
         self.applicationName = applicationName
@@ -50,6 +56,15 @@ public final class NotificationListener: Sendable {
         thread.start()
     }
 
+    /// Waits until the channel is listened on for the first time; false
+    /// after `timeout` (the database is down: the thread keeps trying).
+    @discardableResult
+    public func waitUntilListening(timeout: Duration) -> Bool {
+        guard firstListen.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds))) == .success else { return false }
+        firstListen.signal()
+        return true
+    }
+
     /// Stops the thread and closes the connection; waits at most `timeout`.
     public func stop(timeout: Duration = .seconds(1)) {
         stopping.store(true, ordering: .releasing)
@@ -66,7 +81,8 @@ public final class NotificationListener: Sendable {
                 let connection = try PostgresConnection(connectionString: connectionString, applicationName: applicationName,
                                                         timeouts: .serving)
                 try connection.listen(channel)
-                listenedCount.add(1, ordering: .releasing)
+                onListening()
+                if listenedCount.add(1, ordering: .releasing).newValue == 1 { firstListen.signal() }
                 if failing { logger.notice("listening again", metadata: ["channel": "\(channel)"]) }
                 failing = false
                 backoff = .milliseconds(100)

@@ -101,3 +101,34 @@ import Testing
         #expect(!Configuration.redact(input).contains("secret"))
     }
 }
+
+/// `MINDPAD_INSTANCE` and `MINDPAD_DRAIN_SECONDS` (cluster mode).
+@Suite struct ClusterConfigurationTests {
+    @Test func unsetIsASingleInstance() throws {
+        let c = try Configuration(environment: ["MINDPAD_INSTANCE": ""])
+        #expect(c.instance == nil)
+        #expect(c.drainSeconds == 300)
+    }
+
+    @Test func readsTheInstanceAndTheDrainBound() throws {
+        let c = try Configuration(environment: ["MINDPAD_INSTANCE": "i2", "MINDPAD_DRAIN_SECONDS": "30"])
+        #expect(c.instance == "i2")
+        #expect(c.drainSeconds == 30)
+        #expect(try Configuration.instance("eu-west-1") == "eu-west-1")
+        #expect(try Configuration.instance(String(repeating: "a", count: 32)).count == 32)
+    }
+
+    @Test(arguments: ["I1", "-i1", "i_1", "i 1", "i1;drop", "é1", String(repeating: "a", count: 33)])
+    func aMalformedInstanceIsRefusedWithItsRule(_ id: String) {
+        #expect {
+            try Configuration(environment: ["MINDPAD_INSTANCE": id])
+        } throws: { error in
+            "\(error)".contains("MINDPAD_INSTANCE must be 1 to 32 of a-z, 0-9 and -")
+        }
+    }
+
+    @Test(arguments: ["0", "-5", "soon", "86401"])
+    func aBadDrainBoundIsRefused(_ value: String) {
+        #expect(throws: ConfigurationError.self) { try Configuration(environment: ["MINDPAD_DRAIN_SECONDS": value]) }
+    }
+}

@@ -25,7 +25,8 @@ final class RealtimeClient: @unchecked Sendable {
 
     /// `receiveBuffer`: a small kernel receive buffer (SO_RCVBUF, set before
     /// connecting), for a client that reads slowly.
-    init(port: Int, label: String = "client", origin: String? = nil, subprotocol: String = "mindpad.v1",
+    /// `path`: the request target (`/ws?instance=i2` in a cluster).
+    init(port: Int, path: String = "/ws", label: String = "client", origin: String? = nil, subprotocol: String = "mindpad.v1",
          expectWelcome: Bool = true, receiveBuffer: Int? = nil) throws {
         self.label = label
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -40,7 +41,7 @@ final class RealtimeClient: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard rc == 0 else { throw RealtimeTestError( "connect failed: errno \(errno)") }
-        var head = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         head += "Sec-WebSocket-Key: \(Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())\r\n"
         head += "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: \(subprotocol)\r\n"
         if let origin { head += "Origin: \(origin)\r\n" }

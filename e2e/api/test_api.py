@@ -335,6 +335,15 @@ def test_admin_reset_scopes_and_audit():
     assert psql("SELECT coalesce(game, '-') FROM admin_resets ORDER BY id DESC LIMIT 2").splitlines() == ["-", "mindpad"]
 
 
+def test_a_single_instance_does_not_drain():
+    """Draining is for an instance of a cluster: this server (no MINDPAD_INSTANCE) refuses and goes on."""
+    assert call("POST", "/api/admin/drain").status_code == 401
+    refused = call("POST", "/api/admin/drain", headers={"Authorization": f"Bearer {ADMIN}"})
+    assert refused.status_code == 409 and refused.json()["error"] == "not_clustered"
+    health = call("GET", "/healthz")
+    assert health.status_code == 200 and health.json()["status"] == "ok"
+
+
 def levels_path(name, reset=False):
     return "/api/players/" + requests.utils.quote(name) + "/levels" + ("/reset" if reset else "")
 

@@ -34,14 +34,15 @@ public final class ClusterMembership: @unchecked Sendable {
         let handler = sessionHandler
         let listenLogger = logger
         listener = NotificationListener(connectionString: connectionString, channel: RoomDirectoryStore.sessionChannel,
-                                        applicationName: "mindpad-listen-\(instance)", logger: logger) { notification in
+                                        applicationName: "mindpad-listen-\(instance)", logger: logger,
+                                        onListening: { handler.relistened?() }) { notification in
             // `<account id> <instance id>`; anything else is not ours.
             let parts = notification.payload.split(separator: " ")
             guard parts.count == 2, let account = Int64(parts[0]) else {
                 listenLogger.warning("unreadable session announcement", metadata: ["payload": "\(notification.payload.prefix(80))"])
                 return
             }
-            handler.handler?(account, String(parts[1]))
+            handler.announced?(account, String(parts[1]))
         }
     }
 
@@ -50,17 +51,26 @@ public final class ClusterMembership: @unchecked Sendable {
 
     /// `handler(account, instance)` runs on the listener's thread for every
     /// session announced, this instance's own included.
-    public func onSessionAnnounced(_ handler: @escaping @Sendable (Int64, String) -> Void) {
-        sessionHandler.handler = handler
+    /// `relistened` runs each time the channel is listened on again after
+    /// the connection dropped (announcements may have been missed).
+    public func onSessionAnnounced(_ handler: @escaping @Sendable (Int64, String) -> Void,
+                                   relistened: @escaping @Sendable () -> Void = {}) {
+        sessionHandler.announced = handler
+        sessionHandler.relistened = relistened
     }
 
-    /// Registers (waiting up to `within` for it; a database that is down
-    /// leaves it to the heartbeat), starts the heartbeat and the listener.
+    /// Registers and listens (waiting up to `within` for each, so that the
+    /// instance serves only once both are done; a database that is down
+    /// leaves them to the heartbeat and the listener's retries), and starts
+    /// the heartbeat.
     public func start(within: Duration = .seconds(3)) {
         let done = DispatchSemaphore(value: 0)
         register { done.signal() }
-        _ = done.wait(timeout: .now() + .milliseconds(Int(within.wholeMilliseconds)))
         listener.start()
+        _ = done.wait(timeout: .now() + .milliseconds(Int(within.wholeMilliseconds)))
+        if !listener.waitUntilListening(timeout: within) {
+            logger.error("not listening for sessions yet; retrying", metadata: ["instance": "\(instance)"])
+        }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         let interval = Int(ClusterTiming.heartbeat.components.seconds)
         timer.schedule(deadline: .now() + .seconds(interval), repeating: .seconds(interval))
@@ -166,12 +176,18 @@ public final class ClusterMembership: @unchecked Sendable {
     }
 }
 
-/// The session handler, set after the listener that calls it was made.
+/// The session handlers, set after the listener that calls them was made.
 private final class SessionHandlerSlot: Sendable {
     private let value = Mutex<(@Sendable (Int64, String) -> Void)?>(nil)
+    private let again = Mutex<(@Sendable () -> Void)?>(nil)
 
-    var handler: (@Sendable (Int64, String) -> Void)? {
+    var announced: (@Sendable (Int64, String) -> Void)? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }
+    }
+
+    var relistened: (@Sendable () -> Void)? {
+        get { again.withLock { $0 } }
+        set { again.withLock { $0 = newValue } }
     }
 }

@@ -126,6 +126,13 @@ extension RealtimeHub {
         transport.close(connection, code: 4001, reason: "signed in elsewhere")
     }
 
+    /// The listener connected again (any thread): this instance's own
+    /// announcements made meanwhile will never be heard back, so none is
+    /// waited for any more.
+    public func sessionChannelRelistened() {
+        transport.post { [weak self] in self?.unheardAnnouncements = [:] }
+    }
+
     func heardOwnAnnouncement(account: Int64) {
         guard let left = unheardAnnouncements[account] else { return }
         unheardAnnouncements[account] = left > 1 ? left - 1 : nil

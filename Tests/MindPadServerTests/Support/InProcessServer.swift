@@ -11,10 +11,14 @@ class InProcessServer {
     let registry: GameRegistry
     let data: URL
     let port: Int
+    /// Whether `stop` drops the database (not when it was given: several
+    /// servers share it, as the instances of a cluster do).
+    private let ownsDatabase: Bool
 
-    init(adminToken: String? = nil, register: (inout GameRegistry) -> Void = { _ in },
+    init(adminToken: String? = nil, database: ScratchDatabase? = nil, register: (inout GameRegistry) -> Void = { _ in },
          configure: (inout Configuration) -> Void = { _ in }) throws {
-        db = try ScratchDatabase()
+        db = try database ?? ScratchDatabase()
+        ownsDatabase = database == nil
         data = FileManager.default.temporaryDirectory.appendingPathComponent("mindpad-inprocess-\(UUID().uuidString)")
         var config = Configuration()
         config.port = 0
@@ -36,7 +40,7 @@ class InProcessServer {
     func stop() {
         app.stop()
         try? app.wait()
-        db.drop()
+        if ownsDatabase { db.drop() }
         try? FileManager.default.removeItem(at: data)
     }
 
