@@ -1,8 +1,13 @@
 # Sourced by the run.sh of the suites that drive Debian's chromium (e2e/browser,
-# e2e/cluster): installs what is missing and sets `venv` to the Python
-# environment with Selenium and websocket-client. Needs `root` (the
-# repository).
+# e2e/cluster): checks DATABASE_URL and the server binary (`bin`), installs
+# what is missing and sets `venv` to the Python environment with Selenium
+# and websocket-client. Needs `root` (the repository).
 browser_dir=$root/e2e/browser
+
+# --- what make test hands over ---------------------------------------------
+: "${DATABASE_URL:?DATABASE_URL must name the test database}"
+bin=${MINDPAD_BIN:-$root/.build/debug/mindpad}
+[ -x "$bin" ] || { echo "e2e: no server binary at $bin" >&2; exit 1; }
 
 # --- system packages ---------------------------------------------------------
 need=()

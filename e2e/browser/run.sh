@@ -15,10 +15,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
 
-: "${DATABASE_URL:?DATABASE_URL must name the test database}"
-bin=${MINDPAD_BIN:-$root/.build/debug/mindpad}
-[ -x "$bin" ] || { echo "e2e/browser: no server binary at $bin" >&2; exit 1; }
-
 source "$here/env.sh"
 
 # --- the server --------------------------------------------------------------

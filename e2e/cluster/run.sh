@@ -14,9 +14,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
 
-: "${DATABASE_URL:?DATABASE_URL must name the test database}"
-bin=${MINDPAD_BIN:-$root/.build/debug/mindpad}
-[ -x "$bin" ] || { echo "e2e/cluster: no server binary at $bin" >&2; exit 1; }
 command -v haproxy >/dev/null || { echo "e2e/cluster: haproxy is missing (scripts/deps.sh test installs it)" >&2; exit 1; }
 command -v psql >/dev/null || { echo "e2e/cluster: psql is missing (scripts/deps.sh test installs postgresql)" >&2; exit 1; }
 
