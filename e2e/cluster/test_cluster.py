@@ -1,6 +1,7 @@
 """Issue 21's scenario on loopback: rooms routed to their owner through
-HAProxy, one instance drained and another SIGKILLed mid-race, every result
-counted in PostgreSQL, the third instance's race untouched."""
+HAProxy, one session per player across instances, one instance drained and
+another SIGKILLed mid-race, every result counted in PostgreSQL, the third
+instance's race untouched."""
 import signal
 
 from selenium.webdriver.common.by import By
@@ -108,6 +109,20 @@ def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
     answer(k1, 10)
     k1.expect("finished")
 
+    # One player, one session, cluster-wide: s2 identifying on another
+    # instance replaces its session on the survivor (NOTIFY), and
+    # reconnecting there within the grace resumes it in its room.
+    twin = Player("T")
+    twin.name, twin.token = s2.name, s2.token
+    twin.connect(owner)
+    replaced = s2.expect("error")
+    assert replaced["code"] == "replaced", replaced
+    assert s2.close_code() == 4001
+    twin.close()
+    s2.connect(survivor)
+    resumed = s2.expect("room")
+    assert resumed["code"] == code_s and resumed["room"]["phase"] == "running", resumed
+
     # Drain the owner of the big room (SIGUSR1) while it races.
     cluster.signal(owner, signal.SIGUSR1)
     wait_for(lambda: cluster.healthz(owner) == (503, {**cluster.healthz(owner)[1], "status": "draining"}), 10,
@@ -156,7 +171,7 @@ def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
     for p in (s1, s2):
         p.expect("standings", timeout=30)
         p.expect("result_saved", timeout=10)
-        assert not [m for m in p.seen if m["type"] == "error"], p.seen
+        assert not [m for m in p.seen if m["type"] == "error" and m["code"] != "replaced"], p.seen
 
     # The killed instance restarts on the same data dir: whatever it had
     # acknowledged and not stored is replayed from its journal.
