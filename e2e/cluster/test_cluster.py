@@ -2,8 +2,6 @@
 HAProxy, one session per player across instances, one instance drained and
 another SIGKILLed mid-race, every result counted in PostgreSQL, the third
 instance's race untouched."""
-import signal
-
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -123,8 +121,8 @@ def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
     resumed = s2.expect("room")
     assert resumed["code"] == code_s and resumed["room"]["phase"] == "running", resumed
 
-    # Drain the owner of the big room (SIGUSR1) while it races.
-    cluster.signal(owner, signal.SIGUSR1)
+    # Drain the owner of the big room (the admin call) while it races.
+    assert cluster.drain(owner) == (202, {"draining": True, "rooms": 1})
     wait_for(lambda: cluster.healthz(owner) == (503, {**cluster.healthz(owner)[1], "status": "draining"}), 10,
              f"{owner}'s /healthz to say draining")
     cluster.wait_states({owner: "DOWN"}, f"HAProxy to take {owner} out of the balance")
