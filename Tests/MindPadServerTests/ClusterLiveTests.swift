@@ -131,20 +131,28 @@ final class ClusterNode: InProcessServer {
         #expect(try RoomDirectoryStore(db.connect()).lookup(code: own) == RoomDirectoryEntry(instance: "i2", alive: true, draining: false))
     }
 
-    @Test func aStoppedOwnerReleasedItsRoomsAndIsDeadAtOnce() throws {
+    @Test func aStoppedOwnerIsDeadAtOnceAndItsRoomsAreLost() throws {
         let db = try ScratchDatabase()
         defer { db.drop() }
-        let a = try ClusterNode("i1", db)
+        let a = try ClusterNode("i1", db), b = try ClusterNode("i2", db)
+        defer { b.stop() }
         let ann = try RealtimeClient(port: a.port, label: "Ann")
         try ann.identify("Ann")
         let code = try ann.createRoom(mode: "normal")
         a.stop()
         #expect(try ann.waitForClose() == 1001)
-        let store = try RoomDirectoryStore(db.connect())
-        #expect(try store.lookup(code: code) == nil)
-        #expect(try db.connect().query("""
-            SELECT seen_at < now() - interval '15 seconds' AS dead FROM instances WHERE id = 'i1'
-            """).value("dead") == "t")
+        #expect(try RoomDirectoryStore(db.connect()).lookup(code: code) == RoomDirectoryEntry(instance: "i1", alive: false, draining: false))
+        let bob = try RealtimeClient(port: b.port, path: "/ws?instance=i1", label: "Bob")
+        try bob.identify("Bob")
+        try bob.send(["type": "join_room", "code": code])
+        try bob.error("room_lost")
+        // A room closed while the instance runs is released at once.
+        let cy = try RealtimeClient(port: b.port, label: "Cy")
+        try cy.identify("Cy")
+        let own = try cy.createRoom(mode: "normal")
+        try cy.send(["type": "leave_room"])
+        try cy.next("left_room")
+        try waitFor("the room released") { try RoomDirectoryStore(db.connect()).lookup(code: own) == nil }
     }
 
     @Test func sigusr1DrainsAProcessInstanceWhichExitsCleanly() throws {
@@ -231,7 +239,9 @@ final class ClusterNode: InProcessServer {
         try a.app.wait()
         let stored = try db.connect().query("SELECT count(*) AS n FROM game_results WHERE player_id = \(raeAccount)::bigint")
         #expect(stored.value("n") == "1")
-        #expect(try RoomDirectoryStore(db.connect()).lookup(code: "ZZZZ") == nil)
+        #expect(try db.connect().query("""
+            SELECT draining AND seen_at < now() - interval '15 seconds' AS gone FROM instances WHERE id = 'i1'
+            """).value("gone") == "t")
     }
 
     @Test func aDrainStopsAtItsBoundWithTheRaceStillRunningAndStoresTheRun() throws {
