@@ -258,7 +258,20 @@ final class ClusterNode: InProcessServer {
         _ = try rae.createRoom(mode: "time_attack")
         try rae.send(["type": "start"])
         try rae.next("race_started")
-        #expect(try a.post("/api/admin/drain", token: "t").status == 202)
+        // Fin's solo Survival race is over (one miss) before the drain.
+        let fin = try RealtimeClient(port: a.port, label: "Fin")
+        try fin.identify("Fin")
+        _ = try fin.createRoom(mode: "survival")
+        try fin.send(["type": "start"])
+        let question = try fin.next("question")
+        try fin.answer((expectedDigit(question) + 1) % 10, question: question["question"] as! String)
+        try fin.next("result_saved")
+
+        let drained = try a.post("/api/admin/drain", token: "t")
+        #expect(try drained.status == 202 && drained.json()["rooms"] as? Int == 1)
+        // A finished room is not a lobby: its members are closed without `draining`.
+        #expect(try fin.waitForClose() == 1012)
+        #expect(!fin.inbox.contains { $0["code"] as? String == "draining" })
         // A new race cannot start while draining.
         try rae.send(["type": "rematch"])
         #expect(try rae.error("draining")["request"] as? String == "rematch")
