@@ -159,6 +159,9 @@ public final class MindPadApplication: Sendable {
             return source
         }
         parts.withLock { $0?.signals.append(contentsOf: sources) }
+        // A signal sent before this line ends the process (or, for SIGUSR1,
+        // is lost): tests that signal wait for it.
+        logger.debug("handling signals", metadata: ["stop": "SIGINT,SIGTERM", "drain": "SIGUSR1"])
     }
 
     /// Blocks until the server has stopped, then lets the recognition

@@ -91,6 +91,16 @@ final class ClusterNode: InProcessServer {
         try annAgain.send(["type": "join_room", "code": "ZZZZ"])
         #expect(try annAgain.error("already_in_room")["code"] as? String == "already_in_room")
         #expect(annAgain.closeFrame == nil)
+
+        // i1's listening backend is ended: it listens again and still hears i2.
+        let killed = try db.connect().query("""
+            SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = 'mindpad-listen-i1'
+            """)
+        #expect(killed.count == 1)
+        try waitFor("i1 listening again") { a.app.clusterListenCount == 2 }
+        let annOnBAgain = try RealtimeClient(port: b.port, label: "Ann")
+        try annOnBAgain.identify("Ann", token: token)
+        #expect(try annAgain.waitForClose() == 4001)
     }
 
     @Test func aKilledOwnersRoomIsMovedUntilItIsSeenDeadThenLostAndItsCodeFree() throws {
@@ -121,27 +131,36 @@ final class ClusterNode: InProcessServer {
         #expect(try RoomDirectoryStore(db.connect()).lookup(code: own) == RoomDirectoryEntry(instance: "i2", alive: true, draining: false))
     }
 
-    @Test func aStoppedOwnerReleasedItsRoomsAndIsDeadAtOnce() throws {
+    @Test func aStoppedOwnerIsDeadAtOnceAndItsRoomsAreLost() throws {
         let db = try ScratchDatabase()
         defer { db.drop() }
-        let a = try ClusterNode("i1", db)
+        let a = try ClusterNode("i1", db), b = try ClusterNode("i2", db)
+        defer { b.stop() }
         let ann = try RealtimeClient(port: a.port, label: "Ann")
         try ann.identify("Ann")
         let code = try ann.createRoom(mode: "normal")
         a.stop()
         #expect(try ann.waitForClose() == 1001)
-        let store = try RoomDirectoryStore(db.connect())
-        #expect(try store.lookup(code: code) == nil)
-        #expect(try db.connect().query("""
-            SELECT seen_at < now() - interval '15 seconds' AS dead FROM instances WHERE id = 'i1'
-            """).value("dead") == "t")
+        #expect(try RoomDirectoryStore(db.connect()).lookup(code: code) == RoomDirectoryEntry(instance: "i1", alive: false, draining: false))
+        let bob = try RealtimeClient(port: b.port, path: "/ws?instance=i1", label: "Bob")
+        try bob.identify("Bob")
+        try bob.send(["type": "join_room", "code": code])
+        try bob.error("room_lost")
+        // A room closed while the instance runs is released at once.
+        let cy = try RealtimeClient(port: b.port, label: "Cy")
+        try cy.identify("Cy")
+        let own = try cy.createRoom(mode: "normal")
+        try cy.send(["type": "leave_room"])
+        try cy.next("left_room")
+        try waitFor("the room released") { try RoomDirectoryStore(db.connect()).lookup(code: own) == nil }
     }
 
     @Test func sigusr1DrainsAProcessInstanceWhichExitsCleanly() throws {
         let db = try ScratchDatabase()
         defer { db.drop() }
-        let (a, port) = try ServerProcess.serve(databaseURL: db.url, environment: ["MINDPAD_INSTANCE": "i1"])
+        let (a, port) = try ServerProcess.serve(databaseURL: db.url, environment: ["MINDPAD_INSTANCE": "i1", "LOG_LEVEL": "debug"])
         defer { _ = a.stop(signal: SIGKILL) }
+        try a.waitForLine(containing: "handling signals")
         let idle = try RealtimeClient(port: port, label: "Idle")
         try idle.identify("Idle")
         #expect(a.stop(signal: SIGUSR1, timeout: .seconds(10)) != nil)
@@ -220,7 +239,61 @@ final class ClusterNode: InProcessServer {
         try a.app.wait()
         let stored = try db.connect().query("SELECT count(*) AS n FROM game_results WHERE player_id = \(raeAccount)::bigint")
         #expect(stored.value("n") == "1")
-        #expect(try RoomDirectoryStore(db.connect()).lookup(code: "ZZZZ") == nil)
+        #expect(try db.connect().query("""
+            SELECT draining AND seen_at < now() - interval '15 seconds' AS gone FROM instances WHERE id = 'i1'
+            """).value("gone") == "t")
+    }
+
+    @Test func aDrainStopsAtItsBoundWithTheRaceStillRunningAndStoresTheRun() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        let a = try ClusterNode("i1", db, adminToken: "t") { config in
+            config.drainSeconds = 1
+            config.realtime.timeAttackLength = .seconds(600)
+            config.realtime.countdown = .milliseconds(300)
+        }
+        defer { a.stop() }
+        let rae = try RealtimeClient(port: a.port, label: "Rae")
+        let raeAccount = try #require((try rae.identify("Rae")["player_id"] as? String)?.dropFirst()).description
+        _ = try rae.createRoom(mode: "time_attack")
+        try rae.send(["type": "start"])
+        try rae.next("race_started")
+        // Fin's solo Survival race is over (one miss) before the drain.
+        let fin = try RealtimeClient(port: a.port, label: "Fin")
+        try fin.identify("Fin")
+        _ = try fin.createRoom(mode: "survival")
+        try fin.send(["type": "start"])
+        let question = try fin.next("question")
+        try fin.answer((expectedDigit(question) + 1) % 10, question: question["question"] as! String)
+        try fin.next("result_saved")
+
+        let drained = try a.post("/api/admin/drain", token: "t")
+        #expect(try drained.status == 202 && drained.json()["rooms"] as? Int == 1)
+        // A finished room is not a lobby: its members are closed without `draining`.
+        #expect(try fin.waitForClose() == 1012)
+        #expect(!fin.inbox.contains { $0["code"] as? String == "draining" })
+        // A new race cannot start while draining.
+        try rae.send(["type": "rematch"])
+        #expect(try rae.error("draining")["request"] as? String == "rematch")
+        // The bound passes with the race running: the normal stop ends the run (stored) and says 1001.
+        #expect(try rae.waitForClose(timeout: .seconds(10)) == 1001)
+        try a.app.wait()
+        let stored = try db.connect().query("""
+            SELECT count(*) AS n, bool_or(completed) AS completed FROM game_results WHERE player_id = \(raeAccount)::bigint
+            """)
+        #expect(stored.value("n") == "1" && stored.value("completed") == "f")
+    }
+
+    @Test func sigusr1IsIgnoredByASingleInstance() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        let (server, port) = try ServerProcess.serve(databaseURL: db.url, environment: ["LOG_LEVEL": "debug"])
+        defer { _ = server.stop() }
+        try server.waitForLine(containing: "handling signals")
+        kill(server.process.processIdentifier, SIGUSR1)
+        try server.waitForLine(containing: "SIGUSR1 ignored")
+        #expect(server.process.isRunning)
+        #expect(try TestHTTP.request(port: port, path: "/healthz").status == 200)
     }
 
     @Test func aSingleInstanceDoesNotDrainAndSaysNoInstance() throws {

@@ -11,13 +11,19 @@ import Testing
         try connection.query("UPDATE instances SET seen_at = now() - interval '1 minute' WHERE id = \(instance)")
     }
 
-    @Test func codesAreUniqueAcrossLiveInstancesAndADeadOwnersCodeIsTakenOver() throws {
+    /// A fresh database with i1 and i2 registered.
+    static func twoInstances() throws -> (ScratchDatabase, PostgresConnection, RoomDirectoryStore) {
         let db = try migratedDatabase()
-        defer { db.drop() }
         let connection = try db.connect()
         let store = RoomDirectoryStore(connection)
         try store.register(instance: "i1")
         try store.register(instance: "i2")
+        return (db, connection, store)
+    }
+
+    @Test func codesAreUniqueAcrossLiveInstancesAndADeadOwnersCodeIsTakenOver() throws {
+        let (db, connection, store) = try Self.twoInstances()
+        defer { db.drop() }
         #expect(try store.reserve(code: "ABCD", instance: "i1", game: "mindpad"))
         // Held by a live instance: i2 draws another code; i1 cannot reserve it twice either.
         #expect(try store.reserve(code: "ABCD", instance: "i2", game: "mindpad") == false)
@@ -39,12 +45,8 @@ import Testing
     }
 
     @Test func registeringClearsTheRoomsOfTheInstancesPreviousProcess() throws {
-        let db = try migratedDatabase()
+        let (db, connection, store) = try Self.twoInstances()
         defer { db.drop() }
-        let connection = try db.connect()
-        let store = RoomDirectoryStore(connection)
-        try store.register(instance: "i1")
-        try store.register(instance: "i2")
         #expect(try store.reserve(code: "AAAA", instance: "i1", game: "mindpad"))
         #expect(try store.reserve(code: "BBBB", instance: "i2", game: "mindpad"))
         try store.setDraining(instance: "i1")

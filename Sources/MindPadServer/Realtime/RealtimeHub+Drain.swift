@@ -4,8 +4,9 @@ import MindPadRules
 struct DrainProgress {
     /// Racing rooms end by then, or the instance stops anyway.
     let deadline: RaceInstant
-    /// Rooms that were racing when the drain began and whose members are
-    /// not yet closed.
+    /// Rooms that were racing when the drain began, or had just finished
+    /// (their `result_saved` may be on its way), and whose members are not
+    /// yet closed.
     var racing: Set<String>
     /// Runs once: every racing room ended (or the bound passed).
     let then: () -> Void
@@ -26,15 +27,15 @@ extension RealtimeHub {
     /// are racing. `bound`: the longest the races may take.
     @discardableResult
     public func beginDrain(bound: RaceDuration, then: @escaping () -> Void) -> Int {
-        if let drain { return drain.racing.count }
-        let racing = Set(rooms.values.filter(\.isRacing).map(\.code))
+        if let drain { return drain.racing.count { rooms[$0]?.isRacing == true } }
+        let racing = Set(rooms.values.filter { $0.isRacing || $0.snapshot.phase == .finished }.map(\.code))
         drain = DrainProgress(deadline: transport.now + bound, racing: racing, then: then)
         let lobbies = rooms.values.filter { !racing.contains($0.code) }
         for room in lobbies { close(room, sayingDraining: true) }
         logger.notice("draining", metadata: ["racing_rooms": "\(racing.count)", "closed_rooms": "\(lobbies.count)",
                                              "bound_s": "\(bound.milliseconds / 1000)"])
         checkDrain()
-        return racing.count
+        return racing.count { rooms[$0]?.isRacing == true }
     }
 
     /// Whether the instance is draining.

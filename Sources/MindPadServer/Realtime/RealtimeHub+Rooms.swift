@@ -48,7 +48,7 @@ extension RealtimeHub {
 
     func roomDisposed(_ code: String) {
         rooms[code] = nil
-        cluster?.release(code: code)
+        if !stopping { cluster?.release(code: code) }
         logger.info("room closed", metadata: ["room": "\(code)"])
     }
 

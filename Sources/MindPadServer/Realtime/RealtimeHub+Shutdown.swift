@@ -22,6 +22,7 @@ extension RealtimeHub {
 
     /// Ends every room's runs now (see above), without waiting.
     public func closeRoomsForShutdown() {
+        stopping = true
         let open = Array(rooms.values)
         var members = 0
         for room in open {

@@ -56,6 +56,10 @@ public final class RealtimeHub: @unchecked Sendable {
     var unheardAnnouncements: [Int64: Int] = [:]
     /// Set once the instance began draining (`RealtimeHub+Drain.swift`).
     var drain: DrainProgress?
+    /// Set once the rooms are closed for the process to stop: their codes
+    /// stay in the room directory, under an instance about to be marked
+    /// dead, so that a player asking for one is told `room_lost`.
+    var stopping = false
 
     /// - Parameters:
     ///   - games: the kinds rooms can be opened for.
