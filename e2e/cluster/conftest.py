@@ -108,11 +108,12 @@ class Cluster:
             env=env, stdout=log, stderr=subprocess.STDOUT)
 
     def healthz(self, instance):
+        """(HTTP status, `status` field) of the instance's /healthz; (None, None) when it does not answer."""
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{self.port(instance)}/healthz", timeout=2) as r:
-                return r.status, json.load(r)
+                return r.status, json.load(r).get("status")
         except urllib.error.HTTPError as e:
-            return e.code, json.load(e)
+            return e.code, json.load(e).get("status")
         except OSError:
             return None, None
 
