@@ -52,6 +52,12 @@ import Testing
             #expect(!code.contains { "ILOQUV0123456789".contains($0) })
             seen.insert(code)
         }
+        // A cluster asks for longer codes after its directory refused short ones.
+        for shortest in [5, 6, 9] {
+            let code = RoomCode.make(avoiding: { _ in false }, shortest: shortest, using: &generator)
+            #expect(code.count == min(shortest, 6))
+            #expect(RoomCode.normalize(code) == code)
+        }
         #expect(RoomCode.normalize(" abcd ") == "ABCD")
         #expect(RoomCode.normalize("AB1D") == nil)
         #expect(RoomCode.normalize("ABC") == nil)

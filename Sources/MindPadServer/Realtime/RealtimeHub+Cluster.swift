@@ -14,7 +14,9 @@ extension RealtimeHub {
                      open: @escaping (String) -> Void) {
         guard let cluster else { return }
         let request = ClientMessage.Kind.createRoom.rawValue
-        let code = RoomCode.make(avoiding: { rooms[$0] != nil }, using: &random)
+        // 4 letters first, 5 after three refusals, 6 after six: a crowded
+        // directory (20^4 = 160,000 codes cluster-wide) never runs out.
+        let code = RoomCode.make(avoiding: { rooms[$0] != nil }, shortest: 4 + attempt / 3, using: &random)
         let connection = session.connection
         let later = UncheckedBox(open)
         cluster.reserve(code: code, game: game) { [weak self] result in

@@ -7,9 +7,12 @@ import MindPadRules
 enum RoomCode {
     static let alphabet = Array("ABCDEFGHJKMNPRSTWXYZ")
 
-    /// A code not in `taken`, drawn from `generator`.
-    static func make(avoiding taken: (String) -> Bool, using generator: inout some RandomNumberGenerator) -> String {
-        for length in 4...6 {
+    /// A code not in `taken`, drawn from `generator`, at least `shortest`
+    /// letters long (a cluster asks for longer codes after its directory
+    /// refused short ones: `taken` only knows this instance's rooms).
+    static func make(avoiding taken: (String) -> Bool, shortest: Int = 4,
+                     using generator: inout some RandomNumberGenerator) -> String {
+        for length in min(max(shortest, 4), 6)...6 {
             for _ in 0..<16 {
                 let code = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
                 if !taken(code) { return code }
