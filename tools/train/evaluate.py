@@ -181,6 +181,7 @@ def main():
     swift_mnist = read_predictions(os.path.join(out, "mnist_pred.txt"))
 
     import onnxruntime as ort
+    export.shipped_onnx()
     so = ort.SessionOptions()
     so.intra_op_num_threads = 1
     so.inter_op_num_threads = 1

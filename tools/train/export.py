@@ -92,6 +92,26 @@ def shipped_calibration():
     return {"temperature": float(meta["temperature"]), "unsure_below": float(meta["unsure_below"])}
 
 
+def shipped_onnx():
+    """out/mindpad-digits.onnx of the shipped weights: rewritten when it is missing or
+    holds other weights (an out/ copied from another checkout, or an export not shipped),
+    so that evaluate.py's ONNX Runtime figures are of the network Swift runs."""
+    from safetensors.numpy import load_file
+    p = {k: v.astype(np.float32) for k, v in load_file(SAFETENSORS).items() if k in model.SHAPES}
+    if os.path.exists(ONNX):
+        import onnx
+        from onnx import numpy_helper
+        have = {t.name: numpy_helper.to_array(t) for t in onnx.load(ONNX).graph.initializer}
+        same = all(np.array_equal(have.get(f"conv{i}.w"), p[f"conv{i}.weight"].transpose(3, 2, 0, 1))
+                   and np.array_equal(have.get(f"conv{i}.b"), p[f"conv{i}.bias"]) for i in (1, 2, 3)) and all(
+            np.array_equal(have.get(f"fc{i}.{s}"), p[f"fc{i}.{n}"]) for i in (1, 2) for s, n in (("w", "weight"),
+                                                                                                   ("b", "bias")))
+        if same:
+            return
+        print("out/mindpad-digits.onnx holds other weights than the shipped ones: rewritten")
+    write_onnx(p)
+
+
 def metadata(cal):
     return {
         "temperature": repr(cal["temperature"]),

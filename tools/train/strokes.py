@@ -303,6 +303,17 @@ LETTERS = {
 }
 # Letters only the held-out non-digit set draws (training never sees them).
 TEST_ONLY_LETTERS = ("R", "W", "k", "&", "e")
+# More signs for training and calibration only (the test set never draws them).
+TRAIN_ONLY_LETTERS = {
+    "L": [[(0.05, 0.0), (0.05, 1.0), (0.05, 1.0), (0.6, 1.0)]],
+    "r": [[(0.05, 0.35), (0.05, 1.0)], [(0.05, 0.6), (0.25, 0.38), (0.55, 0.4)]],
+    "t": [[(0.3, 0.0), (0.3, 0.85), (0.45, 1.0), (0.6, 0.95)], [(0.05, 0.3), (0.6, 0.3)]],
+    "<": [[(0.6, 0.0), (0.0, 0.5), (0.0, 0.5), (0.6, 1.0)]],
+    ">": [[(0.0, 0.0), (0.6, 0.5), (0.6, 0.5), (0.0, 1.0)]],
+    "~": [[(0.0, 0.55), (0.2, 0.4), (0.4, 0.5), (0.6, 0.6), (0.8, 0.45)]],
+    "u": [[(0.05, 0.35), (0.1, 0.9), (0.3, 1.0), (0.5, 0.85), (0.55, 0.35), (0.55, 0.35), (0.6, 1.0)]],
+    "x": [[(0.0, 0.35), (0.6, 1.0)], [(0.6, 0.35), (0.0, 1.0)]],
+}
 NONDIGIT_KINDS = ("scribble", "letter", "two digits", "stray marks")
 # Two digits on top of each other that make a third shape still read as a digit
 # (1 over 0 is a slashed 0, 3 over 8 is an 8, ...): not drawn as non-digits.
@@ -310,9 +321,28 @@ _SUBSUMED = {frozenset(p) for p in [(0, 1), (3, 8), (0, 8), (6, 8), (8, 9), (0, 
                                      (4, 9), (5, 6), (2, 7), (1, 2), (1, 9), (1, 6), (1, 3), (1, 5), (1, 8)]}
 
 
-def _scribble(rng):
-    """A tangle, a scratch-out (back and forth) or a spiral."""
-    kind = rng.integers(3)
+def _scribble(rng, more: bool = False):
+    """A tangle, a scratch-out (back and forth) or a spiral; `more` (training and
+    calibration, never the test set): also a tangle in 2-3 strokes and a hatching."""
+    kind = rng.integers(5 if more else 3)
+    if kind == 3:
+        out = []
+        for _ in range(int(rng.integers(2, 4))):
+            n = int(rng.integers(4, 10))
+            out.append(np.cumsum(rng.normal(0, 0.35, (n, 2)), 0) + rng.uniform(-0.6, 0.6, 2))
+        allp = np.vstack(out)
+        lo, span = allp.min(0), max(float(np.ptp(allp, 0).max()), 1e-6)
+        return [[tuple(p) for p in (q - lo) / span] for q in out]
+    if kind == 4:
+        n = int(rng.integers(3, 7)); a = rng.uniform(0, np.pi); d = np.array([np.cos(a), np.sin(a)])
+        nrm = np.array([-d[1], d[0]]); out = []
+        for i in range(n):
+            c = nrm * (i / (n - 1) - 0.5) + rng.normal(0, 0.04, 2)
+            h = rng.uniform(0.3, 0.6)
+            out.append([tuple(c - d * h), tuple(c + d * h)])
+        allp = np.array([p for st in out for p in st])
+        lo, span = allp.min(0), max(float(np.ptp(allp, 0).max()), 1e-6)
+        return [[tuple((np.array(p) - lo) / span) for p in st] for st in out]
     if kind == 0:
         n = int(rng.integers(8, 18))
         pts = np.cumsum(rng.normal(0, 0.35, (n, 2)), 0)
@@ -342,12 +372,14 @@ def _stray_marks(rng):
 def nondigit(kind: str, w: Writer, rng: np.random.Generator, test: bool, canvas=(400.0, 400.0)):
     """One non-digit drawing of `kind`, in the canvas format of `draw`."""
     if kind == "scribble":
-        return draw(_scribble(rng), w, rng, canvas)
+        return draw(_scribble(rng, more=not test), w, rng, canvas)
     if kind == "stray marks":
         return draw(_stray_marks(rng), w, rng, canvas, printed=True)
     if kind == "letter":
-        names = list(LETTERS) if test else [k for k in LETTERS if k not in TEST_ONLY_LETTERS]
-        return draw(LETTERS[names[int(rng.integers(len(names)))]], w, rng, canvas)
+        shapes = LETTERS if test else {**{k: v for k, v in LETTERS.items() if k not in TEST_ONLY_LETTERS},
+                                       **TRAIN_ONLY_LETTERS}
+        names = list(shapes)
+        return draw(shapes[names[int(rng.integers(len(names)))]], w, rng, canvas)
     # two digits on top of each other: the second shifted by up to a third of the size
     while True:
         a, b = (int(v) for v in rng.choice(10, 2, replace=False))

@@ -34,7 +34,14 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=os.path.join(OUT, "weights.npz"))
     ap.add_argument("--init", help="start from these weights (.npz or .safetensors) instead of random ones")
+    ap.add_argument("--synth-writers", type=int, default=data.TRAIN_WRITERS,
+                    help="writers of the synthetic training set (10 drawings per digit each; cached per size)")
+    ap.add_argument("--nondigit-writers", type=int, default=data.ND_TRAIN[0],
+                    help="writers of the non-digit training set (3 per kind each; cached per size)")
     args = ap.parse_args()
+    # The first N writers of a seed are the same whatever N: a larger set extends a smaller one.
+    data.TRAIN_WRITERS = args.synth_writers
+    data.ND_TRAIN = (args.nondigit_writers,) + data.ND_TRAIN[1:]
     os.makedirs(OUT, exist_ok=True)
     t0 = time.time()
     xm, ym, xh, yh = data.mnist_split()
