@@ -150,6 +150,7 @@ def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
     # The web client's reconnect path does the same and says so.
     bh.wait(drv_k, lambda d: bh.scene(d) == "menu" and "went away" in bh.el(d, "#toast").text, 20,
             "the menu and the room_lost message in the killed room's browser")
+    bh.snap(drv_k, "40-cluster-room-lost")
 
     # The drained room's race runs to its end; every racer hears its result
     # stored, then the instance closes them with 1012 and exits cleanly.
@@ -160,9 +161,11 @@ def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
     assert cluster.procs[owner].wait(30) == 0
     # The browser keeps its standings (no rematch: the room is gone) and is connected again elsewhere.
     bh.wait_scene(drv, "standings", 20)
-    bh.wait(drv, lambda d: bh.el(d, "#standings-rematch").get_attribute("hidden") is not None, 10, "rematch hidden")
+    bh.wait(drv, lambda d: all(bh.el(d, sel).get_attribute("hidden") is not None
+                               for sel in ("#standings-rematch", "#standings-wait")), 10, "rematch and its wait hidden")
     bh.wait(drv, lambda d: bh.el(d, "#conn-banner").get_attribute("hidden") is not None
             and d.execute_script("return document.body.dataset.scene") == "standings", 10, "connected again")
+    bh.snap(drv, "41-cluster-drained-standings")
 
     # The survivor's race was not touched: it ends with both results stored.
     for p in (s1, s2):

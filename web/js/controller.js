@@ -270,8 +270,7 @@ function onIdentified(prev, msg) {
       if (!had || state.room) return;
       stopClock();
       // A finished run stays on screen until the player leaves it (the room is gone: no rematch).
-      if (["results", "standings", "kids-end"].includes(currentScene())) $("standings-rematch").hidden = true;
-      else showMenu();
+      if (!keepFinishedRun()) showMenu();
     }, 2500);
     return;
   }
@@ -381,6 +380,17 @@ function repeatRequest() {
 }
 
 /**
+ * The room is gone but a finished run is on screen: it stays (results
+ * intact), without the rematch or the wait for one. False elsewhere.
+ */
+function keepFinishedRun() {
+  if (!["results", "standings", "kids-end"].includes(currentScene())) return false;
+  $("standings-rematch").hidden = true;
+  $("standings-wait").hidden = true;
+  return true;
+}
+
+/**
  * Our room ended on the server's side (draining, 1012, or its instance went
  * away): a finished run stays on screen (results intact, no rematch); from
  * anywhere else the player goes back to the menu. `text` is said if given.
@@ -392,8 +402,7 @@ function roomGone(text) {
     dispatch({ type: "local/leave" });
     stopClock();
     hideCountdown();
-    if (["results", "standings", "kids-end"].includes(currentScene())) $("standings-rematch").hidden = true;
-    else if (currentScene() !== "menu") showMenu();
+    if (!keepFinishedRun() && currentScene() !== "menu") showMenu();
   }
   if (text) toast(text);
 }
