@@ -47,8 +47,9 @@ def free_ports(count):
     raise RuntimeError("no free ports")
 
 
-BASE_PORT = free_ports(N + 1)
-LISTEN_PORT = BASE_PORT + N
+# One port more than the instances: a test adds an instance (i{N+1}).
+BASE_PORT = free_ports(N + 2)
+LISTEN_PORT = BASE_PORT + N + 1
 URL = f"http://127.0.0.1:{LISTEN_PORT}"
 # The browser helpers read the app's address when imported.
 os.environ["MINDPAD_URL"] = URL
@@ -132,14 +133,20 @@ class Cluster:
             return self.healthz(instance)[0] == 200
         wait_for(up, 60, f"{instance} to answer /healthz")
 
-    def start_balancer(self):
-        cfg = self.tmp / "haproxy.cfg"
+    def start_balancer(self, instances=N):
+        """Starts HAProxy for i1..i`instances`; when it runs already, reloads it
+        the documented way (`haproxy -sf`: the new process takes the port, the
+        old one keeps its open connections until they end)."""
+        cfg = self.tmp / f"haproxy-{instances}.cfg"
         env = dict(os.environ, HAPROXY_STATS_SOCKET=self.stats, HAPROXY_MAXCONN="2000")
-        cfg.write_text(subprocess.run([str(ROOT / "scripts/haproxy-config.sh"), str(N), str(BASE_PORT), str(LISTEN_PORT)],
+        cfg.write_text(subprocess.run([str(ROOT / "scripts/haproxy-config.sh"), str(instances), str(BASE_PORT), str(LISTEN_PORT)],
                                       env=env, capture_output=True, text=True, check=True).stdout)
-        log = open(ARTIFACTS / "haproxy.log", "a")
+        log = self.logs.get("haproxy") or open(ARTIFACTS / "haproxy.log", "a")
         self.logs["haproxy"] = log
-        self.haproxy = subprocess.Popen(["haproxy", "-db", "-f", str(cfg)], stdout=log, stderr=subprocess.STDOUT)
+        old = [self.haproxy] if self.haproxy else []
+        self.old_balancers = getattr(self, "old_balancers", []) + old
+        reload = ["-sf", str(old[0].pid)] if old else []
+        self.haproxy = subprocess.Popen(["haproxy", "-db", "-f", str(cfg), *reload], stdout=log, stderr=subprocess.STDOUT)
 
     def states(self):
         """HAProxy's view of each server: {"i1": "UP", "i2": "DOWN", …} (the stats socket's `show stat`)."""
@@ -169,7 +176,8 @@ class Cluster:
         proc.wait(10)
 
     def stop(self):
-        for name, proc in list(self.procs.items()) + [("haproxy", self.haproxy)]:
+        balancers = [("haproxy", p) for p in [self.haproxy, *getattr(self, "old_balancers", [])]]
+        for name, proc in list(self.procs.items()) + balancers:
             if proc is None or proc.poll() is not None:
                 continue
             proc.terminate()

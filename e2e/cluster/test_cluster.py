@@ -186,3 +186,51 @@ def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
     listed = sql("SELECT code, instance FROM room_directory WHERE code = ANY (string_to_array(:'codes', ','));",
                  codes=f"{code},{code_k},{code_s}")
     assert listed == [[code_s, survivor]], listed
+
+
+def test_an_added_instance_takes_new_rooms_and_moves_none(cluster):
+    """Adding an instance (README, docs/decisions/0002): start it, regenerate
+    the configuration with one more server, reload HAProxy. A room open
+    before the reload stays on its instance, its racers' connections survive
+    the reload and race to the end; new connections are balanced onto the
+    new instance, and a room opened there is its own."""
+    for name in sorted(INSTANCES):
+        if cluster.procs[name].poll() is not None:
+            cluster.start(name)
+            cluster.wait_healthy(name)
+    before = sorted(INSTANCES)[0]
+    code, a, b = create_on(before, "normal", "Old")
+
+    added = f"i{N + 1}"
+    cluster.start(added)
+    cluster.wait_healthy(added)
+    cluster.start_balancer(N + 1)
+    cluster.wait_states({name: "UP" for name in sorted(INSTANCES | {added})}, f"HAProxy reloaded with {added} up")
+
+    # New players, plain /ws: leastconn hands the empty new instance its share.
+    newcomers = [Player("New").connect() for _ in range(2 * (N + 1))]
+    on_added = [p for p in newcomers if p.instance == added]
+    assert on_added, [p.instance for p in newcomers]
+    room = on_added[0].room_request({"type": "create_room", "mode": "normal"})
+    assert room["type"] == "room" and not on_added[0].moves, room
+    # Joining it from another instance is `moved` to the new one.
+    elsewhere = next(p for p in newcomers if p.instance != added)
+    joined = elsewhere.room_request({"type": "join_room", "code": room["code"]})
+    assert joined["type"] == "room" and [m["instance"] for m in elsewhere.moves] == [added], elsewhere.moves
+
+    # The room from before the reload did not move, and races to its end on
+    # the connections it had.
+    listed = sql("SELECT code, instance FROM room_directory WHERE code = ANY (string_to_array(:'codes', ','))"
+                 " ORDER BY instance;", codes=f"{code},{room['code']}")
+    assert listed == sorted([[code, before], [room["code"], added]], key=lambda r: r[1]), listed
+    a.send({"type": "start"})
+    for p in (a, b):
+        p.expect("race_started")
+    for p in (a, b):
+        answer(p, 10)
+    for p in (a, b):
+        p.expect("standings", timeout=30)
+        p.expect("result_saved", timeout=10)
+        assert not [m for m in p.seen if m["type"] == "error"], p.seen
+    for p in newcomers + [a, b]:
+        p.close()
