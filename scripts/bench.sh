@@ -145,7 +145,7 @@ if [ -f "$out/perf.data" ]; then
     perf report -i "$out/perf.data" --no-children -g none --sort comm --stdio 2>/dev/null | grep -v '^#' | grep '%' \
         | head -n 12 > "$out/perf-threads.txt" || true
     # Inclusive (with callees) on the service thread: where its time goes.
-    perf report -i "$out/perf.data" --children -g none --comm mindpad --sort symbol --stdio 2>/dev/null \
+    perf report -i "$out/perf.data" --children -g none --comm mindpad-lws --sort symbol --stdio 2>/dev/null \
         | grep -v '^#' | grep '%' | grep -v '\[k\]' | grep -v ' 0x0000' | head -n 30 | demangle | cut -c1-150 \
         > "$out/perf-inclusive.txt" || true
 fi

@@ -35,6 +35,9 @@ struct Serve: ParsableCommand {
     @Option(help: "The weather provider's forecast endpoint (env MINDPAD_WEATHER_URL; default https://api.open-meteo.com/v1/forecast).")
     var weatherURL: String?
 
+    @Option(help: "The loop libwebsockets runs on: poll or libuv (env MINDPAD_EVENT_LOOP; default poll).")
+    var eventLoop: String?
+
     @Flag(help: "Do not apply migrations at start.")
     var noMigrate = false
 
@@ -46,6 +49,7 @@ struct Serve: ParsableCommand {
         if let dataDir { config.dataDirectory = dataDir }
         if let dbPool { config.databasePoolSize = dbPool }
         if noMigrate { config.migrateOnStart = false }
+        if let eventLoop { config.eventLoop = try Configuration.eventLoop(eventLoop) }
         if weatherPlace != nil || weatherLatlon != nil {
             let env = ProcessInfo.processInfo.environment
             config.weatherPlace = try WeatherPlace(place: weatherPlace ?? env["MINDPAD_WEATHER_PLACE"],
