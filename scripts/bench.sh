@@ -51,7 +51,8 @@ mindpad=${MINDPAD_BIN:-$(swift build -c release --show-bin-path)/mindpad}
 loadgen_bin=$(cd tools/loadgen && swift build -c release --show-bin-path)
 loadgen=$loadgen_bin/loadgen
 storagebench=$loadgen_bin/storagebench
-gcc -O2 -o "$out/lws-echo" tools/loadgen/echo/lws-echo.c $(pkg-config --cflags --libs libwebsockets)
+gcc -O2 -o "$out/lws-echo" -I Sources/CMindPadShims/include tools/loadgen/echo/lws-echo.c Sources/CMindPadShims/event_loop.c \
+    $(pkg-config --cflags --libs libwebsockets) -luv
 
 url=${DATABASE_URL:-$(scripts/pg.sh start)}
 admin_url=${url%/*}/postgres
