@@ -3,6 +3,7 @@
  * Every text message is sent back unchanged, in order.
  *
  *   lws-echo PORT      (prints "listening port=PORT" when ready; SIGTERM stops)
+ *   lws-echo --loop    prints the loop MINDPAD_EVENT_LOOP selects (the default if unset)
  *
  * The event loop is the server's (MINDPAD_EVENT_LOOP=poll|libuv), run by the
  * server's own Sources/CMindPadShims/event_loop.c, compiled in (scripts/bench.sh).
@@ -81,6 +82,11 @@ static void on_signal(int sig) { (void)sig; interrupted = 1; if (ctx) lws_cancel
 
 int main(int argc, char **argv) {
     struct lws_context_creation_info info;
+    if (argc > 1 && !strcmp(argv[1], "--loop")) {
+        int k = mindpad_loop_parse(getenv("MINDPAD_EVENT_LOOP"));
+        printf("%s\n", k < 0 ? "invalid" : mindpad_loop_name(k));
+        return k < 0;
+    }
     memset(&info, 0, sizeof info);
     info.port = argc > 1 ? atoi(argv[1]) : 7681;
     info.iface = "127.0.0.1";
