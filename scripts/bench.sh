@@ -42,7 +42,9 @@ else
     scenarios=(500 1000 2000 5000); beyond=(7500 10000); loop_sizes=(2000 5000); idle_sizes=(10000 50000)
     duration=15; loop_duration=15; players=1000000; queries=400; rounds=10
 fi
-loops=(poll libuv)
+# The loops side by side, in this order at each size (BENCH_LOOPS="libuv poll" reverses it).
+read -r -a loops <<< "${BENCH_LOOPS:-poll libuv}"
+[ -n "${BENCH_LOOP_SIZES:-}" ] && read -r -a loop_sizes <<< "$BENCH_LOOP_SIZES"
 loadgen_loop=${MINDPAD_LOADGEN_LOOP:-libuv}
 echo "bench: quick=$quick scenarios=${scenarios[*]} (then ${beyond[*]:-none} while p99 ≤ 50 ms) loops ${loops[*]} at ${loop_sizes[*]}" \
      "idle=${idle_sizes[*]} duration=${duration}s players=$players" >&2
@@ -97,6 +99,7 @@ fresh_db() {  # fresh_db NAME → prints its URL, migrated
     echo "nofile=$(ulimit -n)"
     echo "loadgen_loop=$loadgen_loop"
     echo "server_loop=$("$out/lws-echo" --loop)"
+    echo "loops_order=${loops[*]}"
     echo "quick=$quick"
 } > "$out/machine.txt"
 

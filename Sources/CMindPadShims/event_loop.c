@@ -10,7 +10,8 @@ struct mindpad_loop {
     struct lws_context *context;    /* lws sets it to NULL once fully destroyed (pcontext) */
 };
 
-int mindpad_loop_default(void) { return MINDPAD_LOOP_POLL; }
+/* libuv: measured ahead of poll side by side (docs/benchmarks.md, "Event loops"). */
+int mindpad_loop_default(void) { return MINDPAD_LOOP_LIBUV; }
 
 int mindpad_loop_parse(const char *name) {
     if (!name || !*name) return mindpad_loop_default();

@@ -7,8 +7,9 @@ import Testing
 
 /// The loops other than the default (`MINDPAD_EVENT_LOOP`), so they do not
 /// rot while the rest of the suite runs on the default: HTTP, WebSockets,
-/// jobs posted from other threads and service timers on each, the service
-/// thread blocked in `epoll_wait`, and a real server racing on it.
+/// jobs posted from other threads and service timers on each, the idle
+/// service thread blocked in that loop's wait (`poll` or `epoll_wait`), and
+/// a real server racing on it.
 @Suite(.serialized) struct EventLoopLiveTests {
     static let others = EventLoopKind.allCases.filter { $0 != .standard }
 
@@ -27,6 +28,14 @@ import Testing
     static let epollWaits: Set<String> = ["22", "441"]
     static let polls: Set<String> = ["73"]
     #endif
+
+    /// The syscalls an idle service thread on `loop` waits in.
+    static func waits(of loop: EventLoopKind) -> Set<String> {
+        switch loop {
+        case .poll: polls
+        case .libuv: epollWaits
+        }
+    }
 
     /// Waits (bounded) until the thread is blocked in one of `calls`; returns
     /// the last syscall seen.
@@ -98,10 +107,10 @@ import Testing
         try ws.sendText("burst 200")
         for i in 0..<200 { #expect(try ws.receiveText() == "m\(i)") }
 
-        // Idle, the service thread waits in epoll_wait, not poll.
+        // Idle, the service thread waits in its loop's wait (epoll_wait for libuv, poll for poll).
         let serviceThread = tid.withLock { $0 }
-        let blocked = Self.waitUntilBlocked(pid: getpid(), tid: serviceThread, in: Self.epollWaits)
-        #expect(blocked.map(Self.epollWaits.contains) == true, "service thread blocked in syscall \(blocked ?? "?")")
+        let blocked = Self.waitUntilBlocked(pid: getpid(), tid: serviceThread, in: Self.waits(of: loop))
+        #expect(blocked.map(Self.waits(of: loop).contains) == true, "service thread blocked in syscall \(blocked ?? "?")")
     }
 
     /// The real binary on the loop: a solo race to its result (timers, the
@@ -124,15 +133,15 @@ import Testing
         #expect(try ed.next("finished")["result"] as? [String: Any] != nil)
         #expect(try ed.next("result_saved")["personal_best"] as? Bool == true)
 
-        // The service thread (named mindpad-lws) waits in epoll_wait.
+        // The service thread (named mindpad-lws) waits in its loop's wait.
         let pid = server.process.processIdentifier
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         let lws = tasks.compactMap(Int32.init).first { tid in
             (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8))?.hasPrefix("mindpad-lws") == true
         }
         let serviceThread = try #require(lws)
-        let blocked = Self.waitUntilBlocked(pid: pid, tid: serviceThread, in: Self.epollWaits)
-        #expect(blocked.map(Self.epollWaits.contains) == true, "service thread blocked in syscall \(blocked ?? "?")")
+        let blocked = Self.waitUntilBlocked(pid: pid, tid: serviceThread, in: Self.waits(of: loop))
+        #expect(blocked.map(Self.waits(of: loop).contains) == true, "service thread blocked in syscall \(blocked ?? "?")")
 
         #expect(server.stop(signal: SIGINT) != nil)
         #expect(server.process.terminationStatus == 0)
