@@ -525,7 +525,12 @@ while true {
         measuring = false
         break
     }
-    if now > hardDeadline { break }
+    if now > hardDeadline {
+        // A window cut short by the deadline (racers still joining when it
+        // began) still gets the server's CPU over what it measured.
+        if measuring { cpuEnd = procTicks(opt.serverPid) ?? 0; measuring = false }
+        break
+    }
     _ = mindpad_loop_service(loop)
 }
 let windowSeconds = Double(nowNs() - measureFrom) / 1e9
