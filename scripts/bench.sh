@@ -2,8 +2,10 @@
 # `make bench`: every benchmark of issues 6 and 8, side by side in one run,
 # then docs/benchmarks.md. Loopback only; every stage is bounded in time.
 #
-#   scripts/bench.sh              the full run (~15–20 min on 2 cores)
-#   BENCH_QUICK=1 scripts/bench.sh  a scaled-down run (minutes) for development
+#   scripts/bench.sh              the full run (~25 min on 2 cores)
+#   BENCH_QUICK=1 scripts/bench.sh  a scaled-down run (~6 min with its builds) for development
+#   BENCH_STAGE=loops scripts/bench.sh  only poll against libuv side by side (BENCH_LOOPS,
+#                                 BENCH_LOOP_SIZES to choose), printed, no report
 #
 # Stages (results in .build/bench/, or $BENCH_OUT):
 #   1. builds: mindpad (release), tools/loadgen (release), the lws echo (gcc)
