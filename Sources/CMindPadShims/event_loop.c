@@ -10,8 +10,10 @@ struct mindpad_loop {
     struct lws_context *context;    /* lws sets it to NULL once fully destroyed (pcontext) */
 };
 
-/* libuv: measured ahead of poll side by side (docs/benchmarks.md, "Event loops"). */
-int mindpad_loop_default(void) { return MINDPAD_LOOP_LIBUV; }
+/* poll: alternated side by side at 2,000 racers, mindpad's latency was lower on
+ * poll in 4 of 4 pairs (docs/benchmarks.md, "Event loops"), though libuv spends
+ * less on the transport. */
+int mindpad_loop_default(void) { return MINDPAD_LOOP_POLL; }
 
 int mindpad_loop_parse(const char *name) {
     if (!name || !*name) return mindpad_loop_default();

@@ -35,7 +35,7 @@ struct Serve: ParsableCommand {
     @Option(help: "The weather provider's forecast endpoint (env MINDPAD_WEATHER_URL; default https://api.open-meteo.com/v1/forecast).")
     var weatherURL: String?
 
-    @Option(help: "The loop libwebsockets runs on: poll or libuv (env MINDPAD_EVENT_LOOP; default libuv).")
+    @Option(help: "The loop libwebsockets runs on: poll or libuv (env MINDPAD_EVENT_LOOP; default poll).")
     var eventLoop: String?
 
     @Flag(help: "Do not apply migrations at start.")
