@@ -10,9 +10,9 @@ struct mindpad_loop {
     struct lws_context *context;    /* lws sets it to NULL once fully destroyed (pcontext) */
 };
 
-/* poll: alternated side by side at 2,000 racers, mindpad's latency was lower on
- * poll in 4 of 4 pairs (docs/benchmarks.md, "Event loops"), though libuv spends
- * less on the transport. */
+/* poll: side by side at 2,000 racers libuv spent less CPU per message, but under
+ * contention its p99 was sometimes much worse (docs/benchmarks.md, "Event loops");
+ * a full bench on a quiet machine should decide. */
 int mindpad_loop_default(void) { return MINDPAD_LOOP_POLL; }
 
 int mindpad_loop_parse(const char *name) {
