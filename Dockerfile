@@ -1,9 +1,10 @@
-# Build stage: the Swift toolchain plus the three C libraries' headers (and
+# Build stage: the Swift toolchain plus the C libraries' headers (libuv: the
+# epoll loop lws can run on, MINDPAD_EVENT_LOOP; and
 # libcurl's, which the statically linked FoundationNetworking links for the
 # weather provider), then the same release build that `make run` performs.
 FROM swift:6.0-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends pkg-config libwebsockets-dev libpq-dev libssl-dev libcurl4-openssl-dev \
+ && apt-get install -y --no-install-recommends pkg-config libwebsockets-dev libuv1-dev libpq-dev libssl-dev libcurl4-openssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -16,11 +17,11 @@ RUN bin="$(swift build -c release --show-bin-path)" \
  && cp "$bin/mindpad" /out/ \
  && find "$bin" -maxdepth 1 -name '*.resources' -exec cp -R {} /out/ \;
 
-# Runtime stage: the binary, its resources, and the three C libraries
-# (libcrypto is in libssl3).
+# Runtime stage: the binary, its resources, and the C libraries (libcrypto
+# is in libssl3; lws loads its libuv plugin when MINDPAD_EVENT_LOOP=libuv).
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libwebsockets17 libpq5 libssl3 libcurl4 ca-certificates curl \
+ && apt-get install -y --no-install-recommends libwebsockets17 libwebsockets-evlib-uv libuv1 libpq5 libssl3 libcurl4 ca-certificates curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --home /app mindpad \
  && mkdir -p /var/lib/mindpad && chown mindpad /var/lib/mindpad

@@ -33,7 +33,9 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         // What Swift cannot import from libwebsockets (LWS_PRE, variadic lwsl_*).
-        .target(name: "CMindPadShims", dependencies: ["CLibWebSockets"]),
+        // …and libuv, the epoll loop lws can run on (MINDPAD_EVENT_LOOP).
+        .target(name: "CMindPadShims", dependencies: ["CLibWebSockets"],
+                linkerSettings: [.linkedLibrary("uv")]),
 
         // Pure layers. MindPadJSON is the one JSON reader and writer (the
         // wire, the recognizer's input lines, the model header).

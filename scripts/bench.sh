@@ -2,37 +2,57 @@
 # `make bench`: every benchmark of issues 6 and 8, side by side in one run,
 # then docs/benchmarks.md. Loopback only; every stage is bounded in time.
 #
-#   scripts/bench.sh              the full run (~15–20 min on 2 cores)
-#   BENCH_QUICK=1 scripts/bench.sh  a scaled-down run (minutes) for development
+#   scripts/bench.sh              the full run (~25 min on 2 cores)
+#   BENCH_QUICK=1 scripts/bench.sh  a scaled-down run (~6 min with its builds) for development
+#   BENCH_STAGE=loops scripts/bench.sh  only poll against libuv side by side (BENCH_LOOPS,
+#                                 BENCH_LOOP_SIZES to choose), printed, no report
 #
 # Stages (results in .build/bench/, or $BENCH_OUT):
 #   1. builds: mindpad (release), tools/loadgen (release), the lws echo (gcc)
 #   2. recognition: tools/train/evaluate.py (Swift vs ONNX Runtime, one core);
 #      tools/train/number_reading.py --bench (a 6-digit number segmented and read)
-#   3. realtime: for 500, 1,000 and 2,000 racers, the same load first against
-#      the lws echo (transport ceiling), then against mindpad; then 10,000 idle
-#      connections; a perf profile of the server under the largest load;
-#      decode time per client message, three decoders side by side (wirebench)
-#   3b. balancer (issue 21): the middle racer count straight to one instance,
+#   3. realtime: the event loops side by side (poll and libuv, 2,000 and 5,000
+#      racers: echo then mindpad on each loop, alternating); then the growth
+#      sweep on the default loop: 500, 1,000, 2,000, 5,000 racers, then on
+#      until p99 passes 50 ms (echo then mindpad at each size); a perf profile
+#      of the server at 5,000; 10,000 and 50,000 idle connections (several
+#      loopback source addresses); decode time per client message, three
+#      decoders side by side (wirebench)
+#   3b. balancer (issue 21): 1,000 racers straight to one instance,
 #      through HAProxy to that one instance, and through HAProxy to three
 #      (cluster mode, i1..i3), one after the other in the same run
 #   4. storage: 1,000,000 players × 3 modes (tools/loadgen storagebench); result
 #      writes one per statement, batched, and journal first, side by side
-#   5. tools/loadgen/render.py writes docs/benchmarks.md
+#   5. tools/loadgen/render.py writes docs/benchmarks.md, tools/loadgen/plot.py
+#      the PNGs in docs/ (matplotlib from tools/train/.venv)
+#
+# Every process of the bench (server, echo, load generator) may hold 200,000
+# descriptors: the hard limit is raised for this script only (root), never
+# globally. The load generator runs on MINDPAD_LOADGEN_LOOP (default libuv)
+# in every scenario, so only the server's loop changes between them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 quick=${BENCH_QUICK:-0}
+# BENCH_STAGE=loops: only the event loops side by side (results in $out/loops, no report).
+stage=${BENCH_STAGE:-all}
 out=${BENCH_OUT:-$root/.build/bench}
 mkdir -p "$out"
-rm -f "$out"/*.json "$out"/*.txt "$out"/*.log
+rm -f "$out"/*.json "$out"/*.txt "$out"/*.log "$out"/loops/*.json
 
 if [ "$quick" = 1 ]; then
-    scenarios=(64 128); idle=1000; duration=8; players=50000; queries=300; rounds=3
+    scenarios=(64 128); beyond=(); loop_sizes=(128); idle_sizes=(1000); duration=8; loop_duration=6
+    players=50000; queries=300; rounds=3
 else
-    scenarios=(500 1000 2000); idle=10000; duration=20; players=1000000; queries=400; rounds=10
+    scenarios=(500 1000 2000 5000); beyond=(7500 10000); loop_sizes=(2000 5000); idle_sizes=(10000 50000)
+    duration=15; loop_duration=15; players=1000000; queries=400; rounds=10
 fi
-echo "bench: quick=$quick scenarios=${scenarios[*]} idle=$idle duration=${duration}s players=$players" >&2
+# The loops side by side, in this order at each size (BENCH_LOOPS="libuv poll" reverses it).
+read -r -a loops <<< "${BENCH_LOOPS:-poll libuv}"
+[ -n "${BENCH_LOOP_SIZES:-}" ] && read -r -a loop_sizes <<< "$BENCH_LOOP_SIZES"
+loadgen_loop=${MINDPAD_LOADGEN_LOOP:-libuv}
+echo "bench: quick=$quick scenarios=${scenarios[*]} (then ${beyond[*]:-none} while p99 ≤ 50 ms) loops ${loops[*]} at ${loop_sizes[*]}" \
+     "idle=${idle_sizes[*]} duration=${duration}s players=$players" >&2
 
 scripts/deps.sh test
 # What the benchmarks add: a C compiler for the echo, perf for the profile.
@@ -42,6 +62,10 @@ for tool in gcc:gcc perf:linux-perf; do
             || echo "bench: could not install ${tool#*:}" >&2
     fi
 done
+# Descriptors: 50,000 idle connections are 50,000 in the server and as many in the
+# load generator. Raising the hard limit needs CAP_SYS_RESOURCE (root outside a
+# container); where it cannot be raised the idle stage measures what fits.
+ulimit -Hn 200000 2>/dev/null || true
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 # --- 1. builds --------------------------------------------------------------
@@ -54,7 +78,8 @@ mindpad=${MINDPAD_BIN:-$(swift build -c release --show-bin-path)/mindpad}
 loadgen_bin=$(cd tools/loadgen && swift build -c release --show-bin-path)
 loadgen=$loadgen_bin/loadgen
 storagebench=$loadgen_bin/storagebench
-gcc -O2 -o "$out/lws-echo" tools/loadgen/echo/lws-echo.c $(pkg-config --cflags --libs libwebsockets)
+gcc -O2 -o "$out/lws-echo" -I Sources/CMindPadShims/include tools/loadgen/echo/lws-echo.c Sources/CMindPadShims/event_loop.c \
+    $(pkg-config --cflags --libs libwebsockets) -luv
 
 url=${DATABASE_URL:-$(scripts/pg.sh start)}
 admin_url=${url%/*}/postgres
@@ -76,6 +101,10 @@ fresh_db() {  # fresh_db NAME → prints its URL, migrated
     echo "lws=$(pkg-config --modversion libwebsockets)"
     echo "postgres=$(psql "$admin_url" -qAt -c 'show server_version')"
     echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "nofile=$(ulimit -n)"
+    echo "loadgen_loop=$loadgen_loop"
+    echo "server_loop=$("$out/lws-echo" --loop)"
+    echo "loops_order=${loops[*]}"
     echo "quick=$quick"
 } > "$out/machine.txt"
 
@@ -95,10 +124,12 @@ export.write_onnx(load_file(export.SAFETENSORS))')
     fi
     (cd tools/train && timeout 900 .venv/bin/python evaluate.py --repeats "$([ "$quick" = 1 ] && echo 1 || echo 5)")
 }
+if [ "$stage" = all ]; then
 recognition > "$out/recognition.log" 2>&1 || echo "bench: recognition stage failed (see $out/recognition.log)" >&2
 # Reading a handwritten 6-digit number (segment + read each digit), one core.
 (cd tools/train && timeout 600 .venv/bin/python number_reading.py --bench --repeats "$([ "$quick" = 1 ] && echo 3 || echo 20)") \
     > "$out/numbers.log" 2>&1 || echo "bench: number reading stage failed (see $out/numbers.log)" >&2
+fi
 
 # --- 3. realtime --------------------------------------------------------------
 port=18080
@@ -106,8 +137,9 @@ echo_port=18081
 stop_pid() { kill -TERM "$1" 2>/dev/null || true; for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done; kill -KILL "$1" 2>/dev/null || true; }
 wait_port() { for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
-serve() {  # serve DBURL → starts mindpad on $port, sets server_pid
+serve() {  # serve DBURL [LOOP] → starts mindpad on $port (on LOOP, else the default), sets server_pid
     rm -rf "$out/data"; mkdir -p "$out/data"
+    MINDPAD_EVENT_LOOP=${2:-${MINDPAD_EVENT_LOOP:-}} MINDPAD_MAX_CONNECTIONS=60000 \
     MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 LOG_LEVEL=warning MINDPAD_WEATHER_PROVIDER=none \
         "$mindpad" serve --port "$port" --host 127.0.0.1 --database-url "$1" --data-dir "$out/data" \
         --migrations Migrations --web-root web --no-migrate >> "$out/server.log" 2>&1 &
@@ -115,31 +147,61 @@ serve() {  # serve DBURL → starts mindpad on $port, sets server_pid
     wait_port "$port"
 }
 
-rt_url=$(fresh_db mindpad_bench_rt)
-for n in "${scenarios[@]}"; do
-    ramp=$(( n > 1000 ? 500 : 400 ))
-    # Transport ceiling: the same racers' messages, echoed by lws.
-    "$out/lws-echo" "$echo_port" > "$out/echo.log" 2>&1 &
+# scenario N LOOP DIR [perf] → DIR/echo-N.json (lws echo on LOOP) and DIR/race-N.json (mindpad on LOOP)
+scenario() {
+    local n=$1 loop=$2 dir=$3 profile=${4:-} dur=$duration
+    local ramp=$(( n > 1000 ? 500 : 400 ))
+    [ "$dir" = "$out/loops" ] && dur=$loop_duration
+    # Transport ceiling: the same racers' messages, echoed by lws on the same loop.
+    MINDPAD_EVENT_LOOP=$loop "$out/lws-echo" "$echo_port" > "$out/echo.log" 2>&1 &
     echo_pid=$!
     wait_port "$echo_port"
-    timeout 300 "$loadgen" --mode echo --port "$echo_port" --racers "$n" --duration "$duration" --ramp "$ramp" \
-        --server-pid "$echo_pid" --label "echo-$n" --out "$out/echo-$n.json" > /dev/null || true
+    timeout 300 "$loadgen" --mode echo --loop "$loadgen_loop" --port "$echo_port" --racers "$n" --duration "$dur" --ramp "$ramp" \
+        --server-pid "$echo_pid" --label "echo-$loop-$n" --out "$dir/echo-$n.json" > /dev/null || true
     stop_pid "$echo_pid"
     # The game.
-    serve "$rt_url"
-    if [ "$n" = "${scenarios[-1]}" ] && command -v perf >/dev/null; then
+    serve "$rt_url" "$loop"
+    if [ -n "$profile" ] && command -v perf >/dev/null; then
         # Profile the server in the middle of the measured window.
-        ( sleep $(( n / ramp + 4 + duration / 4 )); \
-          timeout 60 perf record -e cpu-clock -F 499 -g -p "$server_pid" -o "$out/perf.data" -- sleep "$(( duration / 2 ))" \
+        ( sleep $(( n / ramp + 4 + dur / 4 )); \
+          timeout 60 perf record -e cpu-clock -F 499 -g -p "$server_pid" -o "$out/perf.data" -- sleep "$(( dur / 2 ))" \
           > "$out/perf.log" 2>&1 ) &
         perf_job=$!
     fi
-    timeout 300 "$loadgen" --mode race --port "$port" --racers "$n" --duration "$duration" --ramp "$ramp" \
-        --server-pid "$server_pid" --label "race-$n" --out "$out/race-$n.json" > /dev/null || true
+    timeout 300 "$loadgen" --mode race --loop "$loadgen_loop" --port "$port" --racers "$n" --duration "$dur" --ramp "$ramp" \
+        --server-pid "$server_pid" --label "race-$loop-$n" --out "$dir/race-$n.json" > /dev/null || true
     [ -n "${perf_job:-}" ] && { wait "$perf_job" || true; perf_job=; }
     python3 -c "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:$port/metrics', timeout=5).read().decode())" \
-        > "$out/metrics-$n.txt" 2>/dev/null || true
+        > "$dir/metrics-$n.txt" 2>/dev/null || true
     stop_pid "$server_pid"
+}
+
+# p99 of DIR/race-N.json (the larger of submit→grade and unthrottled stroke→guess), 0 if none.
+p99_of() { python3 -c "import json,sys
+try: d=json.load(open(sys.argv[1]))
+except Exception: print(9999); sys.exit()
+lost=d['lost_guesses']+d['lost_grades']+d['connect_errors']+d['unexpected_closes']
+print(9999 if lost else max(d['submit_to_grade'].get('p99_ms', 9999), d['stroke_to_guess_unthrottled'].get('p99_ms', 9999)))" "$1"; }
+
+rt_url=$(fresh_db mindpad_bench_rt)
+# The loops side by side: at each size, poll then libuv, echo and mindpad on each.
+for n in "${loop_sizes[@]}"; do
+    for loop in "${loops[@]}"; do
+        mkdir -p "$out/loops/$loop"
+        scenario "$n" "$loop" "$out/loops/$loop"
+    done
+done
+if [ "$stage" = all ]; then
+# Growth: the sweep on the default loop, then beyond while the targets hold.
+largest=${scenarios[-1]}
+for n in "${scenarios[@]}"; do
+    scenario "$n" "${MINDPAD_EVENT_LOOP:-}" "$out" "$([ "$n" = "$largest" ] && echo profile)"
+done
+for n in "${beyond[@]}"; do
+    p99=$(p99_of "$out/race-$largest.json")
+    python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 50 else 1)" "$p99" || { echo "bench: p99 $p99 ms at $largest racers: the sweep stops" >&2; break; }
+    scenario "$n" "${MINDPAD_EVENT_LOOP:-}" "$out"
+    largest=$n
 done
 if [ -f "$out/perf.data" ]; then
     demangle() { if command -v swift-demangle >/dev/null; then swift-demangle --simplified; else swift demangle --simplified; fi; }
@@ -148,16 +210,28 @@ if [ -f "$out/perf.data" ]; then
     perf report -i "$out/perf.data" --no-children -g none --sort comm --stdio 2>/dev/null | grep -v '^#' | grep '%' \
         | head -n 12 > "$out/perf-threads.txt" || true
     # Inclusive (with callees) on the service thread: where its time goes.
-    perf report -i "$out/perf.data" --children -g none --comm mindpad --sort symbol --stdio 2>/dev/null \
+    perf report -i "$out/perf.data" --children -g none --comm mindpad-lws --sort symbol --stdio 2>/dev/null \
         | grep -v '^#' | grep '%' | grep -v '\[k\]' | grep -v ' 0x0000' | head -n 30 | demangle | cut -c1-150 \
         > "$out/perf-inclusive.txt" || true
 fi
 
 # Idle connections: welcome, then nothing, held open; RSS per connection.
-serve "$rt_url"
-timeout 300 "$loadgen" --mode idle --port "$port" --connections "$idle" --duration 10 --warmup 2 --ramp 2000 \
-    --server-pid "$server_pid" --label "idle-$idle" --out "$out/idle.json" > /dev/null || true
-stop_pid "$server_pid"
+# Spread over loopback source addresses: one has ~28,000 ephemeral ports.
+# Each connection is a descriptor in the server and one in the load generator: a
+# size the file limit cannot hold is measured at the largest it can (and reported so).
+for idle in "${idle_sizes[@]}"; do
+    cap=$(( $(ulimit -n) - 1024 ))
+    if [ "$idle" -gt "$cap" ]; then
+        echo "bench: $idle idle connections need more descriptors than the limit $(ulimit -n) (hard $(ulimit -Hn)): $cap instead" >&2
+        echo "idle_capped_$idle=$cap" >> "$out/machine.txt"
+        idle=$cap
+    fi
+    serve "$rt_url"
+    timeout 300 "$loadgen" --mode idle --loop "$loadgen_loop" --port "$port" --connections "$idle" --duration 10 --warmup 2 \
+        --ramp 4000 --sources $(( idle / 20000 + 1 )) \
+        --server-pid "$server_pid" --label "idle-$idle" --out "$out/idle-$idle.json" > /dev/null || true
+    stop_pid "$server_pid"
+done
 
 # --- 3b. the balancer (issue 21) ------------------------------------------------
 # The same load three ways: through HAProxy to i1 alone (the hop's own
@@ -165,7 +239,7 @@ stop_pid "$server_pid"
 # instances run in cluster mode on one database, started afresh for each run
 # (a run's racers linger in their rooms for the reconnection grace after the
 # load generator leaves); HAProxy's config is the generator's.
-cluster_n=${scenarios[$(( ${#scenarios[@]} / 2 ))]}
+cluster_n=${scenarios[1]}   # 1,000 (128 quick): three instances share the 2 cores
 cl_url=$(fresh_db mindpad_bench_cluster)
 cl_base=18090 cl_listen=18089
 rm -rf "$out/cluster"; mkdir -p "$out/cluster"
@@ -231,7 +305,16 @@ timeout 900 "$storagebench" --url "$st_url" --players "$players" --queries "$que
     --rounds "$rounds" --pools 2,8 --ways single,batched,journaled --journal-dir "$out/journal" \
     --out "$out/storage.json" > /dev/null 2> "$out/storage.log" || echo "bench: storage stage failed" >&2
 
+fi  # stage all
+
 # --- 5. the report --------------------------------------------------------------
+if [ "$stage" != all ]; then
+    echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
+    python3 tools/loadgen/render.py --loops-only "$out"
+    exit 0
+fi
 echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
+# The plots (matplotlib from the pinned tools venv of stage 2), then the report that shows them.
+tools/train/.venv/bin/python tools/loadgen/plot.py "$out" docs || echo "bench: plots failed" >&2
 python3 tools/loadgen/render.py "$out" docs/benchmarks.md
 echo "bench: wrote docs/benchmarks.md" >&2

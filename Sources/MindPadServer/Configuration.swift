@@ -81,6 +81,9 @@ public struct Configuration: Sendable {
     /// Rooms, races and the WebSocket protocol (`MINDPAD_*` variables, see
     /// `RealtimeOptions`).
     public var realtime = RealtimeOptions()
+    /// `MINDPAD_EVENT_LOOP` / `--event-loop`: `poll` or `libuv`,
+    /// the loop libwebsockets runs on (docs/architecture.md, "Event loop").
+    public var eventLoop: EventLoopKind = .standard
 
     public init() {}
 
@@ -131,6 +134,7 @@ public struct Configuration: Sendable {
             drainSeconds = n
         }
         realtime = try RealtimeOptions(environment: environment)
+        if let v = environment["MINDPAD_EVENT_LOOP"] { eventLoop = try Self.eventLoop(v) }
     }
 
     /// An instance id as `instances.id` accepts it (migration 0012).
@@ -162,6 +166,13 @@ public struct Configuration: Sendable {
             throw ConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; got \(text)")
         }
         return level
+    }
+
+    public static func eventLoop(_ text: String) throws -> EventLoopKind {
+        guard let loop = EventLoopKind(name: text) else {
+            throw ConfigurationError("MINDPAD_EVENT_LOOP must be poll or libuv, got \(text)")
+        }
+        return loop
     }
 
     public static func weatherProvider(_ text: String) throws -> WeatherProviderChoice {

@@ -73,7 +73,7 @@ public final class MindPadApplication: Sendable {
             host: config.host, port: config.port, webRoot: webRoot,
             maxMessageBytes: config.realtime.maxMessageBytes,
             maxConnections: max(1024, config.realtime.maxConnections + 256),
-            allowedOrigins: config.realtime.allowedOrigins))
+            allowedOrigins: config.realtime.allowedOrigins, eventLoop: config.eventLoop))
         let realtime = RealtimeHub(options: config.realtime, games: games, players: directory, results: results,
                                    recognition: recognition, transport: LWSRealtimeTransport(server: server), metrics: metrics)
         // Cluster mode: the directory, the heartbeat, the session channel.

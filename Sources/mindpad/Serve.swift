@@ -38,6 +38,9 @@ struct Serve: ParsableCommand {
     @Option(help: "This instance's id in a cluster, as its server name in haproxy.cfg (env MINDPAD_INSTANCE; default: a single instance).")
     var instance: String?
 
+    @Option(help: "The loop libwebsockets runs on: poll or libuv (env MINDPAD_EVENT_LOOP; default poll).")
+    var eventLoop: String?
+
     @Flag(help: "Do not apply migrations at start.")
     var noMigrate = false
 
@@ -50,6 +53,7 @@ struct Serve: ParsableCommand {
         if let dbPool { config.databasePoolSize = dbPool }
         if let instance { config.instance = try Configuration.instance(instance) }
         if noMigrate { config.migrateOnStart = false }
+        if let eventLoop { config.eventLoop = try Configuration.eventLoop(eventLoop) }
         if weatherPlace != nil || weatherLatlon != nil {
             let env = ProcessInfo.processInfo.environment
             config.weatherPlace = try WeatherPlace(place: weatherPlace ?? env["MINDPAD_WEATHER_PLACE"],

@@ -28,6 +28,8 @@ import Testing
         #expect(c.answerRetentionDays == 7)
         #expect(try Configuration(environment: ["MINDPAD_ANSWER_RETENTION_DAYS": "0"]).answerRetentionDays == 0)
         #expect(c.port == 9001)
+        #expect(try Configuration(environment: ["MINDPAD_EVENT_LOOP": "libuv"]).eventLoop == .libuv)
+        #expect(try Configuration(environment: ["MINDPAD_EVENT_LOOP": ""]).eventLoop == .standard)
         #expect(c.host == "127.0.0.1")
         #expect(c.databaseURL == "host=/tmp dbname=x")
         #expect(c.adminToken == "t")
@@ -66,7 +68,7 @@ import Testing
                       ["MINDPAD_WEATHER_LATLON": "45.7"], ["MINDPAD_WEATHER_LATLON": "north,east"],
                       ["MINDPAD_WEATHER_PROVIDER": "yahoo"], ["MINDPAD_WEATHER_URL": "ftp://example.org/x"],
                       ["MINDPAD_WEATHER_URL": "not a url"], ["MINDPAD_ANSWER_RETENTION_DAYS": "-1"],
-                      ["MINDPAD_ANSWER_RETENTION_DAYS": "thirty"]])
+                      ["MINDPAD_ANSWER_RETENTION_DAYS": "thirty"], ["MINDPAD_EVENT_LOOP": "epoll"], ["MINDPAD_EVENT_LOOP": "libev"]])
     func refusesNonsense(environment: [String: String]) {
         #expect(throws: ConfigurationError.self) { try Configuration(environment: environment) }
     }

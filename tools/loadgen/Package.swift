@@ -12,7 +12,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CLWS", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
-        .target(name: "LoadgenShim", dependencies: ["CLWS"]),
+        // event_loop.c and its header are the server's (symlinks): the same loop.
+        .target(name: "LoadgenShim", dependencies: ["CLWS"], linkerSettings: [.linkedLibrary("uv")]),
         .executableTarget(
             name: "loadgen",
             dependencies: ["CLWS", "LoadgenShim", .product(name: "Histogram", package: "hdrhistogram-swift")],

@@ -9,6 +9,10 @@
 # its own database, migrated with its own migrations (MIGRATIONS_A,
 # MIGRATIONS_B; default ./Migrations), so an older build can be compared
 # with a newer schema on the other side.
+#
+# LOOP_A, LOOP_B: the event loop of each side (MINDPAD_EVENT_LOOP), e.g. one
+# build on both loops: LOOP_A=poll LOOP_B=libuv compare.sh BIN BIN 2000 2.
+# The load generator runs on MINDPAD_LOADGEN_LOOP (default libuv) throughout.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -27,22 +31,23 @@ port=18090
 for round in $(seq "$rounds"); do
     for side in A B; do
         bin=$a; db=${url%/*}/mindpad_bench_compare_a
-        [ "$side" = B ] && { bin=$b; db=${url%/*}/mindpad_bench_compare_b; }
-        MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 LOG_LEVEL=error \
+        loop=${LOOP_A:-}
+        [ "$side" = B ] && { bin=$b; db=${url%/*}/mindpad_bench_compare_b; loop=${LOOP_B:-}; }
+        MINDPAD_EVENT_LOOP=$loop MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 LOG_LEVEL=error \
             "$bin" serve --port "$port" --host 127.0.0.1 --database-url "$db" --data-dir "$out/data-$side" \
             --migrations Migrations --web-root web --no-migrate > "$out/server.log" 2>&1 &
         pid=$!
         for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
-        timeout 300 "$loadgen" --mode race --port "$port" --racers "$racers" --duration 20 --ramp 500 \
+        timeout 300 "$loadgen" --mode race --loop "${MINDPAD_LOADGEN_LOOP:-libuv}" --port "$port" --racers "$racers" --duration 20 --ramp 500 \
             --server-pid "$pid" --out "$out/$side-$round.json" > /dev/null || true
         kill -TERM "$pid"; wait "$pid" || true
         python3 - "$out/$side-$round.json" "$side" "$round" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 g, s, u = d["submit_to_grade"], d["stroke_to_guess"], d["stroke_to_guess_unthrottled"]
-print(f"{sys.argv[2]} round {sys.argv[3]}: racers {d['racers']} | submit→grade p50 {g['p50_ms']:.1f} p99 {g['p99_ms']:.1f} ms"
+print(f"{sys.argv[2]} ({d.get('event_loop', '?')} client) round {sys.argv[3]}: racers {d['racers']} | submit→grade p50 {g['p50_ms']:.1f} p99 {g['p99_ms']:.1f} ms"
       f" | stroke→guess p50 {s['p50_ms']:.1f} p99 {s['p99_ms']:.1f} (unthrottled p99 {u.get('p99_ms', 0):.1f}) ms"
-      f" | CPU {d['server_cpu_percent']:.0f}% | RSS {d['server_rss_max_kb'] / 1024:.0f} MB"
+      f" | CPU {d['server_cpu_percent']:.0f}%, {d['server_cpu_percent'] / 100 * d['window_s'] / max(1, d['window_sent']) * 1e6:.0f} µs/msg | RSS {d['server_rss_max_kb'] / 1024:.0f} MB"
       f" | lost {d['lost_guesses'] + d['lost_grades']} | errors {sum(d['errors_by_code'].values())}")
 PY
     done

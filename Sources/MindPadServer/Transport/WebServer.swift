@@ -55,6 +55,8 @@ public final class WebServer: @unchecked Sendable {
 
     // Service-thread state.
     var context: OpaquePointer?
+    /// The event loop the context runs on (`event_loop.c`).
+    private var loop: OpaquePointer?
     var serviceThread: pthread_t?
     var nextID: UInt64 = 1
     var connections: [UInt64: WebSocketConnection] = [:]
@@ -82,6 +84,9 @@ public final class WebServer: @unchecked Sendable {
         let ready = DispatchSemaphore(value: 0)
         let failure = Mutex<String?>(nil)
         let thread = Thread { [self] in
+            // Named from inside: on Linux that is what names the OS thread
+            // (perf, /proc/<pid>/task/*/comm).
+            CMindPadShims_name_thread("mindpad-lws")
             do {
                 try self.createContext()
             } catch {
@@ -94,7 +99,6 @@ public final class WebServer: @unchecked Sendable {
             self.serviceLoop()
             self.exited.signal()
         }
-        thread.name = "mindpad-lws"
         thread.stackSize = 1 << 20
         thread.start()
         ready.wait()
@@ -178,9 +182,16 @@ public final class WebServer: @unchecked Sendable {
         info.fd_limit_per_thread = UInt32(options.maxConnections)
         info.timeout_secs = 20
         info.user = Unmanaged.passUnretained(self).toOpaque()
-        guard let ctx = lws_create_context(&info) else {
+        guard let loop = mindpad_loop_new(options.eventLoop.c) else {
             freeCStorage()
-            throw WebServerError(description: "libwebsockets could not create its context")
+            throw WebServerError(description: "cannot create the \(options.eventLoop.rawValue) event loop")
+        }
+        self.loop = loop
+        guard let ctx = mindpad_loop_create_context(loop, &info) else {
+            destroyContext()
+            freeCStorage()
+            throw WebServerError(description: "libwebsockets could not create its context on the \(options.eventLoop.rawValue) loop "
+                + "(for libuv: is libwebsockets-evlib-uv installed?)")
         }
         context = ctx
 
@@ -196,8 +207,7 @@ public final class WebServer: @unchecked Sendable {
             listen.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
         }
         guard let listening = lws_create_vhost(ctx, &listen) else {
-            lws_context_destroy(ctx)
-            context = nil
+            destroyContext()
             freeCStorage()
             throw WebServerError(description:
                 "cannot listen on port \(options.port)\(options.host.map { " of \($0)" } ?? ""): it is in use or not permitted; "
@@ -212,15 +222,23 @@ public final class WebServer: @unchecked Sendable {
         ws.keepalive_timeout = 30
         webSocketVhost = lws_create_vhost(ctx, &ws)
         guard webSocketVhost != nil else {
-            lws_context_destroy(ctx)
-            context = nil
+            destroyContext()
             freeCStorage()
             throw WebServerError(description: "libwebsockets could not create the WebSocket vhost")
         }
         let port = Int(lws_get_vhost_listen_port(listening))
         boundPort.store(port, ordering: .releasing)
         wakeable.withLock { $0 = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(ctx))) }
-        logger.info("listening", metadata: ["port": "\(port)", "host": "\(options.host ?? "*")"])
+        logger.info("listening", metadata: ["port": "\(port)", "host": "\(options.host ?? "*")",
+                                            "event_loop": "\(options.eventLoop.rawValue)"])
+    }
+
+    /// Destroys the context and its loop (an event library's handles close
+    /// in stages as the loop turns: `mindpad_loop_destroy` runs them out).
+    private func destroyContext() {
+        mindpad_loop_destroy(loop)
+        loop = nil
+        context = nil
     }
 
     private var protocolsStorage: UnsafeMutablePointer<lws_protocols>?
@@ -236,10 +254,13 @@ public final class WebServer: @unchecked Sendable {
     }
 
     private func serviceLoop() {
-        guard let ctx = context else { return }
+        guard let loop else { return }
         var closingDeadline: ContinuousClock.Instant?
         while true {
-            if lws_service(ctx, 0) < 0 { break }
+            // One turn of the loop: waits in poll() or epoll_wait until a
+            // socket is ready, an lws timer (sul) is due or another thread
+            // calls lws_cancel_service; serves that; returns.
+            if mindpad_loop_service(loop) < 0 { break }
             adoptPendingUpgrades()
             if stopRequested.load(ordering: .acquiring) {
                 if closingDeadline == nil {
@@ -258,8 +279,7 @@ public final class WebServer: @unchecked Sendable {
             }
         }
         wakeable.withLock { $0 = 0 }
-        lws_context_destroy(ctx)
-        context = nil
+        destroyContext()
         connections.removeAll()
         httpConnections.removeAll()
         webSocketVhost = nil

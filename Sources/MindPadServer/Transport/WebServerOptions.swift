@@ -33,6 +33,8 @@ public struct WebServerOptions: Sendable {
     /// besides the server's own host, which is always allowed; `*` allows
     /// any. A request without an `Origin` header (not a browser) is let in.
     public var allowedOrigins: [String]
+    /// The loop lws runs on (`MINDPAD_EVENT_LOOP`).
+    public var eventLoop: EventLoopKind
 
     public init(host: String? = nil, port: Int = 8080, webRoot: String? = nil,
                 dynamicPrefixes: [String] = ["/healthz", "/api", "/metrics"],
@@ -41,7 +43,7 @@ public struct WebServerOptions: Sendable {
                 requestTimeoutSeconds: Int32 = 20, keepAliveSeconds: Int32 = 30,
                 maxQueuedMessages: Int = 512, maxConnections: Int = 16_384,
                 pingAfterSeconds: UInt16 = 20, hangUpAfterSeconds: UInt16 = 45,
-                allowedOrigins: [String] = []) {
+                allowedOrigins: [String] = [], eventLoop: EventLoopKind = .standard) {
         self.host = host
         self.port = port
         self.webRoot = webRoot
@@ -57,5 +59,6 @@ public struct WebServerOptions: Sendable {
         self.pingAfterSeconds = pingAfterSeconds
         self.hangUpAfterSeconds = hangUpAfterSeconds
         self.allowedOrigins = allowedOrigins
+        self.eventLoop = eventLoop
     }
 }

@@ -3,7 +3,12 @@
  * Every text message is sent back unchanged, in order.
  *
  *   lws-echo PORT      (prints "listening port=PORT" when ready; SIGTERM stops)
+ *   lws-echo --loop    prints the loop MINDPAD_EVENT_LOOP selects (the default if unset)
+ *
+ * The event loop is the server's (MINDPAD_EVENT_LOOP=poll|libuv), run by the
+ * server's own Sources/CMindPadShims/event_loop.c, compiled in (scripts/bench.sh).
  */
+#include "CMindPadEventLoop.h"
 #include <libwebsockets.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +27,7 @@ struct pss {
 };
 
 static volatile int interrupted;
+static struct lws_context *ctx;
 
 static int callback_echo(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
     struct pss *p = (struct pss *)user;
@@ -71,24 +77,33 @@ static struct lws_protocols protocols[] = {
     { NULL, NULL, 0, 0, 0, NULL, 0 }
 };
 
-static void on_signal(int sig) { (void)sig; interrupted = 1; }
+/* lws_cancel_service only write()s to lws' pipe: it wakes the loop to see the flag. */
+static void on_signal(int sig) { (void)sig; interrupted = 1; if (ctx) lws_cancel_service(ctx); }
 
 int main(int argc, char **argv) {
     struct lws_context_creation_info info;
+    if (argc > 1 && !strcmp(argv[1], "--loop")) {
+        int k = mindpad_loop_parse(getenv("MINDPAD_EVENT_LOOP"));
+        printf("%s\n", k < 0 ? "invalid" : mindpad_loop_name(k));
+        return k < 0;
+    }
     memset(&info, 0, sizeof info);
     info.port = argc > 1 ? atoi(argv[1]) : 7681;
     info.iface = "127.0.0.1";
     info.protocols = protocols;
-    info.fd_limit_per_thread = 16384;
+    info.fd_limit_per_thread = 65536;
     info.options = LWS_SERVER_OPTION_DISABLE_IPV6;
     lws_set_log_level(LLL_ERR, NULL);
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
-    struct lws_context *ctx = lws_create_context(&info);
+    int kind = mindpad_loop_parse(getenv("MINDPAD_EVENT_LOOP"));
+    struct mindpad_loop *loop = kind < 0 ? NULL : mindpad_loop_new(kind);
+    if (!loop) { fprintf(stderr, "MINDPAD_EVENT_LOOP must be poll or libuv\n"); return 2; }
+    ctx = mindpad_loop_create_context(loop, &info);
     if (!ctx) return 1;
-    printf("listening port=%d\n", info.port);
+    printf("listening port=%d loop=%s\n", info.port, mindpad_loop_name(kind));
     fflush(stdout);
-    while (!interrupted && lws_service(ctx, 0) >= 0) {}
-    lws_context_destroy(ctx);
+    while (!interrupted && mindpad_loop_service(loop) >= 0) {}
+    mindpad_loop_destroy(loop);
     return 0;
 }

@@ -1,0 +1,1 @@
+../../../../Sources/CMindPadShims/event_loop.c

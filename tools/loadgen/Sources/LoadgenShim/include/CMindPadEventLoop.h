@@ -1,0 +1,1 @@
+../../../../../Sources/CMindPadShims/include/CMindPadEventLoop.h
