@@ -573,7 +573,7 @@ while true {
     if now > hardDeadline {
         // A window cut short by the deadline (racers still joining when it
         // began) still gets the server's CPU over what it measured.
-        if measuring { cpuEnd = procTicks(opt.serverPid) ?? 0; measuring = false }
+        if measuring { cpuEnd = procTicks(opt.serverPids) ?? 0; measuring = false }
         break
     }
     _ = mindpad_loop_service(loop)
