@@ -34,6 +34,8 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=os.path.join(OUT, "weights.npz"))
     ap.add_argument("--init", help="start from these weights (.npz or .safetensors) instead of random ones")
+    ap.add_argument("--not-a-digit", action="store_true",
+                    help="11 outputs: non-digits are class 10 (a 10-output --init is widened by model.with_not_a_digit)")
     ap.add_argument("--synth-writers", type=int, default=data.TRAIN_WRITERS,
                     help="writers of the synthetic training set (10 drawings per digit each; cached per size)")
     ap.add_argument("--nondigit-writers", type=int, default=data.ND_TRAIN[0],
@@ -62,6 +64,9 @@ def main():
         else:
             start = dict(np.load(args.init))
         start = {k: start[k].astype(np.float32) for k in model.SHAPES}
+    if args.not_a_digit and start["fc2.bias"].shape[0] == 10:
+        start = model.with_not_a_digit(start)
+    outputs = start["fc2.bias"].shape[0]
     params = {k: jnp.asarray(v) for k, v in start.items()}
     m = {k: jnp.zeros_like(v) for k, v in params.items()}
     v = {k: jnp.zeros_like(v) for k, v in params.items()}
@@ -70,14 +75,18 @@ def main():
     total = steps_per_epoch * args.epochs
     wd = 5e-4
 
-    # Non-digits (label -1) are pulled towards the uniform distribution (outlier
-    # exposure), so their top probability stays low and the refusal threshold can
-    # tell them from digits; the network itself is unchanged.
+    # Non-digits (label -1): with 10 outputs they are pulled towards the uniform
+    # distribution (outlier exposure), so their top probability stays low and the
+    # refusal threshold can tell them from digits; with 11 they are class 10,
+    # "not a digit". Digits have label smoothing 0.05 either way.
     def loss_fn(p, x, y, key):
         logits = model.jax_forward(p, x, key)
         logp = jax.nn.log_softmax(logits)
         digit = y >= 0
-        target = jnp.where(digit[:, None], jax.nn.one_hot(y, 10) * 0.95 + 0.005, 0.1)
+        if outputs == 11:
+            target = jax.nn.one_hot(jnp.where(digit, y, model.NOT_A_DIGIT), 11) * 0.95 + 0.05 / 11
+        else:
+            target = jnp.where(digit[:, None], jax.nn.one_hot(y, 10) * 0.95 + 0.005, 0.1)
         weight = jnp.where(digit, 1.0, args.nondigit_weight)
         return -jnp.sum(weight * jnp.sum(target * logp, axis=1)) / x.shape[0]
 
@@ -97,7 +106,7 @@ def main():
             newp[k] = p[k] - lr * (mh / (jnp.sqrt(vh) + 1e-8) + decay)
         return newp, newm, newv, loss
 
-    predict = jax.jit(lambda p, x: jnp.argmax(model.jax_forward(p, x), axis=1))
+    predict = jax.jit(lambda p, x: jnp.argmax(model.jax_forward(p, x)[:, :10], axis=1))  # the digit read
 
     def acc(p, x, y):
         pred = np.concatenate([np.asarray(predict(p, x[i:i + 1000])) for i in range(0, len(x), 1000)])
