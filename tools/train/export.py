@@ -16,6 +16,7 @@ import data
 import model
 import raster
 
+NOT_A_DIGIT = model.NOT_A_DIGIT
 ROOT = os.path.abspath(os.path.join(data.HERE, "..", ".."))
 RES = os.path.join(ROOT, "Sources", "MindPadRecognition", "Resources")
 TESTS = os.path.join(ROOT, "Tests", "MindPadRecognitionTests")
@@ -81,6 +82,28 @@ def fit_threshold(logits, temperature):
     return float(np.floor(threshold * 1e4) / 1e4)
 
 
+def fit_not_a_digit_offset(ld, ln, temperature):
+    """How much to lower the "not a digit" lane's bias (0 with 10 outputs): the lane
+    may refuse at most REFUSE_DIGITS of the calibration digits; of the offsets
+    letting it refuse 0, 1, 2 ... of them (the threshold refusing the rest of the
+    share), the one refusing the most calibration non-digits (ties: the fewer
+    digits). Returns (offset, threshold); an offset is never negative."""
+    if ld.shape[1] <= NOT_A_DIGIT:
+        return 0.0, fit_threshold(ld, temperature)
+    margin = np.sort(ld[:, NOT_A_DIGIT] - ld[:, :10].max(1))[::-1]
+    best = None
+    for k in range(int(REFUSE_DIGITS * len(ld)) + 1):
+        offset = max(0.0, float(margin[k]) + 1e-4)  # the lane then wins on at most k digits
+        d, n = ld.copy(), ln.copy()
+        d[:, NOT_A_DIGIT] -= offset
+        n[:, NOT_A_DIGIT] -= offset
+        threshold = fit_threshold(d, temperature)
+        score = (unsure(n, temperature, threshold).mean(), -k)
+        if best is None or score > best[0]:
+            best = (score, offset, threshold)
+    return best[1], best[2]
+
+
 def fit_temperature(logits, y):
     """The temperature minimising the negative log-likelihood (grid, then finer)."""
     def nll(t):
@@ -95,15 +118,23 @@ def fit_temperature(logits, y):
 def calibrate(p):
     """Temperature and refusal threshold, fitted on the calibration set (writers
     neither trained nor tested on): the threshold refuses REFUSE_DIGITS of its
-    digits; what it does to non-digits is reported, not fitted."""
+    digits; what it does to non-digits is reported, not fitted. With the "not a
+    digit" output, its bias is lowered in `p` (in place) by `fit_not_a_digit_offset`
+    first, so that lane and threshold together keep to REFUSE_DIGITS."""
     xd, yd, xn = data.calibration_sets()
     ld, ln = logits_of(p, xd), logits_of(p, xn)
     t = fit_temperature(ld[:, :10], yd)
-    threshold = fit_threshold(ld, t)
+    offset, threshold = fit_not_a_digit_offset(ld, ln, t)
+    if offset > 0:
+        p["fc2.bias"] = p["fc2.bias"].copy()
+        p["fc2.bias"][NOT_A_DIGIT] -= np.float32(offset)
+        ld, ln = logits_of(p, xd), logits_of(p, xn)
+        threshold = fit_threshold(ld, t)
     cal = {"temperature": round(t, 4), "unsure_below": threshold,
            "calibration_digits_refused": float(unsure(ld, t, threshold).mean()),
            "calibration_nondigits_refused": float(unsure(ln, t, threshold).mean()),
-           "calibration_accuracy": float((ld[:, :10].argmax(1) == yd).mean())}
+           "calibration_accuracy": float((ld[:, :10].argmax(1) == yd).mean()),
+           "not_a_digit_bias_lowered_by": round(offset, 4)}
     os.makedirs(OUT, exist_ok=True)
     with open(CALIBRATION, "w") as f:
         json.dump(cal, f, indent=1)
