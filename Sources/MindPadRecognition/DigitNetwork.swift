@@ -5,6 +5,10 @@
 ///             ─conv3×3 same─▶ 14×14×16 ─ReLU, max 2×2─▶ 7×7×16
 ///             ─conv3×3 valid─▶ 5×5×32 ─ReLU─▶ 800 ─dense─▶ 64 ─ReLU─▶ dense ─▶ 10 logits
 ///
+/// A file may also carry an 11th output, "not a digit" (`fc2` 64×11): the last
+/// layer computes 12 lanes either way, so it costs no time (`Recognizer` refuses a
+/// drawing where it is the largest logit).
+///
 /// 57,802 parameters, 449,280 multiply-adds (dense; about a third are done, see `forward`). The weights are immutable after
 /// loading, so one instance serves every thread; per-call state lives in a
 /// `Recognizer.Workspace`.
@@ -17,6 +21,7 @@ final class DigitNetwork: @unchecked Sendable {
         ("fc1.weight", [800, 64]), ("fc1.bias", [64]),
         ("fc2.weight", [64, 10]), ("fc2.bias", [10]),
     ]
+    /// Of the 10-output network (an 11th output adds 65 weights and 64 multiply-adds).
     static let parameterCount = shapes.reduce(0) { $0 + $1.1.reduce(1, *) }
     static let multiplyAdds = 28 * 28 * 8 * 9 + 14 * 14 * 16 * 72 + 5 * 5 * 32 * 144 + 800 * 64 + 64 * 10
 
@@ -30,7 +35,9 @@ final class DigitNetwork: @unchecked Sendable {
     private let b3: UnsafeMutablePointer<Float>  // [32]
     private let f1: UnsafeMutablePointer<Float>  // [in 800][out 64]
     private let c1: UnsafeMutablePointer<Float>  // [64]
-    private let f2: UnsafeMutablePointer<Float>  // [in 64][out 12] (10 + 2 zero columns)
+    /// 10, or 11 when the file has the "not a digit" output (lane 10 of the logits).
+    let outputs: Int
+    private let f2: UnsafeMutablePointer<Float>  // [in 64][out 12] (10 or 11, the rest zero columns)
     private let c2: UnsafeMutablePointer<Float>  // [12]
 
     private static func buffer(_ values: [Float], count: Int? = nil) -> UnsafeMutablePointer<Float> {
@@ -46,7 +53,10 @@ final class DigitNetwork: @unchecked Sendable {
             throw RecognitionError(.invalidModel, detail: "architecture \(arch), expected \(Self.architecture)")
         }
         var t: [String: [Float]] = [:]
-        for (name, shape) in Self.shapes {
+        let outputs = file.tensors["fc2.bias"]?.shape == [11] ? 11 : 10
+        self.outputs = outputs
+        for (name, tenShape) in Self.shapes {
+            let shape = name.hasPrefix("fc2.") ? Array(tenShape.dropLast()) + [outputs] : tenShape
             guard let tensor = file.tensors[name] else {
                 throw RecognitionError(.invalidModel, detail: "missing tensor \(name)")
             }
@@ -65,7 +75,7 @@ final class DigitNetwork: @unchecked Sendable {
         f1 = Self.buffer(t["fc1.weight"]!); c1 = Self.buffer(t["fc1.bias"]!)
         let fc2 = t["fc2.weight"]!
         var padded = [Float](repeating: 0, count: 64 * 12)
-        for i in 0..<64 { for o in 0..<10 { padded[i * 12 + o] = fc2[i * 10 + o] } }
+        for i in 0..<64 { for o in 0..<outputs { padded[i * 12 + o] = fc2[i * outputs + o] } }
         f2 = Self.buffer(padded); c2 = Self.buffer(t["fc2.bias"]!, count: 12)
     }
 
@@ -73,7 +83,7 @@ final class DigitNetwork: @unchecked Sendable {
         for p in [w1, b1, w2, b2, w3, b3, f1, c1, f2, c2] { p.deallocate() }
     }
 
-    /// Runs the network on `ws.image` (28×28) and writes 10 logits to `ws.logits`.
+    /// Runs the network on `ws.image` (28×28) and writes `outputs` logits to `ws.logits` (12 lanes, the rest 0).
     ///
     /// The input and every ReLU output are mostly zeros (about 18 %, 34 %, 43 % and
     /// 21 % non-zero for conv1, conv2, conv3 and fc1), so each layer first lists its
@@ -222,7 +232,7 @@ final class DigitNetwork: @unchecked Sendable {
             store4(a4, o, 16); store4(a5, o, 20); store4(a6, o, 24); store4(a7, o, 28)
         }
 
-        // fc2: 64 -> 10 (12 lanes, the last two unused), skipping zero hidden units
+        // fc2: 64 -> 10 or 11 (12 lanes, the unused ones 0), skipping zero hidden units
         var a0 = load4(c2, 0), a1 = load4(c2, 4), a2 = load4(c2, 8)
         for i in 0..<64 {
             let v = relu(hidden[i])

@@ -8,7 +8,8 @@ public struct Recognition: Sendable, Equatable {
     public let confidence: Float
     /// Probabilities of 0...9; they sum to 1.
     public let probabilities: DigitProbabilities
-    /// The confidence is below the model's refusal threshold: probably not a
+    /// The confidence is below the model's refusal threshold, or the model's
+    /// "not a digit" output (when it has one) beats every digit: probably not a
     /// digit at all (a scribble, a letter, two digits on top of each other), or
     /// one too ambiguous to grade. Games show "?" and ask to write it again.
     public let unsure: Bool

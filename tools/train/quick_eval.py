@@ -21,48 +21,60 @@ def load(path):
         w = load_file(path)
     else:
         w = dict(np.load(path))
-    return {k: w[k].astype(np.float32) for k in model.SHAPES}
+    return {k: w[k].astype(np.float32) for k in model.shapes_of(w)}
 
 
 def main():
     p = load(sys.argv[1])
     xd, yd, xn = data.calibration_sets()
     ld, ln = export.logits_of(p, xd), export.logits_of(p, xn)
-    t = export.fit_temperature(ld, yd)
-    conf = export.softmax_rows(ld, t).max(1)
-    thr = float(np.floor(np.quantile(conf, export.REFUSE_DIGITS) * 1e4) / 1e4)
+    t = export.fit_temperature(ld[:, :10], yd)
+    offset, thr = export.fit_not_a_digit_offset(ld, ln, t)
+    if offset > 0:  # as export.calibrate: the "not a digit" lane's bias lowered
+        p["fc2.bias"] = p["fc2.bias"].copy()
+        p["fc2.bias"][export.NOT_A_DIGIT] -= np.float32(offset)
+        ld, ln = export.logits_of(p, xd), export.logits_of(p, xn)
+        thr = export.fit_threshold(ld, t)
+        print(f"not-a-digit bias lowered by {offset:.4f}")
+
+    def refused(logits):
+        return export.unsure(logits, t, thr)
+
     names = [f"{r[0]} {r[1]}" for r in data.synthetic_calib_drawings()]
-    pred = ld.argmax(1)
+    pred = ld[:, :10].argmax(1)
     worst = sorted((float((pred[m] == yd[m]).mean()), k) for k in set(names)
                    for m in [np.array([n == k for n in names])])[:4]
     print(f"calibration: T {t:.4f} threshold {thr:.4f} accuracy {100 * (pred == yd).mean():.2f}% "
-          f"non-digits refused {100 * (export.softmax_rows(ln, t).max(1) < thr).mean():.2f}% "
+          f"digits refused {100 * refused(ld).mean():.2f}% (by lane 10 {100 * export.not_a_digit(ld).mean():.2f}%) "
+          f"non-digits refused {100 * refused(ln).mean():.2f}% (by lane 10 {100 * export.not_a_digit(ln).mean():.2f}%) "
           f"worst styles {[(k, round(100 * a, 1)) for a, k in worst]}")
     if "--test" not in sys.argv:
         return
     _, _, xh, yh = data.mnist_split()
     lh = export.logits_of(p, xh)
-    ch = export.softmax_rows(lh, t).max(1)
     xt, yt, st = data.synthetic_test()
     lt = export.logits_of(p, xt)
-    ct = export.softmax_rows(lt, t).max(1)
     nd = data.nondigit_test_drawings()
     lnt = export.logits_of(p, data.render([r[2] for r in nd]))
-    cn = export.softmax_rows(lnt, t).max(1)
+    rn = refused(lnt)
     xs, ys = data.mnist_strokes_heldout()
     ls = export.logits_of(p, xs)
-    print(f"test: mnist {100 * (lh.argmax(1) == yh).mean():.2f}% refused {100 * (ch < thr).mean():.2f}% | "
-          f"mnist-strokes {100 * (ls.argmax(1) == ys).mean():.2f}% | "
-          f"synth {100 * (lt.argmax(1) == yt).mean():.2f}% refused {100 * (ct < thr).mean():.2f}% | "
-          f"non-digits refused {100 * (cn < thr).mean():.2f}%")
+    print(f"test: mnist {100 * (lh[:, :10].argmax(1) == yh).mean():.2f}% refused {100 * refused(lh).mean():.2f}% | "
+          f"mnist-strokes {100 * (ls[:, :10].argmax(1) == ys).mean():.2f}% refused {100 * refused(ls).mean():.2f}% | "
+          f"synth {100 * (lt[:, :10].argmax(1) == yt).mean():.2f}% refused {100 * refused(lt).mean():.2f}% | "
+          f"non-digits refused {100 * rn.mean():.2f}%")
     kinds = [r[0] for r in nd]
-    print("  non-digits refused per kind:", {k: round(100 * float((cn[np.array(kinds) == k] < thr).mean()), 1)
+    print("  non-digits refused per kind:", {k: round(100 * float(rn[np.array(kinds) == k].mean()), 1)
                                               for k in sorted(set(kinds))})
-    pt = lt.argmax(1)
+    pt = lt[:, :10].argmax(1)
     keys = [f"{d} {n}" for d, n in zip(yt, st)]
     rows = sorted((float((pt[m] == yt[m]).mean()), k) for k in set(keys) for m in [np.array([q == k for q in keys])])
     print("  worst styles:", [(k, round(100 * a, 1)) for a, k in rows[:6]])
     print("  per digit:", [round(100 * float((pt[yt == d] == d).mean()), 2) for d in range(10)])
+    from evaluate import ece
+    for name, lg, yy in (("synthetic test", lt, yt), ("MNIST as strokes", ls, ys)):
+        pr = export.digit_probabilities(lg, t)
+        print(f"  ECE {name}: {100 * ece(pr.max(1), pr.argmax(1) == yy):.2f}%")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,14 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=os.path.join(OUT, "weights.npz"))
     ap.add_argument("--init", help="start from these weights (.npz or .safetensors) instead of random ones")
+    ap.add_argument("--not-a-digit", action="store_true",
+                    help="11 outputs: non-digits are class 10 (a 10-output --init is widened by model.with_not_a_digit)")
+    ap.add_argument("--only-not-a-digit", action="store_true",
+                    help="with --not-a-digit, train only the \"not a digit\" lane (fc2's column 10 and its bias): "
+                         "every digit output stays exactly as in --init")
+    ap.add_argument("--not-a-digit-share", type=float, default=1.0,
+                    help="with --not-a-digit, a non-digit's target on class 10; the rest is spread evenly over the "
+                         "digits, so that given a digit they stay uniform (the 10-output outlier exposure) too")
     ap.add_argument("--synth-writers", type=int, default=data.TRAIN_WRITERS,
                     help="writers of the synthetic training set (10 drawings per digit each; cached per size)")
     ap.add_argument("--nondigit-writers", type=int, default=data.ND_TRAIN[0],
@@ -62,6 +70,9 @@ def main():
         else:
             start = dict(np.load(args.init))
         start = {k: start[k].astype(np.float32) for k in model.SHAPES}
+    if args.not_a_digit and start["fc2.bias"].shape[0] == 10:
+        start = model.with_not_a_digit(start)
+    outputs = start["fc2.bias"].shape[0]
     params = {k: jnp.asarray(v) for k, v in start.items()}
     m = {k: jnp.zeros_like(v) for k, v in params.items()}
     v = {k: jnp.zeros_like(v) for k, v in params.items()}
@@ -70,20 +81,29 @@ def main():
     total = steps_per_epoch * args.epochs
     wd = 5e-4
 
-    # Non-digits (label -1) are pulled towards the uniform distribution (outlier
-    # exposure), so their top probability stays low and the refusal threshold can
-    # tell them from digits; the network itself is unchanged.
+    # Non-digits (label -1): with 10 outputs they are pulled towards the uniform
+    # distribution (outlier exposure), so their top probability stays low and the
+    # refusal threshold can tell them from digits; with 11 they are class 10,
+    # "not a digit". Digits have label smoothing 0.05 either way.
     def loss_fn(p, x, y, key):
         logits = model.jax_forward(p, x, key)
         logp = jax.nn.log_softmax(logits)
         digit = y >= 0
-        target = jnp.where(digit[:, None], jax.nn.one_hot(y, 10) * 0.95 + 0.005, 0.1)
+        if outputs == 11:
+            nd = jnp.full(11, (1 - args.not_a_digit_share) / 10).at[model.NOT_A_DIGIT].set(args.not_a_digit_share)
+            target = jnp.where(digit[:, None], jax.nn.one_hot(y, 11) * 0.95 + 0.05 / 11,
+                               nd * 0.95 + 0.05 / 11)
+        else:
+            target = jnp.where(digit[:, None], jax.nn.one_hot(y, 10) * 0.95 + 0.005, 0.1)
         weight = jnp.where(digit, 1.0, args.nondigit_weight)
         return -jnp.sum(weight * jnp.sum(target * logp, axis=1)) / x.shape[0]
 
     @jax.jit
     def step(p, m, v, x, y, key, i):
         loss, g = jax.value_and_grad(loss_fn)(p, x, y, key)
+        if args.only_not_a_digit:
+            g = {k: jnp.zeros_like(g[k]).at[..., model.NOT_A_DIGIT].set(g[k][..., model.NOT_A_DIGIT])
+                 if k.startswith("fc2.") else jnp.zeros_like(g[k]) for k in g}
         warm = jnp.minimum(1.0, (i + 1) / steps_per_epoch)
         lr = args.lr * warm * 0.5 * (1 + jnp.cos(jnp.pi * i / total))
         b1, b2 = 0.9, 0.999
@@ -94,10 +114,14 @@ def main():
             newv[k] = b2 * v[k] + (1 - b2) * g[k] ** 2
             mh = newm[k] / (1 - b1 ** t); vh = newv[k] / (1 - b2 ** t)
             decay = wd * p[k] if k.endswith("weight") else 0.0
-            newp[k] = p[k] - lr * (mh / (jnp.sqrt(vh) + 1e-8) + decay)
+            delta = lr * (mh / (jnp.sqrt(vh) + 1e-8) + decay)
+            if args.only_not_a_digit:  # the frozen weights do not decay either
+                delta = jnp.zeros_like(delta).at[..., model.NOT_A_DIGIT].set(delta[..., model.NOT_A_DIGIT]) \
+                    if k.startswith("fc2.") else jnp.zeros_like(delta)
+            newp[k] = p[k] - delta
         return newp, newm, newv, loss
 
-    predict = jax.jit(lambda p, x: jnp.argmax(model.jax_forward(p, x), axis=1))
+    predict = jax.jit(lambda p, x: jnp.argmax(model.jax_forward(p, x)[:, :10], axis=1))  # the digit read
 
     def acc(p, x, y):
         pred = np.concatenate([np.asarray(predict(p, x[i:i + 1000])) for i in range(0, len(x), 1000)])

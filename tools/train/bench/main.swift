@@ -143,7 +143,7 @@ if args[1] == "--images" {
             r = recognizer.classify(image: image, in: ws)
             times.append(Double(nanos() - t0) / 1000)
         }
-        out += "\(r.digit) \(r.confidence)\n"
+        out += "\(r.digit) \(r.confidence) \(r.unsure ? 1 : 0)\n"
     }
     try out.write(toFile: args[3], atomically: true, encoding: .utf8)
     print("{\"images\": \(floats.count / 784), \"median_infer_us\": \(median(times))}")
@@ -179,7 +179,7 @@ for d in drawings {
     }
     let image = ws.lastImage
     images.append(contentsOf: image)
-    predictions += "\(r!.digit) \(r!.confidence)\n"
+    predictions += "\(r!.digit) \(r!.confidence) \(r!.unsure ? 1 : 0)\n"
     for _ in 0..<repeats {
         let t0 = nanos()
         try scratch.withUnsafeMutableBufferPointer { try rasterizer.rasterize(d, into: $0) }

@@ -1,0 +1,93 @@
+import Foundation
+import MindPadJSON
+import Testing
+@testable import MindPadRecognition
+
+/// A safetensors file of these tensors (F32, little-endian) and metadata.
+private func safetensors(_ tensors: [(String, SafeTensors.Tensor)], metadata: [String: String]) -> [UInt8] {
+    var members: [(String, JSON)] = [("__metadata__", .object(metadata.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))]
+    var data: [UInt8] = []
+    for (name, t) in tensors {
+        let begin = data.count
+        for v in t.values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data += $0 } }
+        members.append((name, .object([("dtype", .string("F32")), ("shape", .array(t.shape.map { .int($0) })),
+                                       ("data_offsets", .array([.int(begin), .int(data.count)]))])))
+    }
+    let header = Array(JSON.object(members).text.utf8)
+    return (0..<8).map { UInt8((UInt64(header.count) >> (8 * UInt64($0))) & 0xFF) } + header + data
+}
+
+/// The bundled model's tensors with `fc2` as 10 digit lanes plus, when
+/// `notADigit` is given, an 11th lane with zero weights and that bias.
+private func variant(of r: Recognizer, notADigit bias: Float?) throws -> Recognizer {
+    let file = try SafeTensors(bytes: [UInt8](try Data(contentsOf: try #require(Recognizer.bundledModelURL))))
+    var tensors: [(String, SafeTensors.Tensor)] = []
+    for (name, _) in DigitNetwork.shapes {
+        var t = try #require(file.tensors[name])
+        if name == "fc2.weight" {
+            let n = t.shape[1]
+            let rows = (0..<64).map { i in Array(t.values[(i * n)..<(i * n + 10)]) }
+            t = .init(shape: [64, bias == nil ? 10 : 11], values: rows.flatMap { bias == nil ? $0 : $0 + [0] })
+        } else if name == "fc2.bias" {
+            t = .init(shape: [bias == nil ? 10 : 11], values: Array(t.values[0..<10]) + (bias.map { [$0] } ?? []))
+        }
+        tensors.append((name, t))
+    }
+    return try Recognizer(safetensors: safetensors(tensors, metadata: r.metadata))
+}
+
+/// The optional 11th output, "not a digit" (issue 18): it costs no lane of its
+/// own, decides only `unsure`, and a 10-output file reads as it always did.
+@Suite struct NotADigitTests {
+    private func drawings() throws -> [Drawing] {
+        let lines = try JSON.parse(StrokeLinesFixture.json).array ?? []
+        let others = try JSON.parse(NonDigitLinesFixture.json).array ?? []
+        return try (lines + others).map { try RecognizeLines.parseDrawing(try #require($0["line"]?.string)) }
+    }
+
+    @Test func tenAndElevenOutputFilesLoad() throws {
+        let r = try Recognizer.bundled()
+        let ten = try variant(of: r, notADigit: nil)
+        let eleven = try variant(of: r, notADigit: 0)
+        #expect(!ten.hasNotADigitOutput && eleven.hasNotADigitOutput)
+        let ws = ten.makeWorkspace()
+        let image = [Float](repeating: 0, count: 784)
+        #expect(ten.logits(image: image, in: ws).count == 10)
+        #expect(eleven.logits(image: image, in: ws).count == 11)
+        #expect(Array(eleven.logits(image: image, in: ws)[..<10]) == ten.logits(image: image, in: ws))
+    }
+
+    /// A "not a digit" lane that never wins changes nothing; one that always wins
+    /// refuses every drawing and still says which digit it looks most like.
+    @Test func theLaneDecidesOnlyUnsure() throws {
+        let r = try Recognizer.bundled()
+        let ten = try variant(of: r, notADigit: nil)
+        let never = try variant(of: r, notADigit: -1e4)
+        let always = try variant(of: r, notADigit: 1e4)
+        let ws = r.makeWorkspace()
+        var refusedByTen = 0
+        for d in try drawings() {
+            let a = try ten.recognize(d, in: ws)
+            #expect(try never.recognize(d, in: ws) == a)
+            let b = try always.recognize(d, in: ws)
+            #expect(b.unsure && b.digit == a.digit && b.confidence == a.confidence && b.probabilities == a.probabilities)
+            if a.unsure { refusedByTen += 1 }
+        }
+        #expect(refusedByTen > 0 && refusedByTen < 46)
+    }
+
+    /// The lane wins exactly when its logit is above every digit's.
+    @Test func unsureWhenTheLaneIsLargest() throws {
+        let r = try Recognizer.bundled()
+        let ten = try variant(of: r, notADigit: nil)
+        let ws = r.makeWorkspace()
+        for d in try drawings().prefix(8) {
+            let a = try ten.recognize(d, in: ws)
+            let top = ten.logits(image: ws.lastImage, in: ws).max()!
+            let above = try variant(of: r, notADigit: top + 0.01).recognize(d, in: ws)
+            let below = try variant(of: r, notADigit: top - 0.01).recognize(d, in: ws)
+            #expect(above.unsure)
+            #expect(below == a)
+        }
+    }
+}
