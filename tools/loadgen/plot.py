@@ -42,6 +42,17 @@ def cpu_per_msg(d):
 machine = dict(line.split("=", 1) for line in open(os.path.join(res, "machine.txt")).read().splitlines() if "=" in line)
 subtitle = f"{machine.get('date', '')}, {machine.get('cores', '?')} cores shared with the load generator, loop {machine.get('server_loop', '?')}"
 
+
+def finish(fig, ax, xlabel, ylabel, title, name, legend_size=8):
+    """Labels, legend and grid, then the PNG into docs/."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{title}\n{subtitle}", fontsize=9)
+    ax.legend(fontsize=legend_size)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(docs, name), dpi=110)
+
 race, echo = series("race"), series("echo")
 if race:
     ns = [n for n, _ in race]
@@ -51,37 +62,21 @@ if race:
         for pct, alpha in [("p50_ms", 0.5), ("p99_ms", 1.0)]:
             ax.plot(ns, [d.get(key, {}).get(pct) for _, d in race], style, alpha=alpha, label=f"{label} {pct[:3]}")
     ax.axhline(50, color="grey", linestyle="--", linewidth=1, label="target p99 50 ms")
-    ax.set_xlabel("racers (rooms of 8)")
-    ax.set_ylabel("ms")
     ax.set_yscale("log")
-    ax.set_title(f"mindpad latency against racers\n{subtitle}", fontsize=9)
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(os.path.join(docs, "bench-racers-latency.png"), dpi=110)
+    finish(fig, ax, "racers (rooms of 8)", "ms", "mindpad latency against racers", "bench-racers-latency.png", 7)
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
     ax.plot(ns, [cpu_per_msg(d) for _, d in race], "o-", label="mindpad")
     en = [n for n, _ in echo]
     ax.plot(en, [cpu_per_msg(d) for _, d in echo], "s-", label="lws echo (ceiling)")
-    ax.set_xlabel("racers (rooms of 8)")
-    ax.set_ylabel("server CPU µs per message received")
-    ax.set_title(f"server CPU per message against racers\n{subtitle}", fontsize=9)
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(os.path.join(docs, "bench-racers-cpu.png"), dpi=110)
+    finish(fig, ax, "racers (rooms of 8)", "server CPU µs per message received", "server CPU per message against racers",
+           "bench-racers-cpu.png")
 
 idle = series("idle")
 if idle:
     fig, ax = plt.subplots(figsize=(7, 4.2))
     ax.plot([d["connections_open"] for _, d in idle], [d.get("rss_per_connection_kb") for _, d in idle], "o-", label="mindpad")
     ax.axhline(8, color="grey", linestyle="--", linewidth=1, label="target 8 KB")
-    ax.set_xlabel("idle WebSocket connections")
-    ax.set_ylabel("server RSS per connection, KB")
     ax.set_ylim(bottom=0)
-    ax.set_title(f"RSS per idle connection\n{subtitle}", fontsize=9)
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(os.path.join(docs, "bench-idle-rss.png"), dpi=110)
+    finish(fig, ax, "idle WebSocket connections", "server RSS per connection, KB", "RSS per idle connection",
+           "bench-idle-rss.png")
