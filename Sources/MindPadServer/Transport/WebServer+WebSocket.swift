@@ -26,10 +26,18 @@ final class WebSocketConnection {
     /// The application was already told it is gone (a slow reader is
     /// dropped for the game at once, before its socket finishes closing).
     var releasedToApplication = false
+    /// The liveness sweep during which the client last sent a frame
+    /// (`WebServer+Liveness`): one store per frame, no clock read.
+    var heardInSweep: UInt64
+    /// A ping is owed to the client: written by the next WRITEABLE.
+    var pingDue = false
+    /// A ping went out since the client was last heard.
+    var pinged = false
 
-    init(id: UInt64, wsi: OpaquePointer) {
+    init(id: UInt64, wsi: OpaquePointer, sweep: UInt64) {
         self.id = id
         self.wsi = wsi
+        heardInSweep = sweep
     }
 
     var queued: Int { outbox.count - outboxHead }
@@ -118,7 +126,7 @@ extension WebServer {
         guard let session else { return -1 }
         let id = allocateID()
         session.pointee = id
-        connections[id] = WebSocketConnection(id: id, wsi: wsi)
+        connections[id] = WebSocketConnection(id: id, wsi: wsi, sweep: livenessSweep)
         delegate?.webServer(self, didOpen: ConnectionID(id), peer: peerAddress(wsi), requestedInstance: urlArgument(wsi, "instance"))
         return 0
     }
@@ -126,6 +134,7 @@ extension WebServer {
     func webSocketReceived(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?,
                            bytes: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         guard let id = session?.pointee, let c = connections[id] else { return -1 }
+        heard(c)
         // A connection the server is closing says nothing more to the game.
         guard !c.releasedToApplication, c.closeReason == nil else { return 0 }
         if lws_frame_is_binary(wsi) != 0 {
@@ -157,6 +166,7 @@ extension WebServer {
 
     func webSocketWritable(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>?) -> Int32 {
         guard let id = session?.pointee, let c = connections[id], !c.lingering else { return 0 }
+        if c.pingDue, c.closeReason == nil { return writePing(c) }
         guard c.outboxHead < c.outbox.count else {
             c.inFlight = []
             if let (code, reason) = c.closeReason {

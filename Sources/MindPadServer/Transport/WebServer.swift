@@ -60,6 +60,9 @@ public final class WebServer: @unchecked Sendable {
     var serviceThread: pthread_t?
     var nextID: UInt64 = 1
     var connections: [UInt64: WebSocketConnection] = [:]
+    /// The liveness sweeps' timers and count (WebServer+Liveness).
+    var livenessTimers: ServiceTimers?
+    var livenessSweep: UInt64 = 0
     var httpConnections: [UInt64: HTTPConnection] = [:]
     /// Sockets leaving HTTP for WebSocket: adopted by `webSocketVhost`
     /// between service passes, with the bytes already read.
@@ -96,6 +99,7 @@ public final class WebServer: @unchecked Sendable {
                 return
             }
             ready.signal()
+            self.startLivenessSweeps()
             self.serviceLoop()
             self.exited.signal()
         }
@@ -170,10 +174,14 @@ public final class WebServer: @unchecked Sendable {
         protocols[3].rx_buffer_size = 16 * 1024
         protocolsStorage = protocols
 
+        // No validity timer in lws (a hang-up of 0 turns it off): its
+        // per-connection sul is re-inserted into one sorted list, a walk
+        // over every connection's entry, on each ping and pong. Liveness
+        // is checked by our own sweep instead (WebServer+Liveness).
         let retry = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
         retry.initialize(to: lws_retry_bo_t())
-        retry.pointee.secs_since_valid_ping = options.pingAfterSeconds
-        retry.pointee.secs_since_valid_hangup = options.hangUpAfterSeconds
+        retry.pointee.secs_since_valid_ping = 0
+        retry.pointee.secs_since_valid_hangup = 0
         retryStorage = retry
 
         var info = lws_context_creation_info()
@@ -280,6 +288,7 @@ public final class WebServer: @unchecked Sendable {
         }
         wakeable.withLock { $0 = 0 }
         destroyContext()
+        livenessTimers = nil
         connections.removeAll()
         httpConnections.removeAll()
         webSocketVhost = nil
@@ -333,6 +342,9 @@ func webServerCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ 
         return server.webSocketOpened(wsi, session: session)
     case LWS_CALLBACK_RECEIVE:
         return server.webSocketReceived(wsi, session: session, bytes: input, length: length)
+    case LWS_CALLBACK_RECEIVE_PONG:
+        server.webSocketPonged(session: session)
+        return 0
     case LWS_CALLBACK_SERVER_WRITEABLE:
         return server.webSocketWritable(wsi, session: session)
     case LWS_CALLBACK_CLOSED:

@@ -25,9 +25,10 @@ public struct WebServerOptions: Sendable {
     public var maxQueuedMessages: Int
     /// File descriptors lws sizes its tables for (≈ max connections).
     public var maxConnections: Int
-    /// lws pings an idle WebSocket after this many seconds…
+    /// A WebSocket client silent for this many seconds is pinged…
     public var pingAfterSeconds: UInt16
-    /// …and hangs up when nothing came back for this many.
+    /// …and hung up on when it has sent nothing (no message, no pong) for
+    /// this many (WebServer+Liveness; checked once a second).
     public var hangUpAfterSeconds: UInt16
     /// Browser origins allowed to open a WebSocket (`https://example.org`),
     /// besides the server's own host, which is always allowed; `*` allows

@@ -1,0 +1,77 @@
+import CLibWebSockets
+import Foundation
+
+/// Dead-peer detection for WebSockets, done here rather than by lws'
+/// validity policy (`lws_retry_bo_t.secs_since_valid_ping/_hangup`).
+///
+/// lws 4.1.6 keeps one timer (`sul_validity`) per connection in a single
+/// list sorted by due time, and re-inserts it with `lws_dll2_add_sorted`, a
+/// walk from the head, each time a connection is pinged and each time its
+/// pong comes back (`lws_validity_cb`, `_lws_validity_confirmed_role` in
+/// lib/core-net/wsi-timeout.c). The new time is the latest in the list, so
+/// each insert walks every connection's entry: O(connections), twice per
+/// connection per ping period. At 5,000 racers that walk was 6.9 % of the
+/// server's CPU (docs/benchmarks.md).
+///
+/// Here each frame received costs one store of the current sweep number
+/// (no clock read, no list), and one sweep a second visits every
+/// connection: a client silent for `pingAfterSeconds` is pinged (lws
+/// answers nothing itself; the ping goes out from WRITEABLE), and one
+/// silent for `hangUpAfterSeconds` is closed at once, as lws did (a dead
+/// peer takes no close frame). Anything the client sends counts as
+/// hearing from it, a pong or a message, so a busy client is never pinged.
+/// Bound: a client is closed between `hangUpAfterSeconds − 1` and
+/// `hangUpAfterSeconds` after the last frame it sent (lws closed at
+/// `hangUpAfterSeconds` after its last pong).
+extension WebServer {
+    static let livenessSweepInterval: Duration = .seconds(1)
+
+    /// Starts the sweeps (service thread, once the context exists).
+    func startLivenessSweeps() {
+        let timers = ServiceTimers(server: self)
+        livenessTimers = timers
+        timers.schedule(after: Self.livenessSweepInterval) { [weak self] in self?.sweepLiveness() }
+    }
+
+    /// Something came from the client.
+    func heard(_ c: WebSocketConnection) {
+        c.heardInSweep = livenessSweep
+        c.pinged = false
+    }
+
+    func webSocketPonged(session: UnsafeMutablePointer<UInt64>?) {
+        guard let id = session?.pointee, let c = connections[id] else { return }
+        heard(c)
+    }
+
+    /// One pass over the connections: ping the quiet, close the silent.
+    func sweepLiveness() {
+        livenessSweep += 1
+        let ping = UInt64(options.pingAfterSeconds), hangUp = UInt64(options.hangUpAfterSeconds)
+        for c in connections.values where !c.lingering {
+            let silent = livenessSweep - c.heardInSweep
+            if hangUp > 0, silent >= hangUp {
+                logger.debug("websocket peer silent: closed", metadata: ["conn": "\(c.id)", "seconds": "\(silent)"])
+                // Closed on the next service pass, without a close frame.
+                lws_set_timeout(c.wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC)
+            } else if ping > 0, silent >= ping, !c.pinged, c.closeReason == nil {
+                c.pinged = true
+                c.pingDue = true
+                lws_callback_on_writable(c.wsi)
+            }
+        }
+        livenessTimers?.schedule(after: Self.livenessSweepInterval) { [weak self] in self?.sweepLiveness() }
+    }
+
+    /// Writes the owed ping (an empty payload), then goes on with the outbox.
+    func writePing(_ c: WebSocketConnection) -> Int32 {
+        c.pingDue = false
+        c.inFlight = [UInt8](repeating: 0, count: pre)
+        let written = c.inFlight.withUnsafeMutableBufferPointer { buf in
+            lws_write(c.wsi, buf.baseAddress! + pre, 0, LWS_WRITE_PING)
+        }
+        if written < 0 { return -1 }
+        if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(c.wsi) }
+        return 0
+    }
+}
