@@ -63,12 +63,16 @@ extension WebServer {
         livenessTimers?.schedule(after: Self.livenessSweepInterval) { [weak self] in self?.sweepLiveness() }
     }
 
-    /// Writes the owed ping (an empty payload), then goes on with the outbox.
+    /// What a ping carries. Never empty: lws 4.1.6 drops an empty pong
+    /// without telling us (`lws_ws_rx_sm`, lib/roles/ws/ops-ws.c).
+    static let pingPayload = Array("live".utf8)
+
+    /// Writes the owed ping, then goes on with the outbox.
     func writePing(_ c: WebSocketConnection) -> Int32 {
         c.pingDue = false
-        c.inFlight = [UInt8](repeating: 0, count: pre)
+        c.inFlight = [UInt8](repeating: 0, count: pre) + Self.pingPayload
         let written = c.inFlight.withUnsafeMutableBufferPointer { buf in
-            lws_write(c.wsi, buf.baseAddress! + pre, 0, LWS_WRITE_PING)
+            lws_write(c.wsi, buf.baseAddress! + pre, buf.count - pre, LWS_WRITE_PING)
         }
         if written < 0 { return -1 }
         if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(c.wsi) }
