@@ -23,7 +23,10 @@ public struct WebServerOptions: Sendable {
     public var keepAliveSeconds: Int32
     /// Messages queued for one slow client before it is disconnected (1008).
     public var maxQueuedMessages: Int
-    /// File descriptors lws sizes its tables for (≈ max connections).
+    /// Connections the caller expects at most. Not passed to lws: its tables
+    /// follow the process's file limit (`ulimit -n`), since a smaller
+    /// per-thread limit makes lws 4.1.6 look sockets up by a linear scan
+    /// (WebServer.createContext). Raise the file limit to hold more.
     public var maxConnections: Int
     /// A WebSocket client silent for this many seconds is pinged…
     public var pingAfterSeconds: UInt16
