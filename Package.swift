@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(name: "wirebench", dependencies: ["MindPadServer", "MindPadJSON"]),
 
         .testTarget(name: "MindPadJSONTests", dependencies: ["MindPadJSON", "MindPadRules"]),
-        .testTarget(name: "MindPadRulesTests", dependencies: ["MindPadRules"]),
+        .testTarget(name: "MindPadRulesTests", dependencies: ["MindPadRules", "MindPadJSON"]),
         .testTarget(name: "MindPadRecognitionTests", dependencies: ["MindPadRecognition", "MindPadJSON"]),
         .target(name: "MindPadTestSupport", dependencies: ["MindPadStorage"], path: "Tests/MindPadTestSupport"),
         .testTarget(name: "MindPadStorageTests", dependencies: ["MindPadStorage", "MindPadTestSupport"]),
