@@ -138,7 +138,7 @@ def test_solo_rounds_boards(browser):
     steps = steer(drv, mixed)
     assert steps == best
     wait_scene(drv, "results", 15)
-    assert el(drv, "#results-path").text == f"{best} steps, best possible {best}"
+    assert el(drv, "#results-path").text == f"{best} step{'' if best == 1 else 's'}, best possible {best}"
     rank = el(drv, "#results-rank").text
     assert rank not in ("", "—", "not finished")
     # The review: every guess, the right one last with its drawing; the goal's
@@ -266,4 +266,4 @@ def test_phone_swipes_on_the_real_server(browser):
     best = goal(drv)[0] - 1 + goal(drv)[1] - 1
     assert steer(drv, swipe_or_tap) == best
     wait_scene(drv, "results", 15)
-    assert el(drv, "#results-path").text == f"{best} steps, best possible {best}"
+    assert el(drv, "#results-path").text == f"{best} step{'' if best == 1 else 's'}, best possible {best}"
