@@ -77,6 +77,43 @@ struct NumberSegmenter {
             guard digits.count < Recognizer.maxNumberDigits else { break }
             read(group)
         }
+        dropFlatDigits()
+        return digits
+    }
+
+    /// The digits of one number share a height: a "digit" whose ink is lower
+    /// than `flatDigit` of the number's median digit is a stroke of a
+    /// neighbour read on its own (a 5's bar or a 7's crossbar drawn apart,
+    /// parted from its digit by stroke order or a cut; the network reads it
+    /// at about 0.1, no digit at all). It joins the digit nearest to it, whose
+    /// box grows to hold it and whose reading stands.
+    mutating func dropFlatDigits() {
+        digits = Self.droppingFlat(digits, below: tuning.flatDigit)
+    }
+
+    /// `digits` without the ones lower than `share` of their median height,
+    /// each joined to its nearest neighbour (see `dropFlatDigits`).
+    static func droppingFlat(_ digits: [DigitReading], below share: Double) -> [DigitReading] {
+        guard digits.count >= 2, share > 0 else { return digits }
+        var digits = digits
+        var heights = digits.map { $0.box.y1 - $0.box.y0 }
+        heights.sort()
+        let limit = share * heights[heights.count / 2]
+        var k = 0
+        while k < digits.count && digits.count >= 2 {
+            let flat = digits[k].box
+            guard flat.y1 - flat.y0 < limit else { k += 1; continue }
+            func gap(_ j: Int) -> Double {
+                let b = digits[j].box
+                return max(b.x0 - flat.x1, flat.x0 - b.x1, 0)
+            }
+            let near = k == 0 ? 1 : k == digits.count - 1 ? k - 1 : gap(k - 1) <= gap(k + 1) ? k - 1 : k + 1
+            let d = digits[near]
+            let box = InkBox(x0: min(d.box.x0, flat.x0), y0: min(d.box.y0, flat.y0),
+                             x1: max(d.box.x1, flat.x1), y1: max(d.box.y1, flat.y1))
+            digits[near] = DigitReading(digit: d.digit, confidence: d.confidence, box: box)
+            digits.remove(at: k)
+        }
         return digits
     }
 
@@ -203,9 +240,33 @@ struct NumberSegmenter {
         profileRight = right
         bandHeight = band
         profileTop = top
-        for k in groups.indices { groups[k].width = width(of: groups[k].strokes) }
         groups.sort { $0.x0 + $0.x1 < $1.x0 + $1.x1 }
+        groups = joinStacked(groups)
+        for k in groups.indices { groups[k].width = width(of: groups[k].strokes) }
         return groups
+    }
+
+    /// The digits of a number stand side by side on one line: neighbours
+    /// share most of their height (the shorter's, uneven sizes and baselines
+    /// included). Two neighbouring groups that share less than `stackOverlap`
+    /// of it, one above the other and no further apart than `stackGap`
+    /// heights, are one digit drawn in two strokes that do not touch (a 9's
+    /// loop and its stem, an 8's two loops).
+    func joinStacked(_ groups: [Group]) -> [Group] {
+        guard tuning.stackOverlap > 0, groups.count >= 2 else { return groups }
+        var out = [groups[0]]
+        for g in groups.dropFirst() {
+            let a = out[out.count - 1]
+            let shorter = max(min(a.height, g.height), 1e-9)
+            let shared = max(0, min(a.y1, g.y1) - max(a.y0, g.y0)) / shorter
+            let gap = max(g.x0 - a.x1, a.x0 - g.x1)
+            if shared < tuning.stackOverlap && gap < tuning.stackGap * height {
+                out[out.count - 1].merge(g)
+            } else {
+                out.append(g)
+            }
+        }
+        return out
     }
 
     /// Marks row `row` of a row profile (cleared to ±infinity by the caller)
@@ -656,6 +717,14 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var orderAtExits = true
     /// ...and the runs must read better than the group whole by this.
     public var exitOrderMargin = 0.0
+    /// A digit read lower than this share of the number's median digit is a
+    /// stroke of its neighbour (`NumberSegmenter.dropFlatDigits`; 0: never).
+    public var flatDigit = 0.3
+    /// Neighbouring groups sharing less than this of the shorter one's
+    /// height, one above the other, no further apart than `stackGap` heights,
+    /// are one digit (`NumberSegmenter.joinStacked`; 0: never).
+    public var stackOverlap = 0.7
+    public var stackGap = 0.15
 
     public init() {}
 

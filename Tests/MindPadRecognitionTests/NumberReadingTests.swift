@@ -65,9 +65,9 @@ private struct NumberWriter {
 }
 
 /// How many groups of strokes the segmenter sees.
-private func groupCount(_ d: Drawing) -> Int {
+private func groupCount(_ d: Drawing, tuning: NumberReadingTuning = .standard) -> Int {
     let recognizer = try! Recognizer.bundled()
-    var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: .standard)
+    var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: tuning)
     return segmenter.groups().count
 }
 
@@ -170,6 +170,64 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         let r = try read(w)
         #expect(r.digits.count == 6)
         #expect(r.number == number)
+    }
+
+    /// The digits of one number share a height: a "digit" read lower than
+    /// `flatDigit` of the median one (a 5's bar parted from its body and read
+    /// on its own, at about 0.1) joins its nearest neighbour, whose reading
+    /// stands and whose box grows to hold it. A small digit among large ones
+    /// stays.
+    @Test func flatDigitsJoinTheirNeighbour() {
+        func d(_ digit: Int, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> DigitReading {
+            DigitReading(digit: digit, confidence: 0.9, box: InkBox(x0: x0, y0: y0, x1: x1, y1: y1))
+        }
+        // 1, 5 and its bar (read as an 8, overlapping the 5's box), 7.
+        let read = [d(1, 0, 200, 20, 300), d(5, 60, 210, 120, 300), d(8, 110, 196, 150, 204), d(7, 190, 200, 250, 300)]
+        let kept = NumberSegmenter.droppingFlat(read, below: 0.3)
+        #expect(kept.map(\.digit) == [1, 5, 7])
+        #expect(kept[1].box == InkBox(x0: 60, y0: 196, x1: 150, y1: 300))
+        #expect(kept[0] == read[0] && kept[2] == read[3])
+        // Flat at either end: it joins the one neighbour it has.
+        let ends = [d(3, -40, 200, -10, 205), d(4, 0, 200, 60, 300), d(2, 80, 200, 140, 300), d(1, 150, 290, 190, 298)]
+        let joined = NumberSegmenter.droppingFlat(ends, below: 0.3)
+        #expect(joined.map(\.digit) == [4, 2])
+        #expect(joined[0].box == InkBox(x0: -40, y0: 200, x1: 60, y1: 300))
+        #expect(joined[1].box == InkBox(x0: 80, y0: 200, x1: 190, y1: 300))
+        // A small digit (0.35 of the others' height) stays; share 0 changes nothing.
+        let small = [d(1, 0, 200, 20, 300), d(0, 60, 265, 90, 300), d(7, 130, 200, 190, 300)]
+        #expect(NumberSegmenter.droppingFlat(small, below: 0.3) == small)
+        #expect(NumberSegmenter.droppingFlat(read, below: 0) == read)
+        // Two flat "digits" alone: one of them stays (a number has a digit).
+        let two = [d(1, 0, 200, 20, 205), d(1, 40, 200, 60, 205)]
+        #expect(NumberSegmenter.droppingFlat(two, below: 0.3).count == 2)
+    }
+
+    /// A digit drawn in two strokes one above the other that do not touch (a
+    /// 9's loop, and its stem starting below and right of it) is one group:
+    /// neighbouring digits share most of their height. Uneven digits side by
+    /// side (smaller, lifted) stay apart.
+    @Test func stackedStrokesAreOneGroup() throws {
+        var loop: [StrokePoint] = []
+        for k in 0...24 {
+            let a = Double(k) / 24 * 2 * Double.pi
+            loop.append(StrokePoint(x: 0.5 + 0.35 * cos(a), y: 0.25 + 0.25 * sin(a), t: Double(k) * 10))
+        }
+        let stem = (0...8).map { k in StrokePoint(x: 0.98 - 0.05 * Double(k) / 8, y: 0.55 + 0.45 * Double(k) / 8, t: 300 + Double(k) * 10) }
+        let nine = Drawing(strokes: [loop, stem])
+        var w = NumberWriter()
+        w.add(digit(1))
+        w.add(nine)
+        w.add(digit(2))
+        #expect(groupCount(w.drawing) == 3)
+        var apart = NumberReadingTuning.standard
+        apart.stackOverlap = 0
+        #expect(groupCount(w.drawing, tuning: apart) == 4)
+        #expect(try read(w).digits.count == 3)
+        // Side by side, one digit 0.6 the other's size and lifted by 0.2: two groups.
+        var u = NumberWriter()
+        u.add(digit(3))
+        u.add(digit(5), gap: 0.1, size: 0.6, lift: 0.2)
+        #expect(groupCount(u.drawing) == 2)
     }
 
     /// Touching digits: moved together until their ink is one group of strokes

@@ -87,6 +87,9 @@ if args[1] == "--numbers" {
         case "strokeSplits": tuning.strokeSplits = Int(v)
         case "orderAtExits": tuning.orderAtExits = v != 0
         case "exitOrderMargin": tuning.exitOrderMargin = v
+        case "flatDigit": tuning.flatDigit = v
+        case "stackOverlap": tuning.stackOverlap = v
+        case "stackGap": tuning.stackGap = v
         default: FileHandle.standardError.write("unknown tuning \(kv[0])\n".data(using: .utf8)!); exit(2)
         }
     }
