@@ -652,12 +652,12 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// the bias; empty: compare the scores of one and two digits instead.
     /// Fitted by `tools/train/number_reading.py --fit-gate`.
     public var splitGate = [
-        0.1469, -1.378, -4.7636, 4.787, -1.1406, 1.2115, -0.0793, -4.2939, 1.5973, 0.6379, -6.1756, 1.386, -1.3296,
+        1.136, -0.1132, -4.1639, 1.2854, -1.3534, 1.0132, -0.3118, -2.283, -0.574, -2.2149, -2.8938, 1.193, -1.1225,
     ]
     /// The pre-gate: weights of the shape features (see `NumberSegmenter.read`),
     /// then the bias; a group whose log-odds of being more than one digit are
     /// below `preGateFloor` is read as one without trying any cut.
-    public var preGate = [3.5876, -0.8234, -5.7145, 0.4244, 0.0315, -4.4927, -1.2461, -5.1843]
+    public var preGate = [3.9073, -0.0846, -5.0753, -1.0367, -1.2625, -1.8711, -2.4879, -4.9682]
     public var preGateFloor = -4.0
     /// Cuts into two tried per group, and how far apart (at mid-height) they must be.
     public var pairCandidates = 3
