@@ -237,15 +237,16 @@ extension NumberSegmenter {
         func consider(_ cuts: [StrokeSplit]) {
             let beat = won.isEmpty ? unsplit + tuning.strokeSplitMargin
                 : max(unsplit + tuning.strokeSplitMargin, best!.score + tuning.splitOverSplit)
-            if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, splits: cuts, beat: beat),
-                h.score > beat,
+            let cost = throughCost(cuts)
+            if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, splits: cuts, beat: beat + cost),
+                h.score - cost > beat,
                 !h.runs.contains(where: { run in
                     run.1.piece >= 0 && run.1.box(in: drawing).map {
                         run.1.width(in: drawing, box: $0, window: height / 3) > tuning.pieceWidth * height
                     } ?? false
                 })
             {
-                best = h
+                best = (h.runs, h.score - cost)
                 won = cuts
             }
         }
@@ -308,6 +309,26 @@ extension NumberSegmenter {
             }
         }
         return best?.runs
+    }
+
+    /// What splitting strokes at `cuts` costs beyond reading the pieces: a cut
+    /// through the middle of a straight stretch at least `stretchLength`
+    /// heights long (the pen's way from one digit to the next) leaves half of
+    /// that way in each digit, ink neither digit has; the same place with the
+    /// stretch dropped is tried too, and this is what it must lose by for
+    /// the cut through to win (`throughCost` per such cut).
+    func throughCost(_ cuts: [StrokeSplit]) -> Double {
+        guard tuning.throughCost > 0 else { return 0 }
+        var cost = 0.0
+        for cut in cuts where cut.end == cut.start {
+            let points = drawing.strokes[cut.stroke]
+            guard cut.end > 0, cut.end < points.count else { continue }
+            let (end, start) = straight(points, around: cut.end)
+            let a = points[end - 1], b = points[start]
+            let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+            if length >= tuning.stretchLength * height { cost += tuning.throughCost }
+        }
+        return cost
     }
 
     /// The least total order cost (`orderCost`) of cutting `m` strokes of the

@@ -698,6 +698,9 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// longest straight stretches at least `stretchLength` heights long (0: none).
     public var stretchSplits = 3
     public var stretchLength = 0.1
+    /// A split cutting through such a straight stretch (rather than dropping
+    /// it) must read better by this (`NumberSegmenter.throughCost`; 0: no cost).
+    public var throughCost = 0.5
     /// Segments turning less than this (cosine) from the split one are the
     /// same straight stretch (the pen's way from one digit to the next).
     /// 0.99 (8°; was 0.95, 18°): the stretch stops where the pen turns into

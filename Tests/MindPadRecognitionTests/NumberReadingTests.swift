@@ -402,6 +402,44 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         #expect(try runs(stretchSplits: 0)?.contains { $0.1.piece >= 0 } != true)
     }
 
+    /// A split through the middle of a long straight stretch (the pen's way
+    /// from one digit to the next, sampled on the way) costs `throughCost`:
+    /// it leaves half the way in each digit, where dropping the stretch
+    /// leaves none. A cut where the stroke turns, one dropping the stretch,
+    /// or one through a short stretch costs nothing.
+    @Test func cuttingThroughThePensWayCosts() throws {
+        // A hook (the end of a digit), then a straight way 0.6 high sampled at
+        // 5 points, then a hook again (the start of the next).
+        var points: [StrokePoint] = []
+        for k in 0...8 {
+            let a = Double(k) / 8 * Double.pi
+            points.append(StrokePoint(x: 20 + 20 * cos(a), y: 80 + 20 * sin(a), t: Double(points.count)))
+        }
+        let from = points[points.count - 1]
+        for k in 1...5 {
+            points.append(StrokePoint(x: from.x + 60 * Double(k) / 5, y: from.y - 60 * Double(k) / 5, t: Double(points.count)))
+        }
+        let top = points[points.count - 1]
+        for k in 1...8 {
+            let a = Double(k) / 8 * Double.pi
+            points.append(StrokePoint(x: top.x + 15 - 15 * cos(a), y: top.y - 15 * sin(a), t: Double(points.count)))
+        }
+        let drawing = Drawing(strokes: [points, [StrokePoint(x: 200, y: 0, t: 99), StrokePoint(x: 200, y: 100, t: 100)]])
+        let recognizer = try Recognizer.bundled()
+        func cost(_ cut: NumberSegmenter.StrokeSplit, throughCost: Double = 0.5) -> Double {
+            var tuning = NumberReadingTuning.standard
+            tuning.throughCost = throughCost
+            var segmenter = NumberSegmenter(drawing, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: tuning)
+            _ = segmenter.groups()  // sets the height (100)
+            return segmenter.throughCost([cut])
+        }
+        let middle = 8 + 3  // a point inside the way
+        #expect(cost(.init(stroke: 0, end: middle, start: middle)) == 0.5)
+        #expect(cost(.init(stroke: 0, end: middle, start: middle), throughCost: 0) == 0)
+        #expect(cost(.init(stroke: 0, end: 9, start: 13)) == 0)  // the way dropped
+        #expect(cost(.init(stroke: 0, end: 4, start: 4)) == 0)  // in the hook: turning at every point
+    }
+
     /// `number` written with the pen never lifted: every digit joined to the one before.
     private func oneStroke(_ number: String) -> NumberWriter {
         var w = NumberWriter()
