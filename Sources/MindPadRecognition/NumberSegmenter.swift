@@ -658,7 +658,7 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// then the bias; a group whose log-odds of being more than one digit are
     /// below `preGateFloor` is read as one without trying any cut.
     public var preGate = [3.9073, -0.0846, -5.0753, -1.0367, -1.2625, -1.8711, -2.4879, -4.9682]
-    public var preGateFloor = -4.0
+    public var preGateFloor = -2.75
     /// Cuts into two tried per group, and how far apart (at mid-height) they must be.
     public var pairCandidates = 3
     public var distinctCuts = 0.08
