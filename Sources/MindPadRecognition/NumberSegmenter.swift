@@ -13,12 +13,15 @@ import Foundation
 ///    strokes whose ink overlaps (one tall or small digit does not move it).
 /// 3. Strokes closer than `joinGap` heights are one group: a 4's or 5's second
 ///    stroke, a 7's crossbar, even when they only nearly touch. A low, short
-///    group (a bar drawn apart) joins the group nearest to it.
+///    group (a bar drawn apart) joins the group nearest to it, and so do two
+///    neighbours one above the other (`joinStacked`).
 /// 4. Each group is read whole. One too wide for a digit, or read without
 ///    confidence, is also tried cut in two along the lines (vertical or
 ///    slanted) that cross the least ink, and the reading with the best score
 ///    (the digits' log-probabilities, a prior on width and on what the cut goes
 ///    through) wins. Sides still too wide are cut again.
+/// 5. A "digit" far lower than the number's others is a neighbour's stroke
+///    read on its own: it joins that neighbour (`dropFlatDigits`).
 struct NumberSegmenter {
     let recognizer: Recognizer
     let workspace: Recognizer.Workspace
