@@ -167,6 +167,9 @@ for size in pools {
         let batchSizes = Mutex<[Int]>([])
         let failures = Atomic<Int>(0)
         let durableAfter = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+        // Journal first: from durable (when the server sends `finished`) to
+        // stored (`result_saved`), the target's own span.
+        let storedAfterDurable = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
         let fsyncs = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
         let groupSizes = Mutex<[Int]>([])
         let journalDir = URL(fileURLWithPath: journalDirectory).appendingPathComponent("pool-\(size)")
@@ -207,9 +210,11 @@ for size in pools {
                 }
                 if way == .journaled {
                     journal.append(record) { written in
-                        durableAfter.withLock { _ = $0.record(micros(ContinuousClock.now - queued)) }
+                        let durable = ContinuousClock.now
+                        durableAfter.withLock { _ = $0.record(micros(durable - queued)) }
                         if case .failure = written { failures.add(1, ordering: .relaxed) }
                         writer.write(record) { outcome in
+                            storedAfterDurable.withLock { _ = $0.record(micros(ContinuousClock.now - durable)) }
                             if case .success = outcome { journal.markDone([record.resultID]) }
                             done(outcome)
                         }
@@ -236,6 +241,7 @@ for size in pools {
         s["way"] = way.rawValue
         if way == .journaled {
             s["durable"] = summary(durableAfter.withLock { $0 })
+            s["after_durable"] = summary(storedAfterDurable.withLock { $0 })
             s["fsync"] = summary(fsyncs.withLock { $0 })
             let groups = groupSizes.withLock { $0 }.sorted()
             if !groups.isEmpty {
