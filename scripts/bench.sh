@@ -6,6 +6,7 @@
 #   BENCH_QUICK=1 scripts/bench.sh  a scaled-down run (~6 min with its builds) for development
 #   BENCH_STAGE=loops scripts/bench.sh  only poll against libuv side by side (BENCH_LOOPS,
 #                                 BENCH_LOOP_SIZES to choose), printed, no report
+#   BENCH_STAGE=storage scripts/bench.sh  only stage 4 (storage.json in $BENCH_OUT), no report
 #
 # Stages (results in .build/bench/, or $BENCH_OUT):
 #   1. builds: mindpad (release), tools/loadgen (release), the lws echo (gcc)
@@ -35,6 +36,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 quick=${BENCH_QUICK:-0}
 # BENCH_STAGE=loops: only the event loops side by side (results in $out/loops, no report).
+# BENCH_STAGE=storage: only the storage stage (results in $out/storage.json, no report).
 stage=${BENCH_STAGE:-all}
 out=${BENCH_OUT:-$root/.build/bench}
 mkdir -p "$out"
@@ -131,6 +133,7 @@ recognition > "$out/recognition.log" 2>&1 || echo "bench: recognition stage fail
     > "$out/numbers.log" 2>&1 || echo "bench: number reading stage failed (see $out/numbers.log)" >&2
 fi
 
+if [ "$stage" != storage ]; then
 # --- 3. realtime --------------------------------------------------------------
 port=18080
 echo_port=18081
@@ -294,7 +297,10 @@ balance 3 "haproxy3-$cluster_n"
 swift build -c release -j 1 --product wirebench >/dev/null
 timeout 600 "$(swift build -c release --show-bin-path)/wirebench" "$([ "$quick" = 1 ] && echo 5 || echo 15)" \
     > "$out/wire.json" 2> "$out/wire.log" || echo "bench: wire stage failed (see $out/wire.log)" >&2
+fi  # stage all
+fi  # not storage
 
+if [ "$stage" = all ] || [ "$stage" = storage ]; then
 # --- 4. storage ---------------------------------------------------------------
 st_url=$(fresh_db mindpad_bench_storage)
 # Result writes three ways: one per statement, batched, and journal first
@@ -304,8 +310,12 @@ echo "journal_fs=$(stat -f -c %T "$out/journal")" >> "$out/machine.txt"
 timeout 900 "$storagebench" --url "$st_url" --players "$players" --queries "$queries" --concurrent 200 \
     --rounds "$rounds" --pools 2,8 --ways single,batched,journaled --journal-dir "$out/journal" \
     --out "$out/storage.json" > /dev/null 2> "$out/storage.log" || echo "bench: storage stage failed" >&2
-
-fi  # stage all
+fi  # all or storage
+if [ "$stage" = storage ]; then
+    echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
+    echo "bench: wrote $out/storage.json" >&2
+    exit 0
+fi
 
 # --- 5. the report --------------------------------------------------------------
 if [ "$stage" != all ]; then

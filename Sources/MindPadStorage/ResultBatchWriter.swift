@@ -3,13 +3,20 @@ import Synchronization
 
 /// Group commit for finished games: results handed over while a write is
 /// under way wait for the next one, and each write stores all of them in one
-/// statement (`ScoreStore.record(_: [GameResultRecord])`).
+/// statement (`ScoreStore.storeResults`).
 ///
 /// When 200 players finish at once, one result per statement means 200
 /// statements and commits queued on the pool's workers; batched, it is a
 /// handful. At most `maxInFlight` batches run at once, each as an ordinary
 /// job of the pool, so reads (leaderboards, `/healthz`) still find a worker
 /// between batches.
+///
+/// Each batch stores the results and answers their players first
+/// (`ScoreStore.storeResults`); the boards follow on the same worker
+/// (`applyPendingBoards`) once nothing is waiting for a batch, or after
+/// `boardsEvery` batches in a row, so a steady stream cannot starve them.
+/// The player waits for the first only (issue 20: the boards and their
+/// count triggers were most of a batch and made batches queue on a lock).
 ///
 /// A batch the database refuses for good (a constraint: one bad result) is
 /// written again one result at a time, so only the bad result fails. Every
@@ -29,6 +36,8 @@ public final class ResultBatchWriter: Sendable {
         var writing = 0
         /// Callers inside `together`: while any, no batch starts.
         var holding = 0
+        /// Batches stored since the boards were last brought up to date.
+        var storedSinceBoards = 0
     }
 
     private let pool: DatabaseWorkerPool
@@ -36,7 +45,9 @@ public final class ResultBatchWriter: Sendable {
     private let maxInFlight: Int
     private let maxPending: Int
     private let passMark: Int
+    private let boardsEvery: Int
     private let onBatch: @Sendable (_ count: Int, _ duration: Duration) -> Void
+    private let onBoards: @Sendable (_ count: Int, _ duration: Duration) -> Void
     private let state = Mutex(State())
 
     /// - Parameters:
@@ -45,16 +56,22 @@ public final class ResultBatchWriter: Sendable {
     ///   - maxPending: results waiting beyond this fail at once with
     ///     `connectionFailed` ("queue full"), as the pool's own jobs do.
     ///   - passMark: correct answers that pass a level (`ScoreStore.record`).
+    ///   - boardsEvery: batches stored in a row before the boards are
+    ///     brought up to date even though results are waiting.
     ///   - onBatch: told the size and statement time of each batch written.
+    ///   - onBoards: told the rows and statement time of each boards update.
     public init(pool: DatabaseWorkerPool, maxBatch: Int = 100, maxInFlight: Int = 2, maxPending: Int = 10_000,
-                passMark: Int = ScoreStore.defaultPassMark,
-                onBatch: @escaping @Sendable (_ count: Int, _ duration: Duration) -> Void = { _, _ in }) {
+                passMark: Int = ScoreStore.defaultPassMark, boardsEvery: Int = 4,
+                onBatch: @escaping @Sendable (_ count: Int, _ duration: Duration) -> Void = { _, _ in },
+                onBoards: @escaping @Sendable (_ count: Int, _ duration: Duration) -> Void = { _, _ in }) {
         self.pool = pool
         self.maxBatch = max(1, maxBatch)
         self.maxInFlight = max(1, maxInFlight)
         self.maxPending = maxPending
         self.passMark = passMark
+        self.boardsEvery = max(1, boardsEvery)
         self.onBatch = onBatch
+        self.onBoards = onBoards
     }
 
     /// Stores `result` with the next batch and reports its outcome.
@@ -102,8 +119,18 @@ public final class ResultBatchWriter: Sendable {
     private func schedule() {
         pool.submit({ [self] connection in
             let batch = take()
-            defer { finishTurn(wrote: !batch.isEmpty) }
+            var writing = !batch.isEmpty
+            defer { finishTurn(wrote: writing) }
             try writeBatch(batch, on: connection)
+            writing = false
+            if boardsDue(afterStoring: !batch.isEmpty) {
+                do {
+                    try updateBoards(on: connection)
+                } catch {
+                    state.withLock { $0.storedSinceBoards += 1 }   // the next batch tries again
+                    throw error
+                }
+            }
         }, failed: { [self] error in
             // The pool will not run this job (its worker is waiting before
             // reconnecting, its queue is full, it is stopping): what the job
@@ -113,6 +140,43 @@ public final class ResultBatchWriter: Sendable {
             for waiting in batch { waiting.completion(.failure(error)) }
             finishTurn(wrote: !batch.isEmpty)
         })
+    }
+
+    /// Brings the boards up to date on a worker of the pool: what a crash
+    /// or an unreachable database left in `pending_boards` (the server asks
+    /// once at start; any later batch does it too).
+    public func updateBoards() {
+        pool.submit({ [self] connection in try updateBoards(on: connection) }, failed: { _ in })
+    }
+
+    /// Whether this job, having stored a batch (or not), updates the boards
+    /// now: when no result waits for a batch and no other job is storing
+    /// one (the boards would take its CPU and disk; the last to finish
+    /// does it), or after `boardsEvery` batches in a row.
+    private func boardsDue(afterStoring stored: Bool) -> Bool {
+        state.withLock { s in
+            if stored {
+                s.writing -= 1
+                s.storedSinceBoards += 1
+            }
+            guard s.storedSinceBoards > 0,
+                  (s.pending.isEmpty && s.writing == 0) || s.storedSinceBoards >= boardsEvery else { return false }
+            s.storedSinceBoards = 0
+            return true
+        }
+    }
+
+    /// Applies what waits in `pending_boards`, a statement at a time, until
+    /// a statement finds less than a full share (the rest, if any, is being
+    /// applied by another worker).
+    private func updateBoards(on connection: PostgresConnection) throws {
+        let limit = 500
+        var taken = limit
+        while taken == limit {
+            let started = ContinuousClock.now
+            taken = try ScoreStore(connection).applyPendingBoards(limit: limit)
+            if taken > 0 { onBoards(taken, ContinuousClock.now - started) }
+        }
     }
 
     /// This job's share of the waiting results (an even split of the
@@ -148,7 +212,7 @@ public final class ResultBatchWriter: Sendable {
         guard !batch.isEmpty else { return }
         let started = ContinuousClock.now
         do {
-            let outcomes = try ScoreStore(connection).record(batch.map(\.result), passMark: passMark)
+            let outcomes = try ScoreStore(connection).storeResults(batch.map(\.result), passMark: passMark)
             onBatch(batch.count, ContinuousClock.now - started)
             for (waiting, outcome) in zip(batch, outcomes) { waiting.completion(.success(outcome)) }
         } catch let error as PostgresError where batch.count > 1 && !error.isTransient {
@@ -157,7 +221,8 @@ public final class ResultBatchWriter: Sendable {
             let alone = batch.sorted { $0.result.finishedAtMs < $1.result.finishedAtMs }
             for (n, waiting) in alone.enumerated() {
                 do {
-                    waiting.completion(.success(try ScoreStore(connection).record(waiting.result, passMark: passMark)))
+                    let outcome = try ScoreStore(connection).storeResults([waiting.result], passMark: passMark)[0]
+                    waiting.completion(.success(outcome))
                 } catch {
                     let single = error as? PostgresError ?? PostgresError(.unexpectedResult, message: "\(error)")
                     waiting.completion(.failure(single))

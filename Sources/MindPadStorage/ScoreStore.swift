@@ -64,8 +64,25 @@ public struct ScoreStore {
         try record([r], passMark: passMark)[0]
     }
 
-    /// Stores every result of `batch` and improves the bests they beat, in
-    /// one statement (so one transaction and one commit). A result played
+    /// Stores every result of `batch` and improves the bests they beat:
+    /// `storeResults`, then `applyPendingBoards` until nothing is left, so
+    /// the boards hold the batch when it returns. The batch writer calls the
+    /// two apart, answering the players in between.
+    public func record(_ batch: [GameResultRecord], passMark: Int = defaultPassMark) throws -> [RecordOutcome] {
+        let outcomes = try storeResults(batch, passMark: passMark)
+        while try applyPendingBoards() > 0 {}
+        return outcomes
+    }
+
+    /// Stores every result of `batch` in one statement (so one transaction
+    /// and one commit) and tells each whether it is a personal best; the
+    /// bests themselves (the all-time, day and week boards and their counts)
+    /// follow with `applyPendingBoards`, from a `pending_boards` row written
+    /// in the same statement (migration 0013: the boards were 13 of 21 ms of
+    /// a 100-result statement, and their count triggers' lock made batches
+    /// queue). "Previous best" is the better of the board's and any stored
+    /// result the boards have not taken yet. A result played
+    /// with a fish raises that fish's best score in the same statement, if
     /// with a fish raises that fish's best score in the same statement, if
     /// the fish is still there and is the player's (a deleted fish, or one
     /// named by another player, changes nothing; the result still lands). Returns one outcome
@@ -90,7 +107,7 @@ public struct ScoreStore {
     ///
     /// The results travel as one JSON parameter, so the statement's text is
     /// always the same and no value ever becomes SQL.
-    public func record(_ batch: [GameResultRecord], passMark: Int = defaultPassMark) throws -> [RecordOutcome] {
+    public func storeResults(_ batch: [GameResultRecord], passMark: Int = defaultPassMark) throws -> [RecordOutcome] {
         guard !batch.isEmpty else { return [] }
         let rows = try JSONEncoder().encode(batch.enumerated().map { BatchRow(index: $0.offset, $0.element) })
         let answer = try connection.query("""
@@ -183,38 +200,32 @@ public struct ScoreStore {
                 UPDATE fish f SET best_score = GREATEST(f.best_score, b.score)
                 FROM fish_best b JOIN fish_locked l ON l.id = b.fish_id
                 WHERE f.id = b.fish_id AND f.player_id = b.player_id
-            ), periods AS (
-                -- The best new result of each player on each board: one
-                -- upsert cannot touch the same row twice.
-                SELECT DISTINCT ON (ins.player_id, ins.game, ins.mode, p.period, p.period_start)
-                       ins.*, input.rank_key, p.period, p.period_start
-                FROM ins JOIN input ON input.result_id = ins.result_id AND input.boards, LATERAL (VALUES
-                    ('all', DATE '1970-01-01'),
-                    ('day', (ins.finished_at AT TIME ZONE 'UTC')::date),
-                    ('week', date_trunc('week', ins.finished_at AT TIME ZONE 'UTC')::date)
-                ) AS p (period, period_start)
-                ORDER BY ins.player_id, ins.game, ins.mode, p.period, p.period_start,
-                         input.rank_key, ins.duration_ms, ins.finished_at, ins.result_id
+            ), pended AS (
+                -- The boards follow in their own statement
+                -- (`applyPendingBoards`): the result that may improve them
+                -- waits here, durable with it.
+                INSERT INTO pending_boards (result_id, player_id, game, mode, score, rank_key, duration_ms, finished_at)
+                SELECT DISTINCT ON (ins.result_id) ins.result_id, ins.player_id, ins.game, ins.mode, ins.score,
+                       input.rank_key, ins.duration_ms, ins.finished_at
+                FROM ins JOIN input ON input.result_id = ins.result_id AND input.boards
+                ORDER BY ins.result_id, input.i
             ), previous AS (
-                -- All-time bests as they were before this statement.
-                SELECT h.player_id, h.game, h.mode, h.score, h.duration_ms,
-                       (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms
-                FROM highscores h
-                WHERE h.period = 'all' AND h.period_start = DATE '1970-01-01'
-                  AND (h.player_id, h.game, h.mode) IN (SELECT player_id, game, mode FROM input)
-            ), improved AS (
-                -- In primary-key order, so that two batches lock shared rows
-                -- in the same order.
-                INSERT INTO highscores AS h (player_id, game, mode, period, period_start, score, rank_key, duration_ms,
-                                             achieved_at, result_id)
-                SELECT player_id, game, mode, period, period_start, score, rank_key, duration_ms, finished_at, result_id
-                FROM periods ORDER BY player_id, game, mode, period, period_start
-                ON CONFLICT (player_id, game, mode, period, period_start) DO UPDATE
-                   SET score = EXCLUDED.score, rank_key = EXCLUDED.rank_key, duration_ms = EXCLUDED.duration_ms,
-                       achieved_at = EXCLUDED.achieved_at, result_id = EXCLUDED.result_id
-                 WHERE EXCLUDED.rank_key < h.rank_key
-                    OR (EXCLUDED.rank_key = h.rank_key AND (EXCLUDED.duration_ms < h.duration_ms
-                        OR (EXCLUDED.duration_ms = h.duration_ms AND EXCLUDED.achieved_at < h.achieved_at)))
+                -- All-time bests as they were before this statement: the
+                -- board's, or a stored result the boards have not taken
+                -- yet, whichever is better.
+                SELECT DISTINCT ON (player_id, game, mode) player_id, game, mode, score, duration_ms,
+                       (extract(epoch FROM achieved_at) * 1000)::bigint AS achieved_ms
+                FROM (
+                    SELECT h.player_id, h.game, h.mode, h.score, h.rank_key, h.duration_ms, h.achieved_at
+                    FROM highscores h
+                    WHERE h.period = 'all' AND h.period_start = DATE '1970-01-01'
+                      AND (h.player_id, h.game, h.mode) IN (SELECT player_id, game, mode FROM input)
+                    UNION ALL
+                    SELECT b.player_id, b.game, b.mode, b.score, b.rank_key, b.duration_ms, b.finished_at
+                    FROM pending_boards b
+                    WHERE (b.player_id, b.game, b.mode) IN (SELECT player_id, game, mode FROM input)
+                ) known
+                ORDER BY player_id, game, mode, rank_key, duration_ms, achieved_at
             )
             SELECT input.i, ins.result_id IS NOT NULL AS inserted,
                    previous.score AS prev_score, previous.duration_ms AS prev_ms, previous.achieved_ms AS prev_at
@@ -260,6 +271,67 @@ public struct ScoreStore {
                                         previousBest: isNew ? before?.score : nil)
         }
         return outcomes
+    }
+
+    /// Moves up to `limit` stored results from `pending_boards` onto the
+    /// boards (all-time, the UTC day and the ISO week of their finish; the
+    /// count triggers follow) in one statement: the rows are deleted in the
+    /// transaction that applies them, so each is applied once, and two
+    /// callers take different rows (`SKIP LOCKED`). Within one call the best
+    /// result per board wins, and it replaces only a worse entry. A row whose result is gone (its player
+    /// deleted) is dropped. Returns how many rows it took (0: none waiting
+    /// that another caller is not applying already).
+    ///
+    /// With `waiting`, rows another caller is applying are waited for
+    /// rather than skipped: a board read calls it first (`boardsUpToDate`).
+    @discardableResult
+    public func applyPendingBoards(limit: Int = 500, waiting: Bool = false) throws -> Int {
+        let query: SQLQuery = """
+            WITH taken AS (
+                DELETE FROM pending_boards WHERE result_id IN (
+                    SELECT result_id FROM pending_boards ORDER BY result_id LIMIT \(limit)::int FOR UPDATE SKIP LOCKED)
+                RETURNING *
+            ), periods AS (
+                -- The best result of each player on each board: one upsert
+                -- cannot touch the same row twice.
+                SELECT DISTINCT ON (t.player_id, t.game, t.mode, p.period, p.period_start)
+                       t.*, p.period, p.period_start
+                FROM taken t, LATERAL (VALUES
+                    ('all', DATE '1970-01-01'),
+                    ('day', (t.finished_at AT TIME ZONE 'UTC')::date),
+                    ('week', date_trunc('week', t.finished_at AT TIME ZONE 'UTC')::date)
+                ) AS p (period, period_start)
+                WHERE EXISTS (SELECT 1 FROM game_results g WHERE g.result_id = t.result_id)
+                ORDER BY t.player_id, t.game, t.mode, p.period, p.period_start,
+                         t.rank_key, t.duration_ms, t.finished_at, t.result_id
+            ), improved AS (
+                -- In primary-key order, so that two callers (and a reset)
+                -- lock shared rows in the same order.
+                INSERT INTO highscores AS h (player_id, game, mode, period, period_start, score, rank_key, duration_ms,
+                                             achieved_at, result_id)
+                SELECT player_id, game, mode, period, period_start, score, rank_key, duration_ms, finished_at, result_id
+                FROM periods ORDER BY player_id, game, mode, period, period_start
+                ON CONFLICT (player_id, game, mode, period, period_start) DO UPDATE
+                   SET score = EXCLUDED.score, rank_key = EXCLUDED.rank_key, duration_ms = EXCLUDED.duration_ms,
+                       achieved_at = EXCLUDED.achieved_at, result_id = EXCLUDED.result_id
+                 WHERE EXCLUDED.rank_key < h.rank_key
+                    OR (EXCLUDED.rank_key = h.rank_key AND (EXCLUDED.duration_ms < h.duration_ms
+                        OR (EXCLUDED.duration_ms = h.duration_ms AND EXCLUDED.achieved_at < h.achieved_at)))
+            )
+            SELECT count(*) AS taken FROM taken
+            """
+        let rows = try connection.query(waiting ? SQLQuery(unsafeSQL: query.sql.replacingOccurrences(of: " SKIP LOCKED", with: ""),
+                                                           binds: query.binds) : query, prepared: true)
+        return rows.value("taken").flatMap { Int($0) } ?? 0
+    }
+
+    /// The barrier of every board read (leaderboards, ranks, a profile's
+    /// bests): results stored before it (a player told `result_saved`)
+    /// and still waiting in `pending_boards` are applied first, waiting for
+    /// a writer that is applying them, so a read never misses a stored
+    /// result. With nothing waiting it is one statement that finds nothing.
+    func boardsUpToDate() throws {
+        try applyPendingBoards(limit: 1000, waiting: true)
     }
 
     /// One result as the batch statement reads it.
@@ -345,6 +417,7 @@ public struct ScoreStore {
     /// competition ranks ("1, 2, 2, 4"): equal (score, time, moment) share one.
     public func leaderboard(game: String = GameResultRecord.legacyGame, mode: String, period: LeaderboardPeriod, limit: Int, at now: Date,
                             aroundPlayer: Int64? = nil, neighbours: Int = 5) throws -> Leaderboard {
+        try boardsUpToDate()
         let start = period.start(containing: now)
         let top = try connection.query("""
             SELECT h.player_id, p.name, h.score, h.duration_ms, (extract(epoch FROM h.achieved_at) * 1000)::bigint AS achieved_ms
@@ -455,6 +528,7 @@ public struct ScoreStore {
     /// A player's all-time bests per game and mode and their most recent
     /// games, of one game or (nil) of every game.
     public func profile(of player: PlayerRecord, game: String? = nil, recentLimit: Int = 20) throws -> PlayerProfile {
+        try boardsUpToDate()
         let bests = try connection.query("""
             SELECT game, mode, score, duration_ms, (extract(epoch FROM achieved_at) * 1000)::bigint AS achieved_ms
             FROM highscores WHERE player_id = \(player.id)::bigint AND period = 'all'
@@ -525,8 +599,12 @@ public struct ScoreStore {
     /// of every game). Board rows are locked in primary-key order, the
     /// order result batches lock them in, so a reset and a batch cannot
     /// deadlock; progress is deleted after them (the main query reads it last).
+    /// Results stored before the reset and waiting for the boards
+    /// (`pending_boards`) are applied first, so the reset removes them too
+    /// rather than see them land after it.
     private func deleteBests(game: String?, mode: String?, playerID: Int64?, levels: Bool,
                              audit: (scope: String, playerName: String?, requester: String)?) throws -> ResetOutcome {
+        while try applyPendingBoards() > 0 {}
         let rows = try connection.query("""
             WITH locked AS (
                 SELECT player_id, game, mode, period, period_start FROM highscores

@@ -12,7 +12,8 @@ import MindPadStorage
 ///   only then is `durable` called: the realtime layer sends `finished`
 ///   after it.
 /// - Then it is written through the database workers in batches
-///   (`ResultBatchWriter`) and its journal entry marked done. PostgreSQL's
+///   (`ResultBatchWriter`: the result first, the boards right after) and
+///   its journal entry marked done. PostgreSQL's
 ///   answer within `acknowledgeWithin` (2 s) is the delivery (`.stored`);
 ///   without one the delivery is `.journaled` and the write goes on.
 /// - What the database could not take (unreachable, timed out, deadlock)
@@ -62,7 +63,11 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         writer = ResultBatchWriter(pool: pool, passMark: KidsLevel.passMark, onBatch: { count, duration in
             metrics.databaseQuery("record_results_batch", duration)
             metrics.resultBatchSize.record(Double(count))
+        }, onBoards: { _, duration in
+            metrics.databaseQuery("apply_boards", duration)
         })
+        // Bests a previous run stored but did not put on the boards.
+        writer.updateBoards()
         journal = try ResultJournal(directory: dataDirectory)
         let batches = writer
         journalWriter = JournalWriter(journal: journal, answerGroup: { batches.together($0) }, onCommit: { _, duration in

@@ -165,8 +165,14 @@ for size in pools {
         let latencies = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
         let service = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
         let batchSizes = Mutex<[Int]>([])
+        // The boards updates that follow the batches (migration 0013).
+        let boards = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+        let boardRowsApplied = Atomic<Int>(0)
         let failures = Atomic<Int>(0)
         let durableAfter = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+        // Journal first: from durable (when the server sends `finished`) to
+        // stored (`result_saved`), the target's own span.
+        let storedAfterDurable = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
         let fsyncs = Mutex<Histogram<UInt64>>(Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
         let groupSizes = Mutex<[Int]>([])
         let journalDir = URL(fileURLWithPath: journalDirectory).appendingPathComponent("pool-\(size)")
@@ -175,6 +181,9 @@ for size in pools {
         let writer = ResultBatchWriter(pool: pool, maxBatch: maxBatch, maxInFlight: size, onBatch: { count, duration in
             service.withLock { _ = $0.record(micros(duration)) }
             batchSizes.withLock { $0.append(count) }
+        }, onBoards: { count, duration in
+            boards.withLock { _ = $0.record(micros(duration)) }
+            boardRowsApplied.add(count, ordering: .relaxed)
         })
         // As the server does: a journal group reaches the batch writer together.
         let journal = JournalWriter(journal: try ResultJournal(directory: journalDir), answerGroup: { writer.together($0) }) {
@@ -189,8 +198,12 @@ for size in pools {
             pool.run({ c in try c.query("SELECT 1") }, completion: { _ in warm.leave() })
         }
         warm.wait()
+        // Each round's finishes until their last best is on the boards
+        // (pending_boards empty, migration 0013): the boards' lag.
+        var boardsSettled = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         let t0 = ContinuousClock.now
         for _ in 0..<rounds {
+            let roundStart = ContinuousClock.now
             let group = DispatchGroup()
             for _ in 0..<concurrent {
                 let score = Int.random(in: 0...80)
@@ -207,9 +220,11 @@ for size in pools {
                 }
                 if way == .journaled {
                     journal.append(record) { written in
-                        durableAfter.withLock { _ = $0.record(micros(ContinuousClock.now - queued)) }
+                        let durable = ContinuousClock.now
+                        durableAfter.withLock { _ = $0.record(micros(durable - queued)) }
                         if case .failure = written { failures.add(1, ordering: .relaxed) }
                         writer.write(record) { outcome in
+                            storedAfterDurable.withLock { _ = $0.record(micros(ContinuousClock.now - durable)) }
                             if case .success = outcome { journal.markDone([record.resultID]) }
                             done(outcome)
                         }
@@ -225,6 +240,15 @@ for size in pools {
                 }
             }
             group.wait()
+            // 200 finishes at once, then the next 200 once this round's
+            // bests are on the boards: each round is the burst of the
+            // target, not a backlog of the one before.
+            let settleBy = ContinuousClock.now + .seconds(10)
+            while Int(try connection.query("SELECT count(*) AS n FROM pending_boards").value("n") ?? "0") ?? 0 > 0
+                    && ContinuousClock.now < settleBy {
+                Thread.sleep(forTimeInterval: 0.0005)   // polled: the writer's jobs have no hook here
+            }
+            _ = boardsSettled.record(micros(ContinuousClock.now - roundStart))
         }
         let elapsed = ContinuousClock.now - t0
         pool.shutdown(timeout: .seconds(5))
@@ -236,6 +260,7 @@ for size in pools {
         s["way"] = way.rawValue
         if way == .journaled {
             s["durable"] = summary(durableAfter.withLock { $0 })
+            s["after_durable"] = summary(storedAfterDurable.withLock { $0 })
             s["fsync"] = summary(fsyncs.withLock { $0 })
             let groups = groupSizes.withLock { $0 }.sorted()
             if !groups.isEmpty {
@@ -246,6 +271,15 @@ for size in pools {
             s["journal_left"] = try ResultJournal(directory: journalDir).pending().count
         }
         s["statement"] = summary(service.withLock { $0 })
+        let boardsUpdates = boards.withLock { $0 }
+        s["boards_settled"] = summary(boardsSettled)
+        if boardsUpdates.totalCount > 0 {
+            s["boards"] = summary(boardsUpdates)
+            s["boards_rows"] = boardRowsApplied.load(ordering: .relaxed)
+        }
+        // Every stored result on the boards once the pool is idle, and the
+        // counts equal to the boards' own GROUP BY.
+        s["boards_pending_left"] = Int(try connection.query("SELECT count(*) AS n FROM pending_boards").value("n") ?? "-1") ?? -1
         let sizes = batchSizes.withLock { $0 }.sorted()
         if batched && !sizes.isEmpty {
             s["batches"] = sizes.count
