@@ -47,6 +47,13 @@ public struct SQLQuery: Sendable, Equatable, ExpressibleByStringInterpolation {
             binds.append(value?.sqlText)
             sql += "$\(binds.count)"
         }
+
+        /// SQL text chosen among literals of the source code
+        /// (`\(literal: waiting ? "FOR UPDATE" : "FOR UPDATE SKIP LOCKED")`):
+        /// a `StaticString` is fixed at compile time, so no value can become SQL.
+        public mutating func appendInterpolation(literal: StaticString) {
+            sql += literal.description
+        }
     }
 }
 

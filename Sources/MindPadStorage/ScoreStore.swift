@@ -289,7 +289,8 @@ public struct ScoreStore {
         let query: SQLQuery = """
             WITH taken AS (
                 DELETE FROM pending_boards WHERE result_id IN (
-                    SELECT result_id FROM pending_boards ORDER BY result_id LIMIT \(limit)::int FOR UPDATE SKIP LOCKED)
+                    SELECT result_id FROM pending_boards ORDER BY result_id LIMIT \(limit)::int
+                    \(literal: waiting ? "FOR UPDATE" : "FOR UPDATE SKIP LOCKED"))
                 RETURNING *
             ), periods AS (
                 -- The best result of each player on each board: one upsert
@@ -320,8 +321,7 @@ public struct ScoreStore {
             )
             SELECT count(*) AS taken FROM taken
             """
-        let rows = try connection.query(waiting ? SQLQuery(unsafeSQL: query.sql.replacingOccurrences(of: " SKIP LOCKED", with: ""),
-                                                           binds: query.binds) : query, prepared: true)
+        let rows = try connection.query(query, prepared: true)
         return rows.value("taken").flatMap { Int($0) } ?? 0
     }
 
@@ -604,7 +604,7 @@ public struct ScoreStore {
     /// rather than see them land after it.
     private func deleteBests(game: String?, mode: String?, playerID: Int64?, levels: Bool,
                              audit: (scope: String, playerName: String?, requester: String)?) throws -> ResetOutcome {
-        while try applyPendingBoards() > 0 {}
+        while try applyPendingBoards(waiting: true) > 0 {}
         let rows = try connection.query("""
             WITH locked AS (
                 SELECT player_id, game, mode, period, period_start FROM highscores
