@@ -31,8 +31,7 @@ def main():
     t = export.fit_temperature(ld[:, :10], yd)
     offset, thr = export.fit_not_a_digit_offset(ld, ln, t)
     if offset > 0:  # as export.calibrate: the "not a digit" lane's bias lowered
-        p["fc2.bias"] = p["fc2.bias"].copy()
-        p["fc2.bias"][export.NOT_A_DIGIT] -= np.float32(offset)
+        model.lower_not_a_digit(p, offset)
         ld, ln = export.logits_of(p, xd), export.logits_of(p, xn)
         thr = export.fit_threshold(ld, t)
         print(f"not-a-digit bias lowered by {offset:.4f}")
