@@ -34,6 +34,9 @@ CALIBRATION = os.path.join(OUT, "calibration.json")
 # Share of the calibration set's true digits the threshold may refuse (the
 # target on unseen writers is <= 0.5 %; half of it leaves room for them).
 REFUSE_DIGITS = 0.0025
+# With a "not a digit" output: let it alone spend the whole share (no confidence
+# threshold) rather than choosing the split that refuses most calibration non-digits.
+LANE_ONLY = False
 
 
 def logits_of(p, x):
@@ -92,7 +95,8 @@ def fit_not_a_digit_offset(ld, ln, temperature):
         return 0.0, fit_threshold(ld, temperature)
     margin = np.sort(ld[:, NOT_A_DIGIT] - ld[:, :10].max(1))[::-1]
     best = None
-    for k in range(int(REFUSE_DIGITS * len(ld)) + 1):
+    budget = int(REFUSE_DIGITS * len(ld))
+    for k in ([budget] if LANE_ONLY else range(budget + 1)):
         offset = max(0.0, float(margin[k]) + 1e-4)  # the lane then wins on at most k digits
         d, n = ld.copy(), ln.copy()
         d[:, NOT_A_DIGIT] -= offset

@@ -2,7 +2,8 @@
 before exporting: the calibration set's figures (what candidates are chosen on)
 and, with --test, the held-out figures evaluate.py measures through Swift.
 
-usage: .venv/bin/python quick_eval.py out/weights-a.npz [--test]
+usage: .venv/bin/python quick_eval.py out/weights-a.npz [--test] [--lane-only]
+(--lane-only: the "not a digit" output alone spends the refusal share, export.LANE_ONLY)
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ def load(path):
 
 def main():
     p = load(sys.argv[1])
+    export.LANE_ONLY = "--lane-only" in sys.argv
     xd, yd, xn = data.calibration_sets()
     ld, ln = export.logits_of(p, xd), export.logits_of(p, xn)
     t = export.fit_temperature(ld[:, :10], yd)
