@@ -43,6 +43,9 @@ def main():
                     help="with --not-a-digit, the output is its own head: a hidden layer of this many units "
                          "(ReLU) on the 800 conv features, then one logit (model.with_not_a_digit_head); "
                          "with --only-not-a-digit only the head is trained")
+    ap.add_argument("--nondigit-width", action="store_true",
+                    help="augment the non-digits' stroke width too (dilation / thinning, as MNIST's), so that a bold "
+                         "stroke does not by itself mean \"not a digit\"")
     ap.add_argument("--not-a-digit-share", type=float, default=1.0,
                     help="with --not-a-digit, a non-digit's target on class 10; the rest is spread evenly over the "
                          "digits, so that given a digit they stay uniform (the 10-output outlier exposure) too")
@@ -144,7 +147,8 @@ def main():
         pk = rng.choice(len(yk), args.skeleton_per_epoch, replace=False)
         c = data.augment(xk[pk], rng, rot=0.05, scale=0.05, shear=0.05, shift=1.0, alpha=0.0, width=False)
         pn = rng.choice(len(xn), min(args.nondigits_per_epoch, len(xn)), replace=False)  # as steps_per_epoch
-        n = data.augment(xn[pn], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0, width=False)
+        n = data.augment(xn[pn], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0,
+                         width=args.nondigit_width)
         x = np.concatenate([a, b, c, n])
         y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk], np.full(len(pn), -1, np.int32)])
         perm = rng.permutation(len(y))
