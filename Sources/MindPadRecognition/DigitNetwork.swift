@@ -5,9 +5,12 @@
 ///             ─conv3×3 same─▶ 14×14×16 ─ReLU, max 2×2─▶ 7×7×16
 ///             ─conv3×3 valid─▶ 5×5×32 ─ReLU─▶ 800 ─dense─▶ 64 ─ReLU─▶ dense ─▶ 10 logits
 ///
-/// A file may also carry an 11th output, "not a digit" (`fc2` 64×11): the last
-/// layer computes 12 lanes either way, so it costs no time (`Recognizer` refuses a
-/// drawing where it is the largest logit).
+/// A file may also carry an 11th output, "not a digit", in one of two forms:
+/// an 11th column of `fc2` (64×11; the last layer computes 12 lanes either way,
+/// so it costs no time), or its own head on the 800 conv features, `nad1`
+/// 800→H (H a multiple of 4, at most 64), ReLU, `nad2` H→1 (800·H + H more
+/// multiply-adds, done only for the non-zero features like fc1's). `Recognizer`
+/// refuses a drawing where it is the largest logit.
 ///
 /// 57,802 parameters, 449,280 multiply-adds (dense; about a third are done, see `forward`). The weights are immutable after
 /// loading, so one instance serves every thread; per-call state lives in a
@@ -39,6 +42,12 @@ final class DigitNetwork: @unchecked Sendable {
     let outputs: Int
     private let f2: UnsafeMutablePointer<Float>  // [in 64][out 12] (10 or 11, the rest zero columns)
     private let c2: UnsafeMutablePointer<Float>  // [12]
+    /// Width of the "not a digit" head's hidden layer; 0 without the head.
+    let headWidth: Int
+    private let h1: UnsafeMutablePointer<Float>  // [in 800][out H] (empty without the head)
+    private let hb1: UnsafeMutablePointer<Float>  // [H]
+    private let h2: UnsafeMutablePointer<Float>  // [H]
+    private let hb2: Float
 
     private static func buffer(_ values: [Float], count: Int? = nil) -> UnsafeMutablePointer<Float> {
         let n = count ?? values.count
@@ -53,10 +62,15 @@ final class DigitNetwork: @unchecked Sendable {
             throw RecognitionError(.invalidModel, detail: "architecture \(arch), expected \(Self.architecture)")
         }
         var t: [String: [Float]] = [:]
-        let outputs = file.tensors["fc2.bias"]?.shape == [11] ? 11 : 10
+        let laneOutputs = file.tensors["fc2.bias"]?.shape == [11] ? 11 : 10
+        let head = try Self.head(file)
+        if head != nil && laneOutputs == 11 {
+            throw RecognitionError(.invalidModel, detail: "both an 11th fc2 lane and a \"not a digit\" head")
+        }
+        let outputs = head == nil ? laneOutputs : 11
         self.outputs = outputs
         for (name, tenShape) in Self.shapes {
-            let shape = name.hasPrefix("fc2.") ? Array(tenShape.dropLast()) + [outputs] : tenShape
+            let shape = name.hasPrefix("fc2.") ? Array(tenShape.dropLast()) + [laneOutputs] : tenShape
             guard let tensor = file.tensors[name] else {
                 throw RecognitionError(.invalidModel, detail: "missing tensor \(name)")
             }
@@ -75,12 +89,37 @@ final class DigitNetwork: @unchecked Sendable {
         f1 = Self.buffer(t["fc1.weight"]!); c1 = Self.buffer(t["fc1.bias"]!)
         let fc2 = t["fc2.weight"]!
         var padded = [Float](repeating: 0, count: 64 * 12)
-        for i in 0..<64 { for o in 0..<outputs { padded[i * 12 + o] = fc2[i * outputs + o] } }
+        for i in 0..<64 { for o in 0..<laneOutputs { padded[i * 12 + o] = fc2[i * laneOutputs + o] } }
         f2 = Self.buffer(padded); c2 = Self.buffer(t["fc2.bias"]!, count: 12)
+        headWidth = head?.width ?? 0
+        h1 = Self.buffer(head?.w1 ?? [], count: max(800 * headWidth, 4)); hb1 = Self.buffer(head?.b1 ?? [], count: max(headWidth, 4))
+        h2 = Self.buffer(head?.w2 ?? [], count: max(headWidth, 4)); hb2 = head?.b2 ?? 0
+    }
+
+    /// The "not a digit" head's tensors (`nad1.weight` [800, H], `nad1.bias` [H],
+    /// `nad2.weight` [H, 1], `nad2.bias` [1]) when the file has them: all or none.
+    private static func head(_ file: SafeTensors) throws(RecognitionError) -> (width: Int, w1: [Float], b1: [Float], w2: [Float], b2: Float)? {
+        let names = ["nad1.weight", "nad1.bias", "nad2.weight", "nad2.bias"]
+        let present = names.filter { file.tensors[$0] != nil }
+        if present.isEmpty { return nil }
+        guard present.count == names.count else {
+            throw RecognitionError(.invalidModel, detail: "\"not a digit\" head incomplete: only \(present)")
+        }
+        let w1 = file.tensors["nad1.weight"]!, b1 = file.tensors["nad1.bias"]!
+        let w2 = file.tensors["nad2.weight"]!, b2 = file.tensors["nad2.bias"]!
+        let h = w1.shape.count == 2 ? w1.shape[1] : 0
+        guard w1.shape == [800, h], h > 0, h % 4 == 0, h <= 64, b1.shape == [h], w2.shape == [h, 1], b2.shape == [1] else {
+            throw RecognitionError(.invalidModel, detail: "\"not a digit\" head shapes \(w1.shape) \(b1.shape) \(w2.shape) \(b2.shape), "
+                                   + "expected [800, H] [H] [H, 1] [1] with H a multiple of 4 up to 64")
+        }
+        for (name, tensor) in zip(names, [w1, b1, w2, b2]) where !tensor.values.allSatisfy(\.isFinite) {
+            throw RecognitionError(.invalidModel, detail: "\(name) has non-finite values")
+        }
+        return (h, w1.values, b1.values, w2.values, b2.values[0])
     }
 
     deinit {
-        for p in [w1, b1, w2, b2, w3, b3, f1, c1, f2, c2] { p.deallocate() }
+        for p in [w1, b1, w2, b2, w3, b3, f1, c1, f2, c2, h1, hb1, h2] { p.deallocate() }
     }
 
     /// Runs the network on `ws.image` (28×28) and writes `outputs` logits to `ws.logits` (12 lanes, the rest 0).
@@ -242,6 +281,21 @@ final class DigitNetwork: @unchecked Sendable {
             a0 += load4(w, 0) * u; a1 += load4(w, 4) * u; a2 += load4(w, 8) * u
         }
         store4(a0, logits, 0); store4(a1, logits, 4); store4(a2, logits, 8)
+
+        // The "not a digit" head: 800 -> H, ReLU, -> 1, over the same non-zero features as fc1
+        // (nzIndex holds i * 64; the head's rows are H wide), four hidden units at a time.
+        if headWidth > 0 {
+            let hw = headWidth
+            var sum: Float = hb2
+            for g in stride(from: 0, to: hw, by: 4) {
+                var a = load4(hb1, g)
+                for k in 0..<n {
+                    a += load4(h1, (Int(nzIndex[k]) &>> 6) &* hw &+ g) * SIMD4<Float>(repeating: nzValue[k])
+                }
+                sum += (a.replacing(with: 0, where: a .< 0) * load4(h2, g)).sum()
+            }
+            logits[10] = sum
+        }
     }
 }
 

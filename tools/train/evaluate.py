@@ -315,7 +315,7 @@ def main():
             t0 = time.perf_counter_ns()
             r = sess.run(["logits"], {"image": im})
             times.append((time.perf_counter_ns() - t0) / 1000)
-        ort_pred.append(int(np.argmax(r[0])))
+        ort_pred.append(int(np.argmax(r[0][0, :10])))  # the digit read (an 11th output is "not a digit")
     ort_median = float(np.median(times))
     print(f"\nONNX Runtime agrees with Swift on {int((np.array(ort_pred) == pred).sum())}/{len(pred)} stroke drawings")
     print(f"\nTiming, one core (core {args.core}), batch 1, {len(imgs)} drawings x {args.repeats} calls, "

@@ -34,6 +34,9 @@ CALIBRATION = os.path.join(OUT, "calibration.json")
 # Share of the calibration set's true digits the threshold may refuse (the
 # target on unseen writers is <= 0.5 %; half of it leaves room for them).
 REFUSE_DIGITS = 0.0025
+# With a "not a digit" output: let it alone spend the whole share (no confidence
+# threshold) rather than choosing the split that refuses most calibration non-digits.
+LANE_ONLY = False
 
 
 def logits_of(p, x):
@@ -92,7 +95,8 @@ def fit_not_a_digit_offset(ld, ln, temperature):
         return 0.0, fit_threshold(ld, temperature)
     margin = np.sort(ld[:, NOT_A_DIGIT] - ld[:, :10].max(1))[::-1]
     best = None
-    for k in range(int(REFUSE_DIGITS * len(ld)) + 1):
+    budget = int(REFUSE_DIGITS * len(ld))
+    for k in ([budget] if LANE_ONLY else range(budget + 1)):
         offset = max(0.0, float(margin[k]) + 1e-4)  # the lane then wins on at most k digits
         d, n = ld.copy(), ln.copy()
         d[:, NOT_A_DIGIT] -= offset
@@ -126,8 +130,7 @@ def calibrate(p):
     t = fit_temperature(ld[:, :10], yd)
     offset, threshold = fit_not_a_digit_offset(ld, ln, t)
     if offset > 0:
-        p["fc2.bias"] = p["fc2.bias"].copy()
-        p["fc2.bias"][NOT_A_DIGIT] -= np.float32(offset)
+        model.lower_not_a_digit(p, offset)
         ld, ln = logits_of(p, xd), logits_of(p, xn)
         threshold = fit_threshold(ld, t)
     cal = {"temperature": round(t, 4), "unsure_below": threshold,
@@ -159,7 +162,7 @@ def shipped_onnx():
     holds other weights (an out/ copied from another checkout, or an export not shipped),
     so that evaluate.py's ONNX Runtime figures are of the network Swift runs."""
     from safetensors.numpy import load_file
-    p = {k: v.astype(np.float32) for k, v in load_file(SAFETENSORS).items() if k in model.SHAPES}
+    p = {k: v.astype(np.float32) for k, v in load_file(SAFETENSORS).items() if k in model.SHAPES or k in model.NAD_KEYS}
     p = {k: p[k] for k in model.shapes_of(p)}
     if os.path.exists(ONNX):
         import onnx
@@ -168,15 +171,24 @@ def shipped_onnx():
         same = all(np.array_equal(have.get(f"conv{i}.w"), p[f"conv{i}.weight"].transpose(3, 2, 0, 1))
                    and np.array_equal(have.get(f"conv{i}.b"), p[f"conv{i}.bias"]) for i in (1, 2, 3)) and all(
             np.array_equal(have.get(f"fc{i}.{s}"), p[f"fc{i}.{n}"]) for i in (1, 2) for s, n in (("w", "weight"),
-                                                                                                   ("b", "bias")))
+                                                                                                   ("b", "bias"))) and all(
+            np.array_equal(have.get(k), p[k]) for k in model.NAD_KEYS if k in p)
         if same:
             return
         print("out/mindpad-digits.onnx holds other weights than the shipped ones: rewritten")
     write_onnx(p)
 
 
-def metadata(cal, outputs=10):
-    shapes = model.SHAPES11 if outputs == 11 else model.SHAPES
+def metadata(cal, p):
+    shapes = model.shapes_of(p)
+    outputs = model.outputs_of(p)
+    head = "nad1.weight" in p
+    layers = ("conv3x3(1->8,same) relu maxpool2; conv3x3(8->16,same) relu maxpool2; "
+              "conv3x3(16->32,valid) relu; flatten HWC 800; fc 800->64 relu; fc 64->%d logits"
+              % (10 if head else outputs))
+    if head:
+        h = p["nad1.weight"].shape[1]
+        layers += "; not a digit: nad1 800->%d relu; nad2 %d->1 = logit 10" % (h, h)
     return {
         "temperature": repr(cal["temperature"]),
         "unsure_below": repr(cal["unsure_below"]),
@@ -185,12 +197,11 @@ def metadata(cal, outputs=10):
                            100 * REFUSE_DIGITS, data.CALIB_WRITERS * data.CALIB_PER_DIGIT * 10, data.CALIB_SEED,
                            100 * cal["calibration_nondigits_refused"], data.ND_CALIB[0] * data.ND_CALIB[1] * 4),
         "architecture": model.ARCH,
-        "layers": "conv3x3(1->8,same) relu maxpool2; conv3x3(8->16,same) relu maxpool2; "
-                  "conv3x3(16->32,valid) relu; flatten HWC 800; fc 800->64 relu; fc 64->%d logits" % outputs,
+        "layers": layers,
         "outputs": "digits 0-9" + ("; 10 = not a digit (unsure when it is the largest logit)" if outputs == 11 else ""),
         "layout": "input NHWC 28x28x1, conv weights HWIO, dense weights (in, out)",
         "parameters": str(sum(int(np.prod(s)) for s in shapes.values())),
-        "multiply_adds": str(model.MACS + 64 * (outputs - 10)),
+        "multiply_adds": str(model.macs_of(p)),
         "input": "28x28 floats, 0 = background, 1 = ink (MNIST / 255)",
         "grid": "28",
         "fit_size": repr(raster.FIT_SIZE),
@@ -208,7 +219,7 @@ def write_safetensors(p, cal):
     from safetensors.numpy import save_file
     os.makedirs(RES, exist_ok=True)
     save_file({k: np.ascontiguousarray(v) for k, v in p.items()}, SAFETENSORS,
-              metadata=metadata(cal, p["fc2.bias"].shape[0]))
+              metadata=metadata(cal, p))
     print("wrote", SAFETENSORS, os.path.getsize(SAFETENSORS), "bytes")
 
 
@@ -237,12 +248,20 @@ def write_onnx(p):
     nodes.append(helper.make_node("Gemm", ["flat", const("fc1.w", p["fc1.weight"]), const("fc1.b", p["fc1.bias"])],
                                   ["h"]))
     nodes.append(helper.make_node("Relu", ["h"], ["hr"]))
+    head = "nad1.weight" in p
     nodes.append(helper.make_node("Gemm", ["hr", const("fc2.w", p["fc2.weight"]), const("fc2.b", p["fc2.bias"])],
-                                  ["logits"]))
+                                  ["digits" if head else "logits"]))
+    if head:  # the "not a digit" head on the conv features, its logit appended as the 11th
+        nodes.append(helper.make_node("Gemm", ["flat", const("nad1.weight", p["nad1.weight"]),
+                                               const("nad1.bias", p["nad1.bias"])], ["g"]))
+        nodes.append(helper.make_node("Relu", ["g"], ["gr"]))
+        nodes.append(helper.make_node("Gemm", ["gr", const("nad2.weight", p["nad2.weight"]),
+                                               const("nad2.bias", p["nad2.bias"])], ["nad"]))
+        nodes.append(helper.make_node("Concat", ["digits", "nad"], ["logits"], axis=1))
     graph = helper.make_graph(nodes, model.ARCH, [helper.make_tensor_value_info("image", TensorProto.FLOAT,
                                                                                   ["N", 1, 28, 28])],
                               [helper.make_tensor_value_info("logits", TensorProto.FLOAT,
-                                                                                   ["N", p["fc2.bias"].shape[0]])], init)
+                                                                                   ["N", model.outputs_of(p)])], init)
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="mindpad-train")
     m.ir_version = 8
     onnx.checker.check_model(m)

@@ -5,6 +5,8 @@ conv1 3x3 1->8 same, ReLU, maxpool 2      -> 14x14x8
 conv2 3x3 8->16 same, ReLU, maxpool 2     -> 7x7x16
 conv3 3x3 16->32 valid, ReLU              -> 5x5x32 (flattened in H, W, C order: 800)
 fc1 800->64, ReLU; fc2 64->10 (logits), or 64->11 with an 11th "not a digit" output
+Or the "not a digit" output by its own small layer on the 800 conv features:
+nad1 800->H, ReLU; nad2 H->1: logit 10 (the digit layers untouched).
 Weights: conv HWIO, dense (in, out).
 """
 from __future__ import annotations
@@ -24,9 +26,49 @@ NOT_A_DIGIT = 10
 SHAPES11 = dict(SHAPES, **{"fc2.weight": (64, 11), "fc2.bias": (11,)})
 
 
+NAD_KEYS = ("nad1.weight", "nad1.bias", "nad2.weight", "nad2.bias")
+
+
+def nad_shapes(hidden: int):
+    """The "not a digit" head: its own hidden layer of `hidden` units on the conv features."""
+    return {"nad1.weight": (800, hidden), "nad1.bias": (hidden,), "nad2.weight": (hidden, 1), "nad2.bias": (1,)}
+
+
 def shapes_of(p):
-    """SHAPES or SHAPES11, whichever `p` (a dict of weights) holds."""
+    """SHAPES, SHAPES11, or SHAPES with the "not a digit" head, whichever `p` (a dict of weights) holds."""
+    if "nad1.weight" in p:
+        return dict(SHAPES, **nad_shapes(p["nad1.weight"].shape[1]))
     return SHAPES11 if p["fc2.bias"].shape[0] == 11 else SHAPES
+
+
+def outputs_of(p):
+    """10, or 11 with a "not a digit" output (a lane of fc2 or its own head)."""
+    return 11 if "nad1.weight" in p or p["fc2.bias"].shape[0] == 11 else 10
+
+
+def macs_of(p):
+    if "nad1.weight" in p:
+        h = p["nad1.weight"].shape[1]
+        return MACS + 800 * h + h
+    return MACS + 64 * (outputs_of(p) - 10)
+
+
+def with_not_a_digit_head(p, hidden: int, rng: np.random.Generator):
+    """A 10-output network with the "not a digit" head added (He-initialised, its
+    output bias low so that until trained it wins nowhere); the digit layers unchanged."""
+    q = dict(p)
+    q["nad1.weight"] = (rng.normal(0, 1, (800, hidden)) * np.sqrt(2.0 / 800)).astype(np.float32)
+    q["nad1.bias"] = np.zeros(hidden, np.float32)
+    q["nad2.weight"] = (rng.normal(0, 1, (hidden, 1)) * np.sqrt(1.0 / hidden)).astype(np.float32)
+    q["nad2.bias"] = np.array([-4.0], np.float32)
+    return q
+
+
+def lower_not_a_digit(p, offset: float):
+    """Lowers the "not a digit" logit by `offset` (its bias, in place in a copy of the array)."""
+    key, i = ("nad2.bias", 0) if "nad2.bias" in p else ("fc2.bias", NOT_A_DIGIT)
+    p[key] = p[key].copy()
+    p[key][i] -= np.float32(offset)
 
 
 def with_not_a_digit(p):
@@ -72,13 +114,19 @@ def jax_forward(p, x, dropout_key=None, rate=0.2):
     h = pool(jax.nn.relu(conv(h, p["conv2.weight"], p["conv2.bias"], "SAME")))
     h = jax.nn.relu(conv(h, p["conv3.weight"], p["conv3.bias"], "VALID"))
     h = h.reshape(h.shape[0], -1)
+    feat = h
     if dropout_key is not None:
         k1, k2 = jax.random.split(dropout_key)
         h = h * jax.random.bernoulli(k1, 1 - rate, h.shape) / (1 - rate)
     h = jax.nn.relu(jnp.dot(h, p["fc1.weight"], precision=lax.Precision.HIGHEST) + p["fc1.bias"])
     if dropout_key is not None:
         h = h * jax.random.bernoulli(k2, 1 - rate, h.shape) / (1 - rate)
-    return jnp.dot(h, p["fc2.weight"], precision=lax.Precision.HIGHEST) + p["fc2.bias"]
+    logits = jnp.dot(h, p["fc2.weight"], precision=lax.Precision.HIGHEST) + p["fc2.bias"]
+    if "nad1.weight" in p:
+        g = jax.nn.relu(jnp.dot(feat, p["nad1.weight"], precision=lax.Precision.HIGHEST) + p["nad1.bias"])
+        logits = jnp.concatenate([logits, jnp.dot(g, p["nad2.weight"], precision=lax.Precision.HIGHEST)
+                                  + p["nad2.bias"]], axis=1)
+    return logits
 
 
 def np_conv(h, w, b, pad):
@@ -106,6 +154,10 @@ def np_forward(p, x):
     h = x.astype(np.float64)[:, :, None]
     h = pool(np.maximum(conv(h, q["conv1.weight"], q["conv1.bias"], True), 0))
     h = pool(np.maximum(conv(h, q["conv2.weight"], q["conv2.bias"], True), 0))
-    h = np.maximum(conv(h, q["conv3.weight"], q["conv3.bias"], False), 0).reshape(-1)
-    h = np.maximum(h @ q["fc1.weight"] + q["fc1.bias"], 0)
-    return h @ q["fc2.weight"] + q["fc2.bias"]
+    feat = np.maximum(conv(h, q["conv3.weight"], q["conv3.bias"], False), 0).reshape(-1)
+    h = np.maximum(feat @ q["fc1.weight"] + q["fc1.bias"], 0)
+    logits = h @ q["fc2.weight"] + q["fc2.bias"]
+    if "nad1.weight" in q:
+        g = np.maximum(feat @ q["nad1.weight"] + q["nad1.bias"], 0)
+        logits = np.concatenate([logits, g @ q["nad2.weight"] + q["nad2.bias"]])
+    return logits

@@ -2,7 +2,8 @@
 before exporting: the calibration set's figures (what candidates are chosen on)
 and, with --test, the held-out figures evaluate.py measures through Swift.
 
-usage: .venv/bin/python quick_eval.py out/weights-a.npz [--test]
+usage: .venv/bin/python quick_eval.py out/weights-a.npz [--test] [--lane-only]
+(--lane-only: the "not a digit" output alone spends the refusal share, export.LANE_ONLY)
 """
 from __future__ import annotations
 
@@ -26,13 +27,13 @@ def load(path):
 
 def main():
     p = load(sys.argv[1])
+    export.LANE_ONLY = "--lane-only" in sys.argv
     xd, yd, xn = data.calibration_sets()
     ld, ln = export.logits_of(p, xd), export.logits_of(p, xn)
     t = export.fit_temperature(ld[:, :10], yd)
     offset, thr = export.fit_not_a_digit_offset(ld, ln, t)
     if offset > 0:  # as export.calibrate: the "not a digit" lane's bias lowered
-        p["fc2.bias"] = p["fc2.bias"].copy()
-        p["fc2.bias"][export.NOT_A_DIGIT] -= np.float32(offset)
+        model.lower_not_a_digit(p, offset)
         ld, ln = export.logits_of(p, xd), export.logits_of(p, xn)
         thr = export.fit_threshold(ld, t)
         print(f"not-a-digit bias lowered by {offset:.4f}")

@@ -17,10 +17,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from legibility import check as legible
+
+
+class RoundStroke(list):
+    """A stroke of many evenly spaced points along a curve (an ellipse): printed, it keeps every third."""
+
 
 def ell(cx, cy, rx, ry, a0, a1, n=10):
     a = np.radians(np.linspace(a0, a1, n))
-    return [(cx + rx * math.cos(t), cy + ry * math.sin(t)) for t in a]
+    return RoundStroke((cx + rx * math.cos(t), cy + ry * math.sin(t)) for t in a)
 
 
 # (digit, name, test_only, strokes)
@@ -84,13 +90,17 @@ STYLES = [
                                (0.55, 0.6), (0.35, 1.0)]]),
     (9, "hook", False, [[(0.6, 0.12), (0.35, 0.0), (0.08, 0.2), (0.2, 0.45), (0.55, 0.35), (0.6, 0.15),
                          (0.58, 0.7), (0.45, 0.98), (0.2, 0.9)]]),
-    (9, "round", False, [ell(0.35, 0.25, 0.27, 0.25, -10, 350, 12) + [(0.6, 1.0)]]),
+    (9, "round", False, [RoundStroke(ell(0.35, 0.25, 0.27, 0.25, -10, 350, 12) + [(0.6, 1.0)])]),
     (9, "angular", False, [[(0.6, 0.05), (0.1, 0.05), (0.1, 0.05), (0.1, 0.42), (0.1, 0.42), (0.6, 0.42),
                             (0.6, 0.42), (0.6, 0.05), (0.6, 0.05), (0.6, 1.0)]]),
     (9, "openloop", False, [[(0.45, 0.02), (0.2, 0.02), (0.05, 0.2), (0.2, 0.42), (0.55, 0.35), (0.62, 0.12),
                              (0.62, 0.12), (0.6, 1.0)]]),
     (9, "twostroke", True, [ell(0.35, 0.25, 0.27, 0.25, 0, 360, 12), [(0.62, 0.2), (0.6, 1.0)]]),
 ]
+
+
+# A digit style's strokes (by identity) → (digit, style name).
+_LABEL = {id(s): (d, n) for (d, n, _, s) in STYLES}
 
 
 def catmull_rom(pts, per_seg=12):
@@ -136,12 +146,16 @@ class Writer:
         )
 
 
-def polyline(pts, per_seg=8):
+def polyline(pts, per_seg=8, every_third: bool = False):
     """A "printed" stroke: straight segments between the control points; a
-    round stroke given by many points (an ellipse) keeps only every third, so
-    its curve becomes a few straight sides."""
+    round stroke given by many points (an ellipse, `every_third`) keeps only
+    every third, so its curve becomes a few straight sides. (Digits subsample
+    only their `RoundStroke`s: keeping every third point of a hand-placed
+    stroke of 10-12 points made a printed 3 cusp a 7, a 9 angular a Z and an
+    8 sloop a triangle. Other drawings keep the old rule, more than 9 points,
+    so the non-digit sets stay as they were.)"""
     p = np.asarray(pts, np.float64)
-    if len(p) > 9:
+    if every_third:
         p = np.vstack([p[:-1:3], p[-1:]])
     if len(p) == 1:
         return p
@@ -154,20 +168,31 @@ def polyline(pts, per_seg=8):
 PRINTED_SHARE = 0.3  # drawings made of straight segments rather than curves
 
 
-def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.0), printed: bool | None = None):
-    """Returns strokes [[[x, y, t_ms], ...], ...] in canvas pixels. `printed`:
-    straight-segment shapes (None: at random, PRINTED_SHARE of the time)."""
-    if printed is None:
-        printed = bool(rng.random() < PRINTED_SHARE)
-    slant = w.slant + rng.normal(0, 0.05)
-    rot = w.rotation + rng.normal(0, 0.04)
+def _shape(style_strokes, w: Writer, rng: np.random.Generator, printed: bool, round_only: bool, care: float = 0.0):
+    """One drawing's geometry before it is placed and sampled by a device: the
+    dense strokes and the control points (jittered), both with the writer's and
+    the drawing's slant, rotation, aspect and size, and that size. `care` (0-1)
+    shrinks the writer's slant, rotation and jitter (a writer taking care)."""
+    keep = 1.0 - care
+    slant = w.slant * keep + rng.normal(0, 0.05)
+    rot = w.rotation * keep + rng.normal(0, 0.04)
     aspect = w.aspect * np.exp(rng.normal(0, 0.06))
     size = w.size * np.exp(rng.normal(0, 0.1))
     c, s = math.cos(rot), math.sin(rot)
-    shapes = []
+
+    def place(p):
+        x = p[:, 0] * aspect - slant * (p[:, 1] - 0.5)
+        y = p[:, 1]
+        return np.stack([c * x - s * y, s * x + c * y], 1) * size
+
+    shapes, ctrls = [], []
     for stroke in style_strokes:
-        ctrl = np.asarray(stroke, np.float64) + rng.normal(0, w.jitter, (len(stroke), 2))
-        dense = polyline(ctrl) if printed else catmull_rom(ctrl)
+        ctrl = np.asarray(stroke, np.float64) + rng.normal(0, w.jitter * (1.0 - 0.5 * care), (len(stroke), 2))
+        if printed:
+            every_third = isinstance(stroke, RoundStroke) if round_only else len(ctrl) > 9
+            dense = polyline(ctrl, every_third=every_third)
+        else:
+            dense = catmull_rom(ctrl)
         if len(dense) > 2:
             # overshoot / undershoot the ends a little
             for end in (0, 1):
@@ -185,9 +210,53 @@ def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.
             idx = np.linspace(0, len(f) - 1, m)
             dense = dense + np.stack([np.interp(idx, np.arange(len(f)), f[:, 0]),
                                       np.interp(idx, np.arange(len(f)), f[:, 1])], 1)
-        x = dense[:, 0] * aspect - slant * (dense[:, 1] - 0.5)
-        y = dense[:, 1]
-        shapes.append(np.stack([c * x - s * y, s * x + c * y], 1) * size)
+        shapes.append(place(dense))
+        ctrls.append(place(ctrl))
+    return shapes, ctrls, size
+
+
+MAX_REDRAWS = 40
+# After this many redraws a writer whose habits keep breaking a rule (a strong
+# slant and rotation that lay every flag of their 1s flat) takes care: their
+# slant, rotation and jitter shrink step by step towards the style's own shape.
+CAREFUL_AFTER = 10
+# Drawings accepted only because MAX_REDRAWS ran out (counted, should stay ~0).
+GAVE_UP = [0]
+# Set to a list to collect the drawings the legibility rules turned down:
+# (digit, style, rule, strokes as drawn) (legibility_sheet.py).
+REJECTED: list | None = None
+
+
+def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.0), printed: bool | None = None):
+    """Returns strokes [[[x, y, t_ms], ...], ...] in canvas pixels. `printed`:
+    straight-segment shapes (None: at random, PRINTED_SHARE of the time).
+
+    A digit style of STYLES (recognised by identity, so callers need not say
+    which) is drawn again, with new per-drawing noise, until its geometry passes
+    `legibility.check`: the jitter, slant and aspect of a writer must not turn
+    its 1 into a 7 or its 3 into a 7 (label noise). Anything else (letters,
+    scribbles, two digits on top of each other) is drawn once, as before."""
+    if printed is None:
+        printed = bool(rng.random() < PRINTED_SHARE)
+    label = _LABEL.get(id(style_strokes))
+    if label is None:
+        shapes, _, size = _shape(style_strokes, w, rng, printed, round_only=False)
+        return _sample(shapes, w, rng, canvas, size)
+    for attempt in range(MAX_REDRAWS):
+        care = min(1.0, max(0.0, (attempt - CAREFUL_AFTER + 1) / (MAX_REDRAWS - CAREFUL_AFTER - 5)))
+        shapes, ctrls, size = _shape(style_strokes, w, rng, printed, round_only=True, care=care)
+        why = legible(label[0], label[1], ctrls, shapes)
+        if why is None:
+            break
+        if attempt == MAX_REDRAWS - 1:
+            GAVE_UP[0] += 1
+        if REJECTED is not None:
+            REJECTED.append((label[0], label[1], why, _sample(shapes, w, np.random.default_rng(0), canvas, size)))
+    return _sample(shapes, w, rng, canvas, size)
+
+
+def _sample(shapes, w: Writer, rng: np.random.Generator, canvas, size):
+    """Places the drawing on the canvas and samples it as the writer's device would."""
     allp = np.vstack(shapes)
     lo, hi = allp.min(0), allp.max(0)
     # place anywhere on the canvas, sometimes partly outside

@@ -39,6 +39,13 @@ def main():
     ap.add_argument("--only-not-a-digit", action="store_true",
                     help="with --not-a-digit, train only the \"not a digit\" lane (fc2's column 10 and its bias): "
                          "every digit output stays exactly as in --init")
+    ap.add_argument("--not-a-digit-hidden", type=int, default=0,
+                    help="with --not-a-digit, the output is its own head: a hidden layer of this many units "
+                         "(ReLU) on the 800 conv features, then one logit (model.with_not_a_digit_head); "
+                         "with --only-not-a-digit only the head is trained")
+    ap.add_argument("--nondigit-width", action="store_true",
+                    help="augment the non-digits' stroke width too (dilation / thinning, as MNIST's), so that a bold "
+                         "stroke does not by itself mean \"not a digit\"")
     ap.add_argument("--not-a-digit-share", type=float, default=1.0,
                     help="with --not-a-digit, a non-digit's target on class 10; the rest is spread evenly over the "
                          "digits, so that given a digit they stay uniform (the 10-output outlier exposure) too")
@@ -69,10 +76,12 @@ def main():
             start = load_file(args.init)
         else:
             start = dict(np.load(args.init))
-        start = {k: start[k].astype(np.float32) for k in model.SHAPES}
-    if args.not_a_digit and start["fc2.bias"].shape[0] == 10:
+        start = {k: start[k].astype(np.float32) for k in model.shapes_of(start)}
+    if args.not_a_digit and args.not_a_digit_hidden and "nad1.weight" not in start:
+        start = model.with_not_a_digit_head(start, args.not_a_digit_hidden, rng)
+    elif args.not_a_digit and model.outputs_of(start) == 10:
         start = model.with_not_a_digit(start)
-    outputs = start["fc2.bias"].shape[0]
+    outputs = model.outputs_of(start)
     params = {k: jnp.asarray(v) for k, v in start.items()}
     m = {k: jnp.zeros_like(v) for k, v in params.items()}
     v = {k: jnp.zeros_like(v) for k, v in params.items()}
@@ -102,8 +111,9 @@ def main():
     def step(p, m, v, x, y, key, i):
         loss, g = jax.value_and_grad(loss_fn)(p, x, y, key)
         if args.only_not_a_digit:
-            g = {k: jnp.zeros_like(g[k]).at[..., model.NOT_A_DIGIT].set(g[k][..., model.NOT_A_DIGIT])
-                 if k.startswith("fc2.") else jnp.zeros_like(g[k]) for k in g}
+            g = {k: g[k] if k in model.NAD_KEYS else
+                 jnp.zeros_like(g[k]).at[..., model.NOT_A_DIGIT].set(g[k][..., model.NOT_A_DIGIT])
+                 if k.startswith("fc2.") and g[k].shape[-1] == 11 else jnp.zeros_like(g[k]) for k in g}
         warm = jnp.minimum(1.0, (i + 1) / steps_per_epoch)
         lr = args.lr * warm * 0.5 * (1 + jnp.cos(jnp.pi * i / total))
         b1, b2 = 0.9, 0.999
@@ -115,9 +125,9 @@ def main():
             mh = newm[k] / (1 - b1 ** t); vh = newv[k] / (1 - b2 ** t)
             decay = wd * p[k] if k.endswith("weight") else 0.0
             delta = lr * (mh / (jnp.sqrt(vh) + 1e-8) + decay)
-            if args.only_not_a_digit:  # the frozen weights do not decay either
+            if args.only_not_a_digit and k not in model.NAD_KEYS:  # the frozen weights do not decay either
                 delta = jnp.zeros_like(delta).at[..., model.NOT_A_DIGIT].set(delta[..., model.NOT_A_DIGIT]) \
-                    if k.startswith("fc2.") else jnp.zeros_like(delta)
+                    if k.startswith("fc2.") and delta.shape[-1] == 11 else jnp.zeros_like(delta)
             newp[k] = p[k] - delta
         return newp, newm, newv, loss
 
@@ -137,7 +147,8 @@ def main():
         pk = rng.choice(len(yk), args.skeleton_per_epoch, replace=False)
         c = data.augment(xk[pk], rng, rot=0.05, scale=0.05, shear=0.05, shift=1.0, alpha=0.0, width=False)
         pn = rng.choice(len(xn), min(args.nondigits_per_epoch, len(xn)), replace=False)  # as steps_per_epoch
-        n = data.augment(xn[pn], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0, width=False)
+        n = data.augment(xn[pn], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0,
+                         width=args.nondigit_width)
         x = np.concatenate([a, b, c, n])
         y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk], np.full(len(pn), -1, np.int32)])
         perm = rng.permutation(len(y))
