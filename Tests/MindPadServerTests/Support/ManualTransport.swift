@@ -18,9 +18,9 @@ final class ManualTransport: RealtimeTransport, @unchecked Sendable {
     private var nextTimer: UInt64 = 1
     private let posted = Mutex<[@Sendable () -> Void]>([])
 
-    func send(_ text: String, to connection: ConnectionID) {
+    func send(_ message: WebSocketPayload, to connection: ConnectionID) {
         guard closed[connection] == nil else { return }
-        sent[connection, default: []].append((now, text))
+        sent[connection, default: []].append((now, message.text))
     }
 
     func close(_ connection: ConnectionID, code: UInt16, reason: String) {
