@@ -18,7 +18,7 @@
 #      until p99 passes 50 ms (echo then mindpad at each size); a perf profile
 #      of the server at 5,000; 10,000 and 50,000 idle connections (several
 #      loopback source addresses); decode time per client message, three
-#      decoders side by side (wirebench)
+#      decoders side by side on every kind of client message (wirebench)
 #   3b. balancer (issue 21): 1,000 racers straight to one instance,
 #      through HAProxy to that one instance, and through HAProxy to three
 #      (cluster mode, i1..i3), one after the other in the same run

@@ -19,12 +19,25 @@ func pointsMessage(_ n: Int) -> String {
     return #"{"type":"points","question":"r1q3","stroke":1,"points":[\#(points)]}"#
 }
 
+/// Every kind of client message (docs/protocol.md), the racer's hot ones
+/// first: `points` (20 a second while drawing) at two sizes, `submit`.
 let messages: [(String, String)] = [
     ("points_8", pointsMessage(8)),
     ("points_32", pointsMessage(32)),
     ("submit", #"{"type":"submit","question":"r1q3"}"#),
+    ("submit_answer", #"{"type":"submit","question":"r1q3","answer":{"option_index":2}}"#),
+    ("clear", #"{"type":"clear","question":"r1q3"}"#),
     ("identify", #"{"type":"identify","name":"Ann Lee","token":"9a2d57de9a9d4dccd46548732d7bcb840e748be9becaf115f0b4afaf31e9abaa"}"#),
+    ("create_room", #"{"type":"create_room","game":"addone","mode":"time_attack","max_players":8,"fish":"3f2b8c1e-6a4d-4e0b-9a57-1c2d3e4f5a6b"}"#),
+    ("join_room", #"{"type":"join_room","code":"KBRW"}"#),
+    ("leave_room", #"{"type":"leave_room"}"#),
+    ("ready", #"{"type":"ready","ready":true}"#),
+    ("start", #"{"type":"start"}"#),
+    ("rematch", #"{"type":"rematch"}"#),
 ]
+// Every kind the server reads is here.
+precondition(Set(messages.map { ClientMessageDecoder.decode($0.1).type }) == Set(ClientMessageDecoder.kinds),
+             "wirebench: a client message kind is missing")
 
 /// The old path, as the server ran it: JSONSerialization, then fields by hand.
 func foundationDecode(_ text: String) -> Int {

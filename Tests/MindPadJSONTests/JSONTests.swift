@@ -88,4 +88,42 @@ import Testing
             #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil, "\(text)")
         }
     }
+
+    /// The writer the server's messages use: separators, left-out nils,
+    /// the headroom in front (not part of the text), and integers at the
+    /// edges, each read back by the decoder.
+    @Test func writerWritesMembersAfterItsHeadroom() throws {
+        var out = JSONWriter(headroom: 16)
+        out.object { out in
+            out.field("type", "x")
+            out.field("gone", nil as String?)
+            out.field("null", orNull: nil)
+            out.field("min", Int.min)
+            out.field("max", Int.max)
+            out.field("zero", 0)
+            out.field("neg", -40)
+            out.field("d", 0.1)
+            out.field("inf", Double.infinity)
+            out.key("list")
+            out.array([1, 22, 333]) { $0.int($1) }
+            out.key("nested")
+            out.object { out in
+                out.key("e")
+                out.array([Int]()) { $0.int($1) }
+                out.key("o")
+                out.object { _ in }
+            }
+            out.key("k\u{1}")
+            out.value(.object([("a", .array([.string("\u{202E}"), .bool(true)]))]))
+        }
+        #expect(out.bytes.prefix(16).allSatisfy { $0 == 0 })
+        let text = #"{"type":"x","null":null,"min":-9223372036854775808,"max":9223372036854775807,"zero":0,"neg":-40,"#
+            + #""d":0.1,"inf":null,"list":[1,22,333],"nested":{"e":[],"o":{}},"k\u0001":{"a":["\u202e",true]}}"#
+        #expect(out.text == text)
+        #expect(out.bytes.count == 16 + text.utf8.count)
+        let parsed = try JSON.parse(out.text)
+        // Int.min's magnitude is beyond an Int: the reader makes it a Double.
+        #expect(parsed["min"]?.number == Double(Int.min) && parsed["max"] == .int(Int.max) && parsed["neg"] == .int(-40))
+        #expect(parsed["k\u{1}"]?["a"] == .array([.string("\u{202E}"), .bool(true)]))
+    }
 }

@@ -136,5 +136,12 @@ import Testing
         let standings = try #require(ann.next("standings"))
         #expect(standings["entries"]?.array?.map { $0["score"] } == [.int(10), .int(10)])
         #expect(h.sink.records.withLock { $0 }.allSatisfy { $0.level == 3 && $0.game == "kids_addition" })
+        // Each question was encoded once for the room: both racers were sent the same bytes.
+        let questions = { (c: HubClient) in
+            h.transport.payloads[c.connection, default: []].filter { $0.text.hasPrefix(#"{"type":"question""#) }
+        }
+        let a = questions(ann), b = questions(bo)
+        #expect(a.count == 10 && b.count == 10)
+        #expect(zip(a, b).allSatisfy { $0 === $1 })
     }
 }

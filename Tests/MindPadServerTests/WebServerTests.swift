@@ -6,7 +6,14 @@ import Testing
 
 /// The transport in-process, with a small delegate standing in for the game.
 final class ScriptedDelegate: WebServerDelegate {
+    /// Open connections, in order (service thread).
+    private var open: [ConnectionID] = []
+    /// What `share` sends to every open connection, one payload each: a
+    /// frame with a 7-bit, a 16-bit and a 64-bit length.
+    static let shared = ["short", String(repeating: "ab", count: 150), String(repeating: "x", count: 70_000)]
+
     func webServer(_ server: WebServer, didOpen connection: ConnectionID, peer: String) {
+        open.append(connection)
         server.send("welcome \(peer)", to: connection)
     }
 
@@ -16,6 +23,12 @@ final class ScriptedDelegate: WebServerDelegate {
             Thread.detachNewThread {
                 for i in 0..<n { server.send("m\(i)", to: connection) }
             }
+        } else if text == "share" {
+            // One payload, queued for every connection, as a room's fan-out does.
+            for text in Self.shared {
+                let payload = WebSocketPayload(text: text)
+                for c in open { server.send(payload, to: c) }
+            }
         } else if text == "close" {
             server.close(connection, code: 4000, reason: "asked to")
         } else {
@@ -23,7 +36,9 @@ final class ScriptedDelegate: WebServerDelegate {
         }
     }
 
-    func webServer(_ server: WebServer, didClose connection: ConnectionID) {}
+    func webServer(_ server: WebServer, didClose connection: ConnectionID) {
+        open.removeAll { $0 == connection }
+    }
 
     func webServer(_ server: WebServer, handle request: HTTPRequest, responder: HTTPResponder) {
         let summary: [String: String] = [
@@ -113,6 +128,20 @@ final class ScriptedDelegate: WebServerDelegate {
         try ws.sendText("burst 300")
         for i in 0..<300 {
             #expect(try ws.receiveText() == "m\(i)")
+        }
+    }
+
+    /// One payload queued for several connections reaches each whole: lws
+    /// frames it in place each time (the header in the headroom), and the
+    /// payload is never written.
+    @Test func oneSharedPayloadReachesEveryConnectionWhole() throws {
+        defer { shutDown() }
+        let clients = try (0..<3).map { _ in try TestWebSocket(port: server.port) }
+        // Each welcome says its connection is open.
+        for ws in clients { #expect(try ws.receiveText().hasPrefix("welcome")) }
+        try clients[1].sendText("share")
+        for ws in clients {
+            for text in ScriptedDelegate.shared { #expect(try ws.receiveText() == text) }
         }
     }
 

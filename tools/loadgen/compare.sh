@@ -13,6 +13,11 @@
 # LOOP_A, LOOP_B: the event loop of each side (MINDPAD_EVENT_LOOP), e.g. one
 # build on both loops: LOOP_A=poll LOOP_B=libuv compare.sh BIN BIN 2000 2.
 # The load generator runs on MINDPAD_LOADGEN_LOOP (default libuv) throughout.
+#
+# PERF_DIR: also profile each server (`perf record -e cpu-clock -F 499 -g`,
+# 10 s from 14 s after it started, into PERF_DIR/<side>-<round>.perf); then
+# tools/loadgen/profile_share.py PERF_DIR/*.perf says which share of the
+# samples each part of the hot path took.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -38,8 +43,16 @@ for round in $(seq "$rounds"); do
             --migrations Migrations --web-root web --no-migrate > "$out/server.log" 2>&1 &
         pid=$!
         for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+        perfjob=
+        if [ -n "${PERF_DIR:-}" ]; then
+            mkdir -p "$PERF_DIR"
+            ( sleep 14; perf record -e cpu-clock -F 499 -g -p "$pid" -o "$PERF_DIR/$side-$round.perf" -- sleep 10 \
+                > /dev/null 2>&1 ) &
+            perfjob=$!
+        fi
         timeout 300 "$loadgen" --mode race --loop "${MINDPAD_LOADGEN_LOOP:-libuv}" --port "$port" --racers "$racers" --duration 20 --ramp 500 \
             --server-pid "$pid" --out "$out/$side-$round.json" > /dev/null || true
+        [ -z "$perfjob" ] || wait "$perfjob" || true
         kill -TERM "$pid"; wait "$pid" || true
         python3 - "$out/$side-$round.json" "$side" "$round" <<'PY'
 import json, sys

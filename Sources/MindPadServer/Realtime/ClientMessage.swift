@@ -206,6 +206,9 @@ extension QuestionID {
 /// The client-message decoder as a public entry point, for tools outside
 /// the server (the `wirebench` benchmark, fuzzers).
 public enum ClientMessageDecoder {
+    /// Every client message type, as the protocol names them.
+    public static var kinds: [String] { ClientMessage.Kind.allCases.map(\.rawValue) }
+
     /// Decodes one text message exactly as the hub does; returns the
     /// message's type, or the error code it would be refused with, and for
     /// `points` how many points it carried.

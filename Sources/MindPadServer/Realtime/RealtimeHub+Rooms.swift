@@ -13,7 +13,7 @@ extension RealtimeHub {
     func send(_ message: OutgoingMessage, toConnection connection: ConnectionID) {
         metrics.messageOut(message.type)
         if let code = message.errorCode { metrics.error(code.rawValue, transport: "ws") }
-        transport.send(message.text, to: connection)
+        transport.send(message.payload, to: connection)
     }
 
     func reply(_ session: Session, _ error: ProtocolError) {

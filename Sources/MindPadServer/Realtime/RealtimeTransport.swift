@@ -11,8 +11,10 @@ import MindPadRules
 public protocol RealtimeTransport: AnyObject, Sendable {
     /// The service thread's monotonic clock. Only differences mean anything.
     var now: RaceInstant { get }
-    /// Queues a text message for a connection; unknown connections are ignored.
-    func send(_ text: String, to connection: ConnectionID)
+    /// Queues a text message for a connection; unknown connections are
+    /// ignored. The payload is shared, not copied: a room's fan-out queues
+    /// one encoding for every member.
+    func send(_ message: WebSocketPayload, to connection: ConnectionID)
     /// Closes a connection after the messages already queued for it.
     func close(_ connection: ConnectionID, code: UInt16, reason: String)
     /// Runs `job` on the service thread at `deadline` (on a later turn, never
@@ -24,4 +26,11 @@ public protocol RealtimeTransport: AnyObject, Sendable {
     func cancel(_ timer: TimerToken?)
     /// Runs `job` on the service thread soon. Safe from any thread.
     func post(_ job: @escaping @Sendable () -> Void)
+}
+
+extension RealtimeTransport {
+    /// Queues `text` (encoded once for this connection).
+    public func send(_ text: String, to connection: ConnectionID) {
+        send(WebSocketPayload(text: text), to: connection)
+    }
 }

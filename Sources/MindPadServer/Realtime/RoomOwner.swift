@@ -46,6 +46,11 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     /// The last `spectating` sent (the leader's question as it stood), so
     /// spectators hear only of changes.
     private var spectated: OutgoingMessage?
+    /// This race's `question` messages, by question: the racers of a room
+    /// get the same questions (one seed), so each is encoded once for the
+    /// room rather than once per racer. A prompt that changed under the same
+    /// id (the path finder's moves) is encoded again. Emptied at each start.
+    private var questions: [QuestionID: (prompt: Kind.Prompt, message: OutgoingMessage)] = [:]
 
     init(code: String, race: RaceStateMachine<Kind>, hub: RealtimeHub) {
         self.code = code
@@ -165,13 +170,14 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             let id = RaceID.make()
             raceID = id
             answers.reset()
+            questions = [:]
             broadcast(ServerMessage.raceStarted(round: round, mode: mode, race: id, endsAt: endsAt, now: now))
         case .sendQuestion(let delivery):
             // The pad takes the answer only where the kind says it may, as
             // the question now stands (the path finder: while guessing).
             hub.questionSent(delivery.id, to: delivery.player,
                              input: race.kind.handwriting(for: delivery.question, attempt: delivery.attempt))
-            say(ServerMessage.question(delivery.id, prompt: encode(delivery.prompt)), to: delivery.player)
+            say(question(delivery), to: delivery.player)
         case .answerGraded(let o):
             // A retry keeps the question open: its answer stays unsaid.
             let answer = encode(o.answer), expected = o.retry ? nil : encode(o.correctAnswer)
@@ -227,6 +233,15 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             progressTimer = nil
             hub.roomDisposed(code)
         }
+    }
+
+    /// The `question` message for `delivery`, encoded once per question
+    /// and prompt.
+    private func question(_ delivery: QuestionDelivery<Kind>) -> OutgoingMessage {
+        if let known = questions[delivery.id], known.prompt == delivery.prompt { return known.message }
+        let message = ServerMessage.question(delivery.id, prompt: encode(delivery.prompt))
+        questions[delivery.id] = (delivery.prompt, message)
+        return message
     }
 
     /// A kind's prompt or answer on the wire. Kinds are plain `Codable`

@@ -6,32 +6,44 @@ import MindPadRules
 /// client's clock is never trusted and the server's monotonic origin means
 /// nothing to it. Nothing here carries a seed or an answer before it is
 /// graded. A kind's prompts and answers arrive already encoded (`JSON`),
-/// so nothing here knows any game.
+/// so nothing here knows any game. Each message is written member by member
+/// into its bytes (`JSONWriter`), in the order `docs/protocol.md` shows.
 enum ServerMessage {
     static func welcome(limits: [(String, JSON?)]) -> OutgoingMessage {
-        OutgoingMessage("welcome", [("protocol", .string("mindpad.v1")), ("limits", .object(omittingNils: limits))])
+        OutgoingMessage("welcome") { out in
+            out.field("protocol", "mindpad.v1")
+            out.field("limits", .object(omittingNils: limits))
+        }
     }
 
     /// `instance`: this instance's id in a cluster (nil, left out, for a
     /// single instance): the client reconnects to it while in a room.
     static func identified(player: PlayerID, name: PlayerName, token: String?, instance: String? = nil) -> OutgoingMessage {
-        OutgoingMessage("identified", [
-            ("player_id", .string(player.rawValue)), ("name", .string(name.display)),
-            ("token", token.map(JSON.string)), ("new", .bool(token != nil)),
-            ("instance", instance.map(JSON.string)),
-        ])
+        OutgoingMessage("identified") { out in
+            out.field("player_id", player.rawValue)
+            out.field("name", name.display)
+            out.field("token", token)
+            out.field("new", token != nil)
+            out.field("instance", instance)
+        }
     }
 
     /// Connect to `/ws?instance=<instance>` and send the same `join_room`
     /// again (the room is open there); with both null, connect to plain
     /// `/ws` and repeat the request (this instance is draining).
     static func moved(room: String?, instance: String?) -> OutgoingMessage {
-        OutgoingMessage("moved", [("room", room.map(JSON.string) ?? .null), ("instance", instance.map(JSON.string) ?? .null)])
+        OutgoingMessage("moved") { out in
+            out.field("room", orNull: room)
+            out.field("instance", orNull: instance)
+        }
     }
 
     static func error(_ e: ProtocolError) -> OutgoingMessage {
-        OutgoingMessage("error", [("code", .string(e.code.rawValue)), ("message", .string(e.message)),
-                                  ("request", e.request.map(JSON.string))], errorCode: e.code)
+        OutgoingMessage("error", errorCode: e.code) { out in
+            out.field("code", e.code.rawValue)
+            out.field("message", e.message)
+            out.field("request", e.request)
+        }
     }
 
     /// `race`: the round's race id while it runs and once it has run (also
@@ -39,46 +51,71 @@ enum ServerMessage {
     /// knows it before `finished`; nil in the lobby and the countdown.
     static func room(code: String, you: PlayerID, snapshot: RoomSnapshot, progress: RaceProgress?,
                      standings: Standings?, race: String?, now: RaceInstant) -> OutgoingMessage {
-        OutgoingMessage("room", [
-            ("code", .string(code)), ("you", .string(you.rawValue)), ("room", room(snapshot, now: now)),
-            ("race", race.map(JSON.string)),
-            ("progress", progress.map(Self.progressBody)), ("standings", standings.map { standingsBody($0, race: race) }),
-        ])
+        OutgoingMessage("room") { out in
+            out.field("code", code)
+            out.field("you", you.rawValue)
+            out.key("room")
+            room(snapshot, now: now, into: &out)
+            out.field("race", race)
+            if let progress {
+                out.key("progress")
+                out.object { progressMembers(progress, into: &$0) }
+            }
+            if let standings {
+                out.key("standings")
+                out.object { standingsMembers(standings, race: race, into: &$0) }
+            }
+        }
     }
 
     static func roomUpdated(code: String, snapshot: RoomSnapshot, now: RaceInstant) -> OutgoingMessage {
-        OutgoingMessage("room_updated", [("code", .string(code)), ("room", room(snapshot, now: now))])
+        OutgoingMessage("room_updated") { out in
+            out.field("code", code)
+            out.key("room")
+            room(snapshot, now: now, into: &out)
+        }
     }
 
     static func leftRoom(code: String) -> OutgoingMessage {
-        OutgoingMessage("left_room", [("code", .string(code))])
+        OutgoingMessage("left_room") { $0.field("code", code) }
     }
 
     static func countdown(round: Int, startsAt: RaceInstant, now: RaceInstant) -> OutgoingMessage {
-        OutgoingMessage("countdown", [("round", .int(round)), ("starts_in_ms", .int(Int(max(0, (startsAt - now).milliseconds))))])
+        OutgoingMessage("countdown") { out in
+            out.field("round", round)
+            out.field("starts_in_ms", msUntil(startsAt, now: now))
+        }
     }
 
     /// `race`: the round's id (`RaceID`), for its replay.
     static func raceStarted(round: Int, mode: GameMode, race: String, endsAt: RaceInstant?, now: RaceInstant) -> OutgoingMessage {
-        OutgoingMessage("race_started", [
-            ("round", .int(round)), ("mode", .string(mode.rawValue)), ("race", .string(race)),
-            ("ends_in_ms", endsAt.map { .int(Int(max(0, ($0 - now).milliseconds))) }),
-        ])
+        OutgoingMessage("race_started") { out in
+            out.field("round", round)
+            out.field("mode", mode.rawValue)
+            out.field("race", race)
+            out.field("ends_in_ms", endsAt.map { msUntil($0, now: now) })
+        }
     }
 
     /// `prompt`: the kind's `Prompt`, encoded.
     static func question(_ id: QuestionID, prompt: JSON) -> OutgoingMessage {
-        OutgoingMessage("question", [("question", .string(id.wire)), ("prompt", prompt)])
+        OutgoingMessage("question") { out in
+            out.field("question", id.wire)
+            out.field("prompt", prompt)
+        }
     }
 
     /// An unsure reading (not a digit, as far as the recognizer can tell) is
     /// `"digit":null,"unsure":true`: the client shows "?", not a wrong digit.
     static func guess(question: QuestionID, recognition: Recognition, points: Int) -> OutgoingMessage {
-        OutgoingMessage("guess", [
-            ("question", .string(question.wire)), ("digit", recognition.unsure ? .null : .int(recognition.digit)),
-            ("unsure", recognition.unsure ? .bool(true) : nil),
-            ("confidence", .double(rounded(Double(recognition.confidence)))), ("points", .int(points)),
-        ])
+        OutgoingMessage("guess") { out in
+            out.field("question", question.wire)
+            out.key("digit")
+            if recognition.unsure { out.null() } else { out.int(recognition.digit) }
+            if recognition.unsure { out.field("unsure", true) }
+            out.field("confidence", rounded(Double(recognition.confidence)))
+            out.field("points", points)
+        }
     }
 
     /// A `drawn_number` game's live reading: the number, the least sure
@@ -96,12 +133,13 @@ enum ServerMessage {
             })
             text = String(zip(text, unsure).map { $1 ? "?" : $0 })
         }
-        return OutgoingMessage("guess", [
-            ("question", .string(question.wire)), ("number", .string(text)),
-            ("confidence", .double(rounded(Double(number.confidence)))),
-            ("digits", digits),
-            ("points", .int(points)),
-        ])
+        return OutgoingMessage("guess") { out in
+            out.field("question", question.wire)
+            out.field("number", text)
+            out.field("confidence", rounded(Double(number.confidence)))
+            out.field("digits", digits)
+            out.field("points", points)
+        }
     }
 
     /// `answer` and `expected`: the kind's `Answer`, encoded. `retry`: the
@@ -109,44 +147,60 @@ enum ServerMessage {
     /// there is no `expected` and `"retry": true` is said.
     static func graded(question: QuestionID, answer: JSON, expected: JSON?, confidence: Double?, correct: Bool,
                        points: Int, score: Int, runOver: Bool, retry: Bool = false) -> OutgoingMessage {
-        OutgoingMessage("graded", [
-            ("question", .string(question.wire)), ("answer", answer),
-            ("confidence", confidence.map { .double(rounded($0)) }),
-            ("correct", .bool(correct)), ("expected", expected),
-            ("points", .int(points)), ("score", .int(score)), ("run_over", .bool(runOver)),
-            ("retry", retry ? .bool(true) : nil),
-        ])
+        OutgoingMessage("graded") { out in
+            out.field("question", question.wire)
+            out.field("answer", answer)
+            out.field("confidence", confidence.map(rounded))
+            out.field("correct", correct)
+            out.field("expected", expected)
+            out.field("points", points)
+            out.field("score", score)
+            out.field("run_over", runOver)
+            if retry { out.field("retry", true) }
+        }
     }
 
     static func progress(_ p: RaceProgress) -> OutgoingMessage {
-        OutgoingMessage("progress", progressFields(p))
+        OutgoingMessage("progress") { progressMembers(p, into: &$0) }
     }
 
     /// `answers`: the racer's graded answers in order (`AnswerLog.Entry.json`).
     static func finished(_ r: PlayerResult, race: String?, answers: [JSON]) -> OutgoingMessage {
-        OutgoingMessage("finished", [("result", .object(resultFields(r, race: race) + [("answers", .array(answers))]))])
+        OutgoingMessage("finished") { out in
+            out.key("result")
+            out.object { out in
+                resultMembers(r, race: race, into: &out)
+                out.key("answers")
+                out.array(answers) { $0.value($1) }
+            }
+        }
     }
 
     static func standings(_ s: Standings, race: String?) -> OutgoingMessage {
-        OutgoingMessage("standings", standingsFields(s, race: race))
+        OutgoingMessage("standings") { standingsMembers(s, race: race, into: &$0) }
     }
 
     /// To spectators: the question the leading racer is on
     /// (`RaceStateMachine.leadersQuestion`).
     static func spectating(_ question: QuestionID, prompt: JSON, racer: PlayerID) -> OutgoingMessage {
-        OutgoingMessage("spectating", [
-            ("round", .int(question.round)), ("question_index", .int(question.index)), ("prompt", prompt),
-            ("racer", .string(racer.rawValue)),
-        ])
+        OutgoingMessage("spectating") { out in
+            out.field("round", question.round)
+            out.field("question_index", question.index)
+            out.field("prompt", prompt)
+            out.field("racer", racer.rawValue)
+        }
     }
 
     static func resultSaved(game: String, round: Int, mode: GameMode, personalBest: Bool?, previousBest: Int?,
                             journaled: Bool) -> OutgoingMessage {
-        OutgoingMessage("result_saved", [
-            ("round", .int(round)), ("mode", .string(mode.rawValue)), ("game", .string(game)),
-            ("stored", .string(journaled ? "journal" : "database")),
-            ("personal_best", personalBest.map(JSON.bool)), ("previous_best", previousBest.map(JSON.int)),
-        ])
+        OutgoingMessage("result_saved") { out in
+            out.field("round", round)
+            out.field("mode", mode.rawValue)
+            out.field("game", game)
+            out.field("stored", journaled ? "journal" : "database")
+            out.field("personal_best", personalBest)
+            out.field("previous_best", previousBest)
+        }
     }
 
     // MARK: Bodies
@@ -154,86 +208,116 @@ enum ServerMessage {
     /// Confidences go out with three decimals.
     static func rounded(_ x: Double) -> Double { NumberReading.rounded(x) }
 
-    static func room(_ s: RoomSnapshot, now: RaceInstant) -> JSON {
-        var fields: [(String, JSON)] = [("game", .string(s.kind)), ("round", .int(s.round)), ("mode", .string(s.mode.rawValue))]
-        if let level = s.level { fields.append(("level", .int(level))) }
+    /// Milliseconds from `now` to `instant`, never negative.
+    static func msUntil(_ instant: RaceInstant, now: RaceInstant) -> Int {
+        Int(max(0, (instant - now).milliseconds))
+    }
+
+    static func room(_ s: RoomSnapshot, now: RaceInstant, into out: inout JSONWriter) {
+        out.beginObject()
+        out.field("game", s.kind)
+        out.field("round", s.round)
+        out.field("mode", s.mode.rawValue)
+        out.field("level", s.level)
         switch s.phase {
-        case .lobby: fields.append(("phase", .string("lobby")))
+        case .lobby: out.field("phase", "lobby")
         case .countdown(let startsAt):
-            fields.append(("phase", .string("countdown")))
-            fields.append(("starts_in_ms", .int(Int(max(0, (startsAt - now).milliseconds)))))
+            out.field("phase", "countdown")
+            out.field("starts_in_ms", msUntil(startsAt, now: now))
         case .running(_, let endsAt):
-            fields.append(("phase", .string("running")))
-            if let endsAt { fields.append(("ends_in_ms", .int(Int(max(0, (endsAt - now).milliseconds))))) }
-        case .finished: fields.append(("phase", .string("finished")))
-        case .disposed: fields.append(("phase", .string("closed")))
+            out.field("phase", "running")
+            out.field("ends_in_ms", endsAt.map { msUntil($0, now: now) })
+        case .finished: out.field("phase", "finished")
+        case .disposed: out.field("phase", "closed")
         }
-        fields.append(("host", s.host.map { .string($0.rawValue) } ?? .null))
-        fields.append(("max_players", .int(s.maxPlayers)))
-        fields.append(("members", .array(s.members.map { m in
-            .object([
-                ("player_id", .string(m.id.rawValue)), ("name", .string(m.name.display)),
-                ("role", .string(m.role.rawValue)), ("ready", .bool(m.isReady)),
-                ("connected", .bool(m.isConnected)), ("host", .bool(m.isHost)),
-            ])
-        })))
-        return .object(fields)
+        out.field("host", orNull: s.host?.rawValue)
+        out.field("max_players", s.maxPlayers)
+        out.key("members")
+        out.array(s.members) { out, m in
+            out.object { out in
+                out.field("player_id", m.id.rawValue)
+                out.field("name", m.name.display)
+                out.field("role", m.role.rawValue)
+                out.field("ready", m.isReady)
+                out.field("connected", m.isConnected)
+                out.field("host", m.isHost)
+            }
+        }
+        out.endObject()
     }
 
-    static func progressFields(_ p: RaceProgress) -> [(String, JSON?)] {
-        [
-            ("round", .int(p.round)), ("mode", .string(p.mode.rawValue)),
-            ("racers", .array(p.racers.map { r in
-                .object(omittingNils: [
-                    ("player_id", .string(r.player.rawValue)), ("name", .string(r.name.display)),
-                    ("question_index", .int(r.questionIndex)), ("score", .int(r.score)),
-                    ("correct", .int(r.correct)), ("wrong", .int(r.wrong)), ("status", .string(r.status.rawValue)),
-                    ("remaining", r.remaining.map(JSON.int)),
-                ])
-            })),
-        ]
+    static func progressMembers(_ p: RaceProgress, into out: inout JSONWriter) {
+        out.field("round", p.round)
+        out.field("mode", p.mode.rawValue)
+        out.key("racers")
+        out.array(p.racers) { out, r in
+            out.object { out in
+                out.field("player_id", r.player.rawValue)
+                out.field("name", r.name.display)
+                out.field("question_index", r.questionIndex)
+                out.field("score", r.score)
+                out.field("correct", r.correct)
+                out.field("wrong", r.wrong)
+                out.field("status", r.status.rawValue)
+                out.field("remaining", r.remaining)
+            }
+        }
     }
 
-    static func progressBody(_ p: RaceProgress) -> JSON { .object(omittingNils: progressFields(p)) }
-
-    static func standingsFields(_ s: Standings, race: String?) -> [(String, JSON?)] {
-        [
-            ("round", .int(s.round)), ("mode", .string(s.mode.rawValue)), ("race", race.map(JSON.string)),
-            ("entries", .array(s.entries.map { e in
-                .object([("rank", .int(e.rank))] + resultFields(e.result, race: race))
-            })),
-        ]
+    static func standingsMembers(_ s: Standings, race: String?, into out: inout JSONWriter) {
+        out.field("round", s.round)
+        out.field("mode", s.mode.rawValue)
+        out.field("race", race)
+        out.key("entries")
+        out.array(s.entries) { out, e in
+            out.object { out in
+                out.field("rank", e.rank)
+                resultMembers(e.result, race: race, into: &out)
+            }
+        }
     }
 
-    static func standingsBody(_ s: Standings, race: String?) -> JSON { .object(omittingNils: standingsFields(s, race: race)) }
-
-    static func resultFields(_ r: PlayerResult, race: String?) -> [(String, JSON)] {
-        (race.map { [("race", JSON.string($0))] } ?? []) + [
-            ("player_id", .string(r.player.rawValue)), ("name", .string(r.name.display)),
-            ("score", .int(r.score)), ("correct", .int(r.correct)), ("wrong", .int(r.wrong)),
-            ("answered", .int(r.answered)), ("duration_ms", .int(Int(r.duration.milliseconds))),
-            ("score_reached_ms", .int(Int(r.scoreReachedAfter.milliseconds))), ("completed", .bool(r.completed)),
-            ("keypad_answers", .int(r.keypadAnswers)),
-        ] + detailFields(r)
+    static func resultMembers(_ r: PlayerResult, race: String?, into out: inout JSONWriter) {
+        out.field("race", race)
+        out.field("player_id", r.player.rawValue)
+        out.field("name", r.name.display)
+        out.field("score", r.score)
+        out.field("correct", r.correct)
+        out.field("wrong", r.wrong)
+        out.field("answered", r.answered)
+        out.field("duration_ms", Int(r.duration.milliseconds))
+        out.field("score_reached_ms", Int(r.scoreReachedAfter.milliseconds))
+        out.field("completed", r.completed)
+        out.field("keypad_answers", r.keypadAnswers)
+        detailMembers(r, into: &out)
     }
 
     /// What the kind adds to a result (`PlayerResult.detail`).
-    static func detailFields(_ r: PlayerResult) -> [(String, JSON)] {
+    static func detailMembers(_ r: PlayerResult, into out: inout JSONWriter) {
         switch r.detail {
         case nil:
-            return []
+            return
         case .path(let p):
-            let ms = { (d: RaceDuration?) in d.map { JSON.int(Int($0.milliseconds)) } ?? .null }
-            return [("path", .object([
-                ("rows", .int(p.rows)), ("columns", .int(p.columns)),
-                ("goal", .object([("row", .int(p.goal.row)), ("column", .int(p.goal.column))])),
-                ("steps", .int(p.steps)), ("best_steps", .int(p.bestSteps)), ("tries", .int(p.tries)),
-                ("grid_shown_ms", ms(p.gridShownAfter)), ("goal_reached_ms", ms(p.goalReachedAfter)),
+            out.key("path")
+            out.object { out in
+                out.field("rows", p.rows)
+                out.field("columns", p.columns)
+                out.key("goal")
+                out.object { out in
+                    out.field("row", p.goal.row)
+                    out.field("column", p.goal.column)
+                }
+                out.field("steps", p.steps)
+                out.field("best_steps", p.bestSteps)
+                out.field("tries", p.tries)
+                out.key("grid_shown_ms")
+                if let d = p.gridShownAfter { out.int(Int(d.milliseconds)) } else { out.null() }
+                out.key("goal_reached_ms")
+                if let d = p.goalReachedAfter { out.int(Int(d.milliseconds)) } else { out.null() }
                 // The seed's rank value: the score is it × 1000.
-                ("rank_value", p.goalReachedAfter == nil ? .null : .double(Double(r.score) / 1000)),
-            ]))]
+                out.key("rank_value")
+                if p.goalReachedAfter == nil { out.null() } else { out.double(Double(r.score) / 1000) }
+            }
         }
     }
-
-    static func result(_ r: PlayerResult, race: String?) -> JSON { .object(resultFields(r, race: race)) }
 }

@@ -21,8 +21,8 @@ public final class LWSRealtimeTransport: RealtimeTransport, @unchecked Sendable 
     /// (stroke→guess p50 51 ms instead of 11 ms at 2,000 racers).
     public var now: RaceInstant { RaceInstant(milliseconds: Self.millisecondsRoundedUp(ContinuousClock.now - origin)) }
 
-    public func send(_ text: String, to connection: ConnectionID) {
-        server.send(text, to: connection)
+    public func send(_ message: WebSocketPayload, to connection: ConnectionID) {
+        server.send(message, to: connection)
     }
 
     public func close(_ connection: ConnectionID, code: UInt16, reason: String) {

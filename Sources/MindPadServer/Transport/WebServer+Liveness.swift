@@ -70,9 +70,12 @@ extension WebServer {
     /// Writes the owed ping, then goes on with the outbox.
     func writePing(_ c: WebSocketConnection) -> Int32 {
         c.pingDue = false
-        c.inFlight = [UInt8](repeating: 0, count: pre) + Self.pingPayload
-        let written = c.inFlight.withUnsafeMutableBufferPointer { buf in
-            lws_write(c.wsi, buf.baseAddress! + pre, buf.count - pre, LWS_WRITE_PING)
+        // Its own buffer (a server's service thread writes the header into
+        // it; other servers in the process have theirs).
+        let ping = WebSocketPayload(Self.pingPayload)
+        c.inFlight = ping
+        let written = ping.withWritablePayload { payload, length in
+            lws_write(c.wsi, payload, length, LWS_WRITE_PING)
         }
         if written < 0 { return -1 }
         if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(c.wsi) }

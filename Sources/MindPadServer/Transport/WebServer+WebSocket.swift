@@ -6,13 +6,13 @@ import Foundation
 final class WebSocketConnection {
     let id: UInt64
     let wsi: OpaquePointer
-    /// Messages waiting for WRITEABLE, oldest first, each after LWS_PRE
-    /// bytes of room for the frame header; `outboxHead` skips sent ones.
-    var outbox: [[UInt8]] = []
+    /// Messages waiting for WRITEABLE, oldest first (each shared with the
+    /// other connections it goes to); `outboxHead` skips sent ones.
+    var outbox: [WebSocketPayload?] = []
     var outboxHead = 0
-    /// The buffer of the last `lws_write`, kept alive until the next
+    /// The payload of the last `lws_write`, kept alive until the next
     /// WRITEABLE: with permessage-deflate lws may still read it.
-    var inFlight: [UInt8] = []
+    var inFlight: WebSocketPayload?
     /// A message arriving in fragments.
     var incoming: [UInt8] = []
     /// Set when the server decided to close: sent after the queued messages.
@@ -44,11 +44,17 @@ final class WebSocketConnection {
 }
 
 extension WebServer {
-    /// Queues a text message. Safe from any thread; from the service thread
-    /// it goes straight to the connection's outbox.
+    /// Queues a text message. Safe from any thread.
     public func send(_ text: String, to connection: ConnectionID) {
+        send(WebSocketPayload(text: text), to: connection)
+    }
+
+    /// Queues a text message already encoded (shared, never copied: a
+    /// fan-out queues the same payload for each member). Safe from any
+    /// thread; from the service thread it goes straight to the outbox.
+    public func send(_ message: WebSocketPayload, to connection: ConnectionID) {
         guard isServiceThread else {
-            post { [weak self] in self?.send(text, to: connection) }
+            post { [weak self] in self?.send(message, to: connection) }
             return
         }
         guard let c = connections[connection.raw], c.closeReason == nil else { return }
@@ -57,10 +63,8 @@ extension WebServer {
             dropSlowReader(c)
             return
         }
-        // Queued already padded with LWS_PRE, so the write needs no copy.
-        var buffer = [UInt8](repeating: 0, count: pre)
-        buffer.append(contentsOf: text.utf8)
-        c.outbox.append(buffer)
+        // Padded with LWS_PRE already, so the write needs no copy.
+        c.outbox.append(message)
         lws_callback_on_writable(c.wsi)
     }
 
@@ -168,7 +172,7 @@ extension WebServer {
         guard let id = session?.pointee, let c = connections[id], !c.lingering else { return 0 }
         if c.pingDue, c.closeReason == nil { return writePing(c) }
         guard c.outboxHead < c.outbox.count else {
-            c.inFlight = []
+            c.inFlight = nil
             if let (code, reason) = c.closeReason {
                 return c.closeWritten ? lingeringClose(c) : writeCloseFrame(c, code: code, reason: reason)
             }
@@ -176,16 +180,16 @@ extension WebServer {
         }
         // The buffer (LWS_PRE bytes, then the message) moves to `inFlight`
         // and stays alive until the next WRITEABLE.
-        c.inFlight = c.outbox[c.outboxHead]
-        c.outbox[c.outboxHead] = []
+        let message = c.outbox[c.outboxHead]!
+        c.inFlight = message
+        c.outbox[c.outboxHead] = nil
         c.outboxHead += 1
         if c.outboxHead == c.outbox.count {
             c.outbox.removeAll(keepingCapacity: true)
             c.outboxHead = 0
         }
-        let length = c.inFlight.count - pre
-        let written = c.inFlight.withUnsafeMutableBufferPointer { buf in
-            lws_write(wsi, buf.baseAddress! + pre, length, LWS_WRITE_TEXT)
+        let written = message.withWritablePayload { payload, length in
+            lws_write(wsi, payload, length, LWS_WRITE_TEXT)
         }
         if written < 0 { return -1 }
         if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(wsi) }
@@ -207,12 +211,10 @@ extension WebServer {
     /// frame went missing that way in about 1 flood in 100 (200 frames,
     /// one `send` each, against `mindpad serve`).
     private func writeCloseFrame(_ c: WebSocketConnection, code: UInt16, reason: String) -> Int32 {
-        var frame = [UInt8](repeating: 0, count: pre)
-        frame += [UInt8(code >> 8), UInt8(code & 0xff)]
-        frame += Array(reason.utf8.prefix(120))
+        let frame = WebSocketPayload([UInt8(code >> 8), UInt8(code & 0xff)] + Array(reason.utf8.prefix(120)))
         c.inFlight = frame
-        let written = c.inFlight.withUnsafeMutableBufferPointer { buf in
-            lws_write(c.wsi, buf.baseAddress! + pre, buf.count - pre, Self.writeClose)
+        let written = frame.withWritablePayload { payload, length in
+            lws_write(c.wsi, payload, length, Self.writeClose)
         }
         if written < 0 { return -1 }
         c.closeWritten = true

@@ -13,14 +13,17 @@ final class ManualTransport: RealtimeTransport, @unchecked Sendable {
     private(set) var now: RaceInstant = RaceInstant(milliseconds: 1_000)
     /// What was sent to each connection, with the clock's time.
     private(set) var sent: [ConnectionID: [(at: RaceInstant, text: String)]] = [:]
+    /// The payloads themselves, to tell a shared encoding from a copy.
+    private(set) var payloads: [ConnectionID: [WebSocketPayload]] = [:]
     private(set) var closed: [ConnectionID: (code: UInt16, reason: String)] = [:]
     private var timers: [(due: RaceInstant, id: UInt64, job: () -> Void)] = []
     private var nextTimer: UInt64 = 1
     private let posted = Mutex<[@Sendable () -> Void]>([])
 
-    func send(_ text: String, to connection: ConnectionID) {
+    func send(_ message: WebSocketPayload, to connection: ConnectionID) {
         guard closed[connection] == nil else { return }
-        sent[connection, default: []].append((now, text))
+        sent[connection, default: []].append((now, message.text))
+        payloads[connection, default: []].append(message)
     }
 
     func close(_ connection: ConnectionID, code: UInt16, reason: String) {
