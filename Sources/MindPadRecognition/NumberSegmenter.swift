@@ -655,12 +655,12 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// the bias; empty: compare the scores of one and two digits instead.
     /// Fitted by `tools/train/number_reading.py --fit-gate`.
     public var splitGate = [
-        1.136, -0.1132, -4.1639, 1.2854, -1.3534, 1.0132, -0.3118, -2.283, -0.574, -2.2149, -2.8938, 1.193, -1.1225,
+        2.6577, -1.4815, -4.8039, 2.92, -0.8288, -0.4595, -0.495, -3.478, 2.224, 1.335, -4.7403, 0.2521, -4.8601,
     ]
     /// The pre-gate: weights of the shape features (see `NumberSegmenter.read`),
     /// then the bias; a group whose log-odds of being more than one digit are
     /// below `preGateFloor` is read as one without trying any cut.
-    public var preGate = [3.9073, -0.0846, -5.0753, -1.0367, -1.2625, -1.8711, -2.4879, -4.9682]
+    public var preGate = [4.0976, -1.7609, -5.0319, -0.2838, -2.3298, 0.0131, -2.4932, -2.2213]
     public var preGateFloor = -2.75
     /// Cuts into two tried per group, and how far apart (at mid-height) they must be.
     public var pairCandidates = 3
