@@ -401,10 +401,11 @@ extension NumberSegmenter {
 
     /// What it costs for run `b` to follow run `a` as the next digit: in every
     /// band where both have ink, b's left and right edges should be right of
-    /// a's (by `orderSlack` heights); per height short, `orderCost`. Runs that
-    /// share no band: b's centre right of a's.
+    /// a's (by `orderSlack` heights; negative, as now: they may reach back
+    /// over a's by that much, touching digits' ink overlapping a little); per
+    /// height short, `orderCost`. Runs that share no band: b's centre right of a's.
     /// `a` and `b` are the runs' rows in the profiles, `ra` and `rb` their boxes.
-    private func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: InkBox, _ rb: InkBox) -> Double {
+    func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: InkBox, _ rb: InkBox) -> Double {
         let bands = Self.bands
         var short = 0.0
         var shared = false

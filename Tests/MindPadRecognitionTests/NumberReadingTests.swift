@@ -86,6 +86,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     return w
 }
 
+
 @Suite struct NumberReadingTests {
     @Test func fixtureDigitsAreReadAlone() throws {
         let recognizer = try Recognizer.bundled()
@@ -321,6 +322,51 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         for d in fixtureDigits where [4, 7].contains(d.digit) && d.drawing.strokes.count == 2 {
             #expect(runs(d.drawing) == nil, "\(d.style)")
         }
+    }
+
+    /// Touching digits' ink meets and overlaps a little: the next run may
+    /// reach back over the previous one's edges by up to `orderSlack` (−0.03)
+    /// heights at no order cost (a stroke 0.01 heights right of another, both
+    /// as tall: nothing; with the slack 0.02 of before it cost), while a
+    /// two-stroke 4's second stroke, inside its digit, still costs (less than
+    /// before for one fixture 4; `strokeOrderRuns` checks it still reads as
+    /// one digit).
+    @Test func touchingRunsOverlapALittleAtNoOrderCost() throws {
+        let recognizer = try Recognizer.bundled()
+        func cost(_ d: Drawing, slack: Double? = nil) -> Double {
+            var tuning = NumberReadingTuning.standard
+            if let slack { tuning.orderSlack = slack }
+            var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: tuning)
+            _ = segmenter.groups()
+            let boxes = d.strokes.map { box([$0]) }
+            return segmenter.orderCost(after: [segmenter.slot[0]][...], [segmenter.slot[1]][...], boxes[0], boxes[1])
+        }
+        func line(_ x: Double) -> [StrokePoint] { (0...10).map { StrokePoint(x: x, y: 200 + 10 * Double($0), t: 0) } }
+        let close = Drawing(strokes: [line(100), line(101)])
+        #expect(cost(close) == 0)
+        #expect(cost(close, slack: 0.02) > 0.05)
+        #expect(cost(Drawing(strokes: [line(100), line(96)])) > 0)  // 0.04 heights back: past the slack
+        for four in fixtureDigits where four.digit == 4 && four.drawing.strokes.count == 2 {
+            #expect(cost(four.drawing) > 0, "\(four.style)")
+        }
+    }
+
+    /// The pre-gate passes only groups the network reads surely
+    /// (`preGateConfidence` 0.9): two digits joined by the pen that read
+    /// unsurely as one are read by their cuts and stroke order even where
+    /// the pre-gate would pass every group (floor +∞); with no confidence
+    /// asked for (0) they read as one digit.
+    @Test(arguments: ["01", "10", "46", "71", "80", "95"])
+    func unsureGroupsPassNoPreGate(_ number: String) throws {
+        let recognizer = try Recognizer.bundled()
+        let w = oneStroke(number)
+        let whole = recognizer.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
+        #expect(whole.confidence < NumberReadingTuning.standard.preGateConfidence)
+        var passAll = NumberReadingTuning.standard
+        passAll.preGateFloor = .infinity
+        #expect(try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace(), tuning: passAll).number == number)
+        passAll.preGateConfidence = 0
+        #expect(try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace(), tuning: passAll).digits.count == 1)
     }
 
     /// A stroke out of order: a 4's second stroke added after the next digit.
