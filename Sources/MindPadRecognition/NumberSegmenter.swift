@@ -694,6 +694,15 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var orderSlack = -0.03
     public var orderCost = 10.0
     public var orderMargin = 0.0
+    /// A run of strokes that parts in two standing as two digits would (in
+    /// order at no cost, both at least `innerHeight` heights tall:
+    /// `NumberSegmenter.standApart`) costs this: it holds two digits, however
+    /// surely it reads as one (0: no cost). Dev set, 0 / 0.5 / 1 / 2 (height
+    /// 0.6) → 1919 / 1921 / 1921 / 1920 of 2,000, late 175 / 175 / 176 / 176;
+    /// `innerHeight` 0.5 / 0.6 / 0.7 (cost 1) → 1921 / 1921 / 1922, late 174 /
+    /// 176 / 175 (0.7: three numbers fixed, none broken).
+    public var innerOrderCost = 1.0
+    public var innerHeight = 0.7
     /// Most strokes in one run (one digit).
     public var runStrokes = 3
     /// A run of strokes wider than this (in heights, and in typical widths)

@@ -351,6 +351,41 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         }
     }
 
+    /// A run holding two digits' strokes costs `innerOrderCost`: strokes that
+    /// part in two standing as two digits would (in order, both tall as
+    /// digits; `standApart`). Two one-stroke fixture digits of one style
+    /// written touching do (31 pairs); no way of parting the strokes of a
+    /// fixture digit drawn in several does (a 4's crossing strokes, a 5's
+    /// bar, a 7's crossbar).
+    @Test func twoDigitsInOneRunStandApart() throws {
+        let recognizer = try Recognizer.bundled()
+        func apart(_ d: Drawing, at k: Int) -> Bool {
+            var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: .standard)
+            _ = segmenter.groups()
+            let rows = d.strokes.indices.map { segmenter.slot[$0] }
+            return segmenter.standApart(rows[..<k], rows[k...], box(Array(d.strokes[..<k])), box(Array(d.strokes[k...])))
+        }
+        var pairs = 0
+        for a in fixtureDigits where a.drawing.strokes.count == 1 {
+            for b in fixtureDigits where b.drawing.strokes.count == 1 && b.style == a.style {
+                var w = NumberWriter()
+                w.add(a.drawing)
+                w.add(b.drawing, gap: 0)
+                let parted = apart(w.drawing, at: 1)
+                #expect(parted, "\(a.digit)\(b.digit) \(a.style)")
+                pairs += 1
+            }
+        }
+        #expect(pairs >= 20)
+        let several = fixtureDigits.filter { $0.drawing.strokes.count >= 2 }
+        #expect(several.count >= 3)
+        for d in several {
+            for k in 1..<d.drawing.strokes.count {
+                #expect(!apart(d.drawing, at: k), "\(d.digit) \(d.style)")
+            }
+        }
+    }
+
     /// The pre-gate passes only groups the network reads surely
     /// (`preGateConfidence` 0.9): two digits joined by the pen that read
     /// unsurely as one are read by their cuts and stroke order even where

@@ -91,6 +91,8 @@ if args[1] == "--numbers" {
         case "orderMargin": tuning.orderMargin = v
         case "orderCost": tuning.orderCost = v
         case "orderSlack": tuning.orderSlack = v
+        case "innerOrderCost": tuning.innerOrderCost = v
+        case "innerHeight": tuning.innerHeight = v
         case "usualConfidence": tuning.usualConfidence = Float(v)
         case "flatDigit": tuning.flatDigit = v
         case "stackOverlap": tuning.stackOverlap = v
