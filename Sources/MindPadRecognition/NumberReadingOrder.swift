@@ -320,6 +320,15 @@ extension NumberSegmenter {
                 consider(pair)
             }
         }
+        // Three splits: a stroke through four digits, or through three with
+        // another that ran on. From the two that won, with every other place.
+        if tuning.thirdSplit, won.count == 2 {
+            let two = won
+            for c in all where !two.contains(c) {
+                guard two.allSatisfy({ $0.stroke != c.stroke || c.end > $0.start || $0.end > c.start }) else { continue }
+                consider((two + [c]).sorted { ($0.stroke, $0.end) < ($1.stroke, $1.end) })
+            }
+        }
         return best?.runs
     }
 

@@ -746,6 +746,11 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// ...when the group has two strokes wider than `strokeSplitWidth`, or
     /// one wider than this (in heights: three digits' worth).
     public var multiSplitWidth = 1.0
+    /// Three splits at once (`NumberSegmenter.readByOrder`): when two won,
+    /// each other split place is tried with them (a stroke through four
+    /// digits). Dev set 1922 → 1923 (one number fixed, 5075 read 508 → 5015,
+    /// none broken; late 175 both).
+    public var thirdSplit = true
     /// Groups of two strokes or more that the exits for one digit take are
     /// first read by stroke order (`NumberSegmenter.emitWhole`).
     public var orderAtExits = true

@@ -93,6 +93,7 @@ if args[1] == "--numbers" {
         case "orderSlack": tuning.orderSlack = v
         case "innerOrderCost": tuning.innerOrderCost = v
         case "innerHeight": tuning.innerHeight = v
+        case "thirdSplit": tuning.thirdSplit = v != 0
         case "usualConfidence": tuning.usualConfidence = Float(v)
         case "flatDigit": tuning.flatDigit = v
         case "stackOverlap": tuning.stackOverlap = v
