@@ -124,8 +124,20 @@ extension NumberSegmenter {
             readings[part] = r
             let tall = (box.y1 - box.y0) / height
             let wide = part.width(in: drawing, box: box, window: height / 3)
-            let score = Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.pieceHeight - tall)
+            var score = Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.pieceHeight - tall)
                 - widthCost(wide, digit: r.digit)
+            if tuning.innerOrderCost > 0 && length >= 2 {
+                // A run whose strokes part in two that stand as two digits
+                // would: two digits read as one (a 1 touching the 0 before
+                // it, read with it as a sure 0).
+                for k in (i + 1)..<(i + length) {
+                    guard let a = boxes[i * longest + k - i - 1], let b = boxes[k * longest + i + length - k - 1],
+                        standApart(row[i..<k], row[k..<(i + length)], a, b)
+                    else { continue }
+                    score -= tuning.innerOrderCost
+                    break
+                }
+            }
             let made = Run(part: part, reading: r, score: score)
             runs[key] = made
             return made
@@ -308,6 +320,15 @@ extension NumberSegmenter {
                 consider(pair)
             }
         }
+        // Three splits: a stroke through four digits, or through three with
+        // another that ran on. From the two that won, with every other place.
+        if tuning.thirdSplit, won.count == 2 {
+            let two = won
+            for c in all where !two.contains(c) {
+                guard two.allSatisfy({ $0.stroke != c.stroke || c.end > $0.start || $0.end > c.start }) else { continue }
+                consider((two + [c]).sorted { ($0.stroke, $0.end) < ($1.stroke, $1.end) })
+            }
+        }
         return best?.runs
     }
 
@@ -399,12 +420,22 @@ extension NumberSegmenter {
         return (first + 1, last)
     }
 
+    /// Whether strokes `b` follow strokes `a` as the next digit would, at no
+    /// order cost, both at least `innerHeight` heights tall: the strokes of
+    /// one digit do not (a 4's second stroke crosses its first, a 5's bar or
+    /// a 7's crossbar is low, a 9's loop is half a digit high). A run holding
+    /// two such parts costs `innerOrderCost`. Rows and boxes as `orderCost`'s.
+    func standApart(_ a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: InkBox, _ rb: InkBox) -> Bool {
+        min(ra.y1 - ra.y0, rb.y1 - rb.y0) >= tuning.innerHeight * height && orderCost(after: a, b, ra, rb) == 0
+    }
+
     /// What it costs for run `b` to follow run `a` as the next digit: in every
     /// band where both have ink, b's left and right edges should be right of
-    /// a's (by `orderSlack` heights); per height short, `orderCost`. Runs that
-    /// share no band: b's centre right of a's.
+    /// a's (by `orderSlack` heights; negative, as now: they may reach back
+    /// over a's by that much, touching digits' ink overlapping a little); per
+    /// height short, `orderCost`. Runs that share no band: b's centre right of a's.
     /// `a` and `b` are the runs' rows in the profiles, `ra` and `rb` their boxes.
-    private func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: InkBox, _ rb: InkBox) -> Double {
+    func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: InkBox, _ rb: InkBox) -> Double {
         let bands = Self.bands
         var short = 0.0
         var shared = false

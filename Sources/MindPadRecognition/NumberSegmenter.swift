@@ -397,14 +397,19 @@ struct NumberSegmenter {
             return emitWhole(group, whole, wholePart, byOrder: byOrder)
         }
         // Clearly one digit by its shape and the cheapest cut (the pre-gate, the
-        // split gate's cheap half): no need to read any cut.
+        // split gate's cheap half): no need to read any cut. Only for a group
+        // the network reads surely (`preGateConfidence`): a group this wide
+        // read unsurely is often two touching digits (a 1 and a 6 joined by
+        // the pen read as a 0 at 0.32), and its cuts are worth reading.
         let splits = cuts(group, into: 2)
         guard let cheapest = splits.first else { return emit(whole, wholePart) }
         let shape: [Double] = [
             width, relative, Self.log(whole.confidence), width - tuning.singleWidths[whole.digit],
             Double(cheapest.crossings[0]), cheapest.extents[0], abs(cheapest.offsets[0]),
         ]
-        if !tuning.preGate.isEmpty && gateFeatures == nil && Self.gate(shape, tuning.preGate) < tuning.preGateFloor {
+        if !tuning.preGate.isEmpty && gateFeatures == nil && whole.confidence >= tuning.preGateConfidence
+            && Self.gate(shape, tuning.preGate) < tuning.preGateFloor
+        {
             return emitWhole(group, whole, wholePart, byOrder: byOrder)
         }
         // Strokes in the order written, in runs of one digit each: touching
@@ -662,6 +667,12 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// below `preGateFloor` is read as one without trying any cut.
     public var preGate = [3.9073, -0.0846, -5.0753, -1.0367, -1.2625, -1.8711, -2.4879, -4.9682]
     public var preGateFloor = -2.75
+    /// ...and only for groups read whole with at least this confidence (0:
+    /// any). Dev set, `orderSlack` −0.03: 0 / 0.7 / 0.9 / 0.95 → 1917 / 1917 /
+    /// 1919 / 1919 of 2,000 (late numbers 175 of 200 each); with `orderSlack`
+    /// 0.02: 0 / 0.9 → 1911 / 1913. The 300 six-digit bench numbers read
+    /// about 2 % more parts (2,061 → 2,100 with the refitted gates).
+    public var preGateConfidence: Float = 0.9
     /// Cuts into two tried per group, and how far apart (at mid-height) they must be.
     public var pairCandidates = 3
     public var distinctCuts = 0.08
@@ -672,9 +683,26 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// left of the next run's by less than this (in heights, in the band where
     /// it does least) costs `orderCost` per height short; a reading by runs wins
     /// over the whole group when its score is higher by `orderMargin`.
-    public var orderSlack = 0.02
+    /// Negative: touching digits' ink meets and overlaps a little (a slanted
+    /// 1's foot under the 8 after it), so the next digit's edges may reach
+    /// back over the previous one's by up to 0.03 heights at no cost; a 4's
+    /// downstroke or a 7's crossbar lies further inside its digit. Dev set,
+    /// `preGateConfidence` 0: 0.02 (before) / −0.03 → 1911 / 1917 of 2,000;
+    /// with it 0.9: 0.02 / −0.02 / −0.03 / −0.04 / −0.06 → 1913 / 1919 / 1919 /
+    /// 1919 / 1918 (too many 9 / 9 / 9 / 10 / 11; late numbers 174 / 174 / 175
+    /// / 175 / 175 of 200).
+    public var orderSlack = -0.03
     public var orderCost = 10.0
     public var orderMargin = 0.0
+    /// A run of strokes that parts in two standing as two digits would (in
+    /// order at no cost, both at least `innerHeight` heights tall:
+    /// `NumberSegmenter.standApart`) costs this: it holds two digits, however
+    /// surely it reads as one (0: no cost). Dev set, 0 / 0.5 / 1 / 2 (height
+    /// 0.6) → 1919 / 1921 / 1921 / 1920 of 2,000, late 175 / 175 / 176 / 176;
+    /// `innerHeight` 0.5 / 0.6 / 0.7 (cost 1) → 1921 / 1921 / 1922, late 174 /
+    /// 176 / 175 (0.7: three numbers fixed, none broken).
+    public var innerOrderCost = 1.0
+    public var innerHeight = 0.7
     /// Most strokes in one run (one digit).
     public var runStrokes = 3
     /// A run of strokes wider than this (in heights, and in typical widths)
@@ -718,6 +746,11 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// ...when the group has two strokes wider than `strokeSplitWidth`, or
     /// one wider than this (in heights: three digits' worth).
     public var multiSplitWidth = 1.0
+    /// Three splits at once (`NumberSegmenter.readByOrder`): when two won,
+    /// each other split place is tried with them (a stroke through four
+    /// digits). Dev set 1922 → 1923 (one number fixed, 5075 read 508 → 5015,
+    /// none broken; late 175 both).
+    public var thirdSplit = true
     /// Groups of two strokes or more that the exits for one digit take are
     /// first read by stroke order (`NumberSegmenter.emitWhole`).
     public var orderAtExits = true

@@ -86,6 +86,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     return w
 }
 
+
 @Suite struct NumberReadingTests {
     @Test func fixtureDigitsAreReadAlone() throws {
         let recognizer = try Recognizer.bundled()
@@ -323,6 +324,86 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         }
     }
 
+    /// Touching digits' ink meets and overlaps a little: the next run may
+    /// reach back over the previous one's edges by up to `orderSlack` (−0.03)
+    /// heights at no order cost (a stroke 0.01 heights right of another, both
+    /// as tall: nothing; with the slack 0.02 of before it cost), while a
+    /// two-stroke 4's second stroke, inside its digit, still costs (less than
+    /// before for one fixture 4; `strokeOrderRuns` checks it still reads as
+    /// one digit).
+    @Test func touchingRunsOverlapALittleAtNoOrderCost() throws {
+        let recognizer = try Recognizer.bundled()
+        func cost(_ d: Drawing, slack: Double? = nil) -> Double {
+            var tuning = NumberReadingTuning.standard
+            if let slack { tuning.orderSlack = slack }
+            var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: tuning)
+            _ = segmenter.groups()
+            let boxes = d.strokes.map { box([$0]) }
+            return segmenter.orderCost(after: [segmenter.slot[0]][...], [segmenter.slot[1]][...], boxes[0], boxes[1])
+        }
+        func line(_ x: Double) -> [StrokePoint] { (0...10).map { StrokePoint(x: x, y: 200 + 10 * Double($0), t: 0) } }
+        let close = Drawing(strokes: [line(100), line(101)])
+        #expect(cost(close) == 0)
+        #expect(cost(close, slack: 0.02) > 0.05)
+        #expect(cost(Drawing(strokes: [line(100), line(96)])) > 0)  // 0.04 heights back: past the slack
+        for four in fixtureDigits where four.digit == 4 && four.drawing.strokes.count == 2 {
+            #expect(cost(four.drawing) > 0, "\(four.style)")
+        }
+    }
+
+    /// A run holding two digits' strokes costs `innerOrderCost`: strokes that
+    /// part in two standing as two digits would (in order, both tall as
+    /// digits; `standApart`). Two one-stroke fixture digits of one style
+    /// written touching do (31 pairs); no way of parting the strokes of a
+    /// fixture digit drawn in several does (a 4's crossing strokes, a 5's
+    /// bar, a 7's crossbar).
+    @Test func twoDigitsInOneRunStandApart() throws {
+        let recognizer = try Recognizer.bundled()
+        func apart(_ d: Drawing, at k: Int) -> Bool {
+            var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: .standard)
+            _ = segmenter.groups()
+            let rows = d.strokes.indices.map { segmenter.slot[$0] }
+            return segmenter.standApart(rows[..<k], rows[k...], box(Array(d.strokes[..<k])), box(Array(d.strokes[k...])))
+        }
+        var pairs = 0
+        for a in fixtureDigits where a.drawing.strokes.count == 1 {
+            for b in fixtureDigits where b.drawing.strokes.count == 1 && b.style == a.style {
+                var w = NumberWriter()
+                w.add(a.drawing)
+                w.add(b.drawing, gap: 0)
+                let parted = apart(w.drawing, at: 1)
+                #expect(parted, "\(a.digit)\(b.digit) \(a.style)")
+                pairs += 1
+            }
+        }
+        #expect(pairs >= 20)
+        let several = fixtureDigits.filter { $0.drawing.strokes.count >= 2 }
+        #expect(several.count >= 3)
+        for d in several {
+            for k in 1..<d.drawing.strokes.count {
+                #expect(!apart(d.drawing, at: k), "\(d.digit) \(d.style)")
+            }
+        }
+    }
+
+    /// The pre-gate passes only groups the network reads surely
+    /// (`preGateConfidence` 0.9): two digits joined by the pen that read
+    /// unsurely as one are read by their cuts and stroke order even where
+    /// the pre-gate would pass every group (floor +∞); with no confidence
+    /// asked for (0) they read as one digit.
+    @Test(arguments: ["01", "10", "46", "71", "80", "95"])
+    func unsureGroupsPassNoPreGate(_ number: String) throws {
+        let recognizer = try Recognizer.bundled()
+        let w = oneStroke(number)
+        let whole = recognizer.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
+        #expect(whole.confidence < NumberReadingTuning.standard.preGateConfidence)
+        var passAll = NumberReadingTuning.standard
+        passAll.preGateFloor = .infinity
+        #expect(try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace(), tuning: passAll).number == number)
+        passAll.preGateConfidence = 0
+        #expect(try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace(), tuning: passAll).digits.count == 1)
+    }
+
     /// A stroke out of order: a 4's second stroke added after the next digit.
     /// With a space between the digits, the late stroke still joins its 4 by
     /// where it is; the digits come out in order of place.
@@ -483,6 +564,22 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         #expect(found.contains(where: middle))
         #expect(try runs(seeds: 0)?.contains(where: middle) != true)
         #expect(try read(w).number == number)
+    }
+
+    /// One stroke through four fixture digits is split three times
+    /// (`thirdSplit`: from the two splits that won, with every other place):
+    /// all four read; without it the number reads short (0369 → 038, 3069 →
+    /// 308). Of 24 such four-digit strokes tried, these two read right only
+    /// with it, 11 others read right either way.
+    @Test(arguments: ["0369", "3069"])
+    func strokeThroughFourDigitsSplitsThrice(_ number: String) throws {
+        let w = oneStroke(number)
+        #expect(w.strokes.count == 1, "one stroke through all four digits")
+        let recognizer = try Recognizer.bundled()
+        #expect(try read(w).number == number)
+        var off = NumberReadingTuning.standard
+        off.thirdSplit = false
+        #expect(try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace(), tuning: off).digits.count < 4)
     }
 
     /// A single wide digit, one stroke as wide as two digits, is not split.

@@ -69,6 +69,7 @@ if args[1] == "--numbers" {
         case "distinctCuts": tuning.distinctCuts = v
         case "preGate": tuning.preGate = kv[1].split(separator: ":").compactMap { Double($0) }
         case "preGateFloor": tuning.preGateFloor = v
+        case "preGateConfidence": tuning.preGateConfidence = Float(v)
         case "gate": tuning.splitGate = kv[1].split(separator: ":").compactMap { Double($0) }
         case "unitWidth": tuning.unitWidth = v
         case "window": tuning.window = v
@@ -87,6 +88,13 @@ if args[1] == "--numbers" {
         case "strokeSplits": tuning.strokeSplits = Int(v)
         case "orderAtExits": tuning.orderAtExits = v != 0
         case "exitOrderMargin": tuning.exitOrderMargin = v
+        case "orderMargin": tuning.orderMargin = v
+        case "orderCost": tuning.orderCost = v
+        case "orderSlack": tuning.orderSlack = v
+        case "innerOrderCost": tuning.innerOrderCost = v
+        case "innerHeight": tuning.innerHeight = v
+        case "thirdSplit": tuning.thirdSplit = v != 0
+        case "usualConfidence": tuning.usualConfidence = Float(v)
         case "flatDigit": tuning.flatDigit = v
         case "stackOverlap": tuning.stackOverlap = v
         case "stackGap": tuning.stackGap = v
