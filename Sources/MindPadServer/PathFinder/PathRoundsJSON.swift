@@ -13,6 +13,18 @@ enum PathRoundsJSON {
     /// round as its rank value × 1000, rounded.
     static func rankValue(score: Int) -> Double { Double(score) / 1000 }
 
+    /// The rank value a round shows: of a finished round, its score's (the
+    /// seed's value rounded to thousandths, `PathFinder.points`), so the
+    /// last five say what the round's result and the boards said, to the
+    /// digit; of a round never finished, the seed's value itself (far
+    /// beyond any score). The order of the last five is the seed's, on the
+    /// unrounded values.
+    static func rankValue(of round: PathRoundRecord) -> Double {
+        guard let end = round.endedAtMs else { return round.ranking.rankValue }
+        return rankValue(score: PathFinder.points(steps: round.steps, steering: .milliseconds(end - round.startedAtMs),
+                                                  gridSize: round.gridSize))
+    }
+
     struct Round: Encodable {
         let rank: Int
         let round: PathRoundRecord
@@ -43,7 +55,7 @@ enum PathRoundsJSON {
             } else {
                 try c.encodeNil(forKey: .seconds)
             }
-            try c.encode(round.ranking.rankValue, forKey: .rank_value)
+            try c.encode(PathRoundsJSON.rankValue(of: round), forKey: .rank_value)
         }
     }
 
