@@ -261,6 +261,21 @@ class Player:
             if msg["type"] in types:
                 return msg
 
+    def last_index(self, type):
+        """Where the last message of `type` is in `seen` (0 if none came)."""
+        return max((i for i, m in enumerate(self.seen) if m["type"] == type), default=0)
+
+    def expect_all(self, *types, since=0, timeout=20):
+        """Reads until every one of `types` has come since `since` (an index
+        of `seen`), in any order: a racer's `result_saved` follows its own
+        `finished`, so it may come before or after the room's `standings`."""
+        deadline = time.monotonic() + timeout
+        while not set(types) <= {m["type"] for m in self.seen[since:]}:
+            left = deadline - time.monotonic()
+            assert left > 0, f"{self.name}: not all of {types} within {timeout} s (last: {self.seen[-3:]})"
+            msg = self.recv(left)
+            assert msg is not None, f"{self.name}: connection closed waiting for {types} (last: {self.seen[-3:]})"
+
     def close_code(self, timeout=30):
         """Reads until the socket closes; returns the close frame's code (None: closed without one)."""
         deadline = time.monotonic() + timeout

@@ -155,8 +155,7 @@ def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
     # The drained room's race runs to its end; every racer hears its result
     # stored, then the instance closes them with 1012 and exits cleanly.
     for p in racers:
-        p.expect("standings", timeout=30)
-        p.expect("result_saved", timeout=10)
+        p.expect_all("standings", "result_saved", since=p.last_index("race_started"), timeout=30)
         assert p.close_code() == 1012
     assert cluster.procs[owner].wait(30) == 0
     # The browser keeps its standings (no rematch: the room is gone) and is connected again elsewhere.
@@ -169,8 +168,7 @@ def test_rooms_follow_their_owner_through_a_drain_and_a_crash(cluster, browser):
 
     # The survivor's race was not touched: it ends with both results stored.
     for p in (s1, s2):
-        p.expect("standings", timeout=30)
-        p.expect("result_saved", timeout=10)
+        p.expect_all("standings", "result_saved", since=p.last_index("race_started"), timeout=30)
         assert not [m for m in p.seen if m["type"] == "error" and m["code"] != "replaced"], p.seen
 
     # The killed instance restarts on the same data dir: whatever it had
@@ -229,8 +227,7 @@ def test_an_added_instance_takes_new_rooms_and_moves_none(cluster):
     for p in (a, b):
         answer(p, 10)
     for p in (a, b):
-        p.expect("standings", timeout=30)
-        p.expect("result_saved", timeout=10)
+        p.expect_all("standings", "result_saved", since=p.last_index("race_started"), timeout=30)
         assert not [m for m in p.seen if m["type"] == "error"], p.seen
     for p in newcomers + [a, b]:
         p.close()
