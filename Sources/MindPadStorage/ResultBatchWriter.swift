@@ -166,17 +166,9 @@ public final class ResultBatchWriter: Sendable {
         }
     }
 
-    /// Applies what waits in `pending_boards`, a statement at a time, until
-    /// a statement finds less than a full share (the rest, if any, is being
-    /// applied by another worker).
+    /// Applies what waits in `pending_boards` that no other worker is applying.
     private func updateBoards(on connection: PostgresConnection) throws {
-        let limit = 500
-        var taken = limit
-        while taken == limit {
-            let started = ContinuousClock.now
-            taken = try ScoreStore(connection).applyPendingBoards(limit: limit)
-            if taken > 0 { onBoards(taken, ContinuousClock.now - started) }
-        }
+        try ScoreStore(connection).applyAllPendingBoards(each: onBoards)
     }
 
     /// This job's share of the waiting results (an even split of the

@@ -70,7 +70,7 @@ public struct ScoreStore {
     /// two apart, answering the players in between.
     public func record(_ batch: [GameResultRecord], passMark: Int = defaultPassMark) throws -> [RecordOutcome] {
         let outcomes = try storeResults(batch, passMark: passMark)
-        while try applyPendingBoards() > 0 {}
+        try applyAllPendingBoards()
         return outcomes
     }
 
@@ -325,13 +325,33 @@ public struct ScoreStore {
         return rows.value("taken").flatMap { Int($0) } ?? 0
     }
 
+    /// `applyPendingBoards` a statement at a time until nothing is left
+    /// that another caller is not applying (with `waiting`, nothing at all);
+    /// `each` is told every statement's rows and time. The one loop of the
+    /// batch writer, a board read, a reset and `record`. Returns the rows taken.
+    @discardableResult
+    public func applyAllPendingBoards(limit: Int = 500, waiting: Bool = false,
+                                      each: (_ rows: Int, _ duration: Duration) -> Void = { _, _ in }) throws -> Int {
+        var total = 0
+        while true {
+            let started = ContinuousClock.now
+            let taken = try applyPendingBoards(limit: limit, waiting: waiting)
+            if taken > 0 { each(taken, ContinuousClock.now - started) }
+            total += taken
+            // Skipping locked rows, a short share means the rest is another
+            // caller's; waiting, rows that caller deleted meanwhile shorten a
+            // share too, so only an empty one says none is left.
+            if waiting ? taken == 0 : taken < limit { return total }
+        }
+    }
+
     /// The barrier of every board read (leaderboards, ranks, a profile's
     /// bests): results stored before it (a player told `result_saved`)
     /// and still waiting in `pending_boards` are applied first, waiting for
     /// a writer that is applying them, so a read never misses a stored
     /// result. With nothing waiting it is one statement that finds nothing.
     func boardsUpToDate() throws {
-        try applyPendingBoards(limit: 1000, waiting: true)
+        try applyAllPendingBoards(waiting: true)
     }
 
     /// One result as the batch statement reads it.
@@ -604,7 +624,7 @@ public struct ScoreStore {
     /// rather than see them land after it.
     private func deleteBests(game: String?, mode: String?, playerID: Int64?, levels: Bool,
                              audit: (scope: String, playerName: String?, requester: String)?) throws -> ResetOutcome {
-        while try applyPendingBoards(waiting: true) > 0 {}
+        try applyAllPendingBoards(waiting: true)
         let rows = try connection.query("""
             WITH locked AS (
                 SELECT player_id, game, mode, period, period_start FROM highscores

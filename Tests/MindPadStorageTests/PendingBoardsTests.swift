@@ -41,6 +41,24 @@ import Testing
         #expect(try countMismatches(store.connection) == "0")
     }
 
+    /// More waiting than one statement's share: the loop goes on until none
+    /// is left, a statement at a time, and says what each took.
+    @Test func everyShareIsApplied() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let store = ScoreStore(try db.connect())
+        for waiting in [false, true] {
+            let players = try (0..<5).map { try store.player("P\($0)\(waiting)") }
+            _ = try store.storeResults(players.enumerated().map { result($1, score: 10 + $0, at: wednesdayNoonMs + Int64($0)) })
+            var shares: [Int] = []
+            let taken = try store.applyAllPendingBoards(limit: 2, waiting: waiting) { rows, _ in shares.append(rows) }
+            #expect(taken == 5 && shares == [2, 2, 1], "waiting \(waiting)")
+        }
+        #expect(try pendingCount(store.connection) == "0")
+        #expect(try boardRows(store.connection) == "30")
+        #expect(try countMismatches(store.connection) == "0")
+    }
+
     /// A board read is the barrier: results stored before it are on the
     /// boards it reads, whether or not a writer applied them yet.
     @Test func aBoardReadSeesEveryStoredResult() throws {
