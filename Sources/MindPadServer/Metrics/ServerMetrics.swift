@@ -33,8 +33,11 @@ public final class ServerMetrics: Sendable {
     /// The message counters by type alone: counted for every message on the
     /// service thread, where building `counter`'s key (an array, a joined
     /// string, its hash) was 2.3 % of the thread at 5,000 racers (issue 20).
-    private let messagesIn = Mutex<[String: Counter]>([:])
-    private let messagesOut = Mutex<[String: Counter]>([:])
+    private let messageCounters = Mutex<[MessageCounterKey: Counter]>([:])
+    private struct MessageCounterKey: Hashable {
+        let outgoing: Bool
+        let type: String
+    }
     private let histograms = Mutex<[String: DurationHistogram]>([:])
 
     /// A metric name with its help text; units are part of the names here.
@@ -71,18 +74,24 @@ public final class ServerMetrics: Sendable {
 
     /// A client message arrived (`type` as the protocol names it).
     public func messageIn(_ type: String) {
-        if let known = messagesIn.withLock({ $0[type] }) { return known.increment() }
-        let made = counter("mindpad_messages_in_total", [("type", type)], help: "WebSocket messages received, by type")
-        messagesIn.withLock { $0[type] = made }
-        made.increment()
+        messageCounter(outgoing: false, type).increment()
     }
 
     /// A server message was queued for a client.
     public func messageOut(_ type: String) {
-        if let known = messagesOut.withLock({ $0[type] }) { return known.increment() }
-        let made = counter("mindpad_messages_out_total", [("type", type)], help: "WebSocket messages sent, by type")
-        messagesOut.withLock { $0[type] = made }
-        made.increment()
+        messageCounter(outgoing: true, type).increment()
+    }
+
+    /// The counter of one message type, each way, from `messageCounters`
+    /// once `counter` made it (two threads making it at once get the same one).
+    private func messageCounter(outgoing: Bool, _ type: String) -> Counter {
+        let key = MessageCounterKey(outgoing: outgoing, type: type)
+        if let known = messageCounters.withLock({ $0[key] }) { return known }
+        let made = outgoing
+            ? counter("mindpad_messages_out_total", [("type", type)], help: "WebSocket messages sent, by type")
+            : counter("mindpad_messages_in_total", [("type", type)], help: "WebSocket messages received, by type")
+        messageCounters.withLock { $0[key] = made }
+        return made
     }
 
     /// An error answered to a client, by its stable code.
