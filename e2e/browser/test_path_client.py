@@ -114,7 +114,7 @@ ROUNDS = [
     {"rank": 1, "started_at": "2026-11-23T12:00:00.123Z", "ended_at": "2026-11-23T12:00:09.123Z", "steps": 5,
      "best_steps": 5, "tries": 0, "rows": 4, "columns": 5, "grid_size": 20, "seconds": 9.0, "rank_value": 2.25},
     {"rank": 2, "started_at": "2026-11-23T12:05:00.000Z", "ended_at": "2026-11-23T12:05:15.990Z", "steps": 7,
-     "best_steps": 5, "tries": 1, "rows": 4, "columns": 5, "grid_size": 20, "seconds": 15.99, "rank_value": 5.5965},
+     "best_steps": 5, "tries": 1, "rows": 4, "columns": 5, "grid_size": 20, "seconds": 15.99, "rank_value": 5.597},
     {"rank": 3, "started_at": "2026-11-23T12:10:00.000Z", "ended_at": None, "steps": 2,
      "best_steps": 8, "tries": 2, "rows": 6, "columns": 5, "grid_size": 30, "seconds": None, "rank_value": 118e6},
 ]
@@ -275,7 +275,7 @@ def test_solo_every_scene(browser):
     rows = [[td.text for td in tr.find_elements(By.CSS_SELECTOR, "td")]
             for tr in drv.find_elements(By.CSS_SELECTOR, "#path-rounds-body tr")]
     assert rows[0] == ["1", "5 (best 5)", "4 × 5 (20)", "0:09.0", "2.25"]
-    assert rows[1] == ["2", "7 (best 5)", "4 × 5 (20)", "0:16.0", "5.6"]
+    assert rows[1] == ["2", "7 (best 5)", "4 × 5 (20)", "0:16.0", "5.597"]
     assert rows[2] == ["3", "2 (best 8)", "6 × 5 (30)", "not finished", "—"]
     both_langs(drv, "path-05-rounds")
     axe_check(drv, "the last five rounds")

@@ -37,10 +37,11 @@ export function guessAnswer(typed) {
   return /^[1-9]{2}$/.test(typed) ? { rows: Number(typed[0]), columns: Number(typed[1]) } : null;
 }
 
-/** A rank value as the seed shows it: lower is better, two decimals at most. */
+/** A rank value, lower is better: the score's thousandths exactly (score / 1000), so two
+ * rounds that rank apart never show the same value and no half is rounded two ways. */
 export function fmtRank(v) {
   if (typeof v !== "number" || !Number.isFinite(v)) return "—";
-  return v.toLocaleString(getLang() === "zh" ? "zh-CN" : "en", { maximumFractionDigits: 2 });
+  return v.toLocaleString(getLang() === "zh" ? "zh-CN" : "en", { maximumFractionDigits: 3 });
 }
 
 function cellLabel(row, column, robot, goal) {
