@@ -478,6 +478,9 @@ if st:
                   f"finishes were handed over (p50 / p99 of {g['count']} rounds); "
                   f"{j.get('boards_pending_left', 0)} left pending.")
     w("")
+    w("Journal and database side by side against journal first, before/after in alternating pairs of runs")
+    w("(the figures and the command): \"Result writes beside the journal's fsync\" under \"What the figures say\".")
+    w("")
     w("The plan of the hardest rank (`ScoreStore.explainRank`: the slowest player in the largest group")
     w("of equal scores on the normal all-time board):")
     w("")
