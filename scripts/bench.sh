@@ -303,12 +303,13 @@ fi  # not storage
 if [ "$stage" = all ] || [ "$stage" = storage ]; then
 # --- 4. storage ---------------------------------------------------------------
 st_url=$(fresh_db mindpad_bench_storage)
-# Result writes three ways: one per statement, batched, and journal first
-# (the journal on this disk, as the server's data directory would be).
+# Result writes four ways: one per statement, batched, journal first, and
+# journal beside the batch as the server does (the journal on this disk, as
+# the server's data directory would be).
 mkdir -p "$out/journal"
 echo "journal_fs=$(stat -f -c %T "$out/journal")" >> "$out/machine.txt"
 timeout 900 "$storagebench" --url "$st_url" --players "$players" --queries "$queries" --concurrent 200 \
-    --rounds "$rounds" --pools 2,8 --ways single,batched,journaled --journal-dir "$out/journal" \
+    --rounds "$rounds" --pools 2,8 --ways single,batched,journaled,parallel --journal-dir "$out/journal" \
     --out "$out/storage.json" > /dev/null 2> "$out/storage.log" || echo "bench: storage stage failed" >&2
 fi  # all or storage
 if [ "$stage" = storage ]; then

@@ -10,11 +10,17 @@ import Synchronization
 /// same tick; their results share one fsync instead of queueing for one
 /// each. Done marks (`ResultJournal.markDone`) go through the same thread,
 /// after the appends taken with them, and cost no fsync.
+///
+/// Each append is told twice: `writing` when its group is formed, before
+/// the write and fsync (the recorder starts the database write then, so
+/// the two run side by side, issue 20), and `completion` once on disk.
+/// Both run group by group inside `answerGroup`.
 public final class JournalWriter: Sendable {
     public typealias Completion = @Sendable (Result<Void, JournalError>) -> Void
 
     private struct Waiting {
         let record: GameResultRecord
+        let writing: @Sendable () -> Void
         let completion: Completion
     }
 
@@ -29,21 +35,27 @@ public final class JournalWriter: Sendable {
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    private let beforeWrite: @Sendable (_ count: Int) -> Void
     private let onCommit: @Sendable (_ count: Int, _ duration: Duration) -> Void
     private let answerGroup: @Sendable (_ answers: () -> Void) -> Void
     private let logger: Logger
 
     /// - Parameters:
-    ///   - answerGroup: runs the answers of one group (the recorder hands
-    ///     them to the batch writer `together`, so they share a statement).
+    ///   - answerGroup: runs the `writing` calls of one group, and later
+    ///     its answers (the recorder hands what they start to the batch
+    ///     writer `together`, so one group shares a statement).
+    ///   - beforeWrite: told the size of each group after its `writing`
+    ///     calls, before its write (where a test holds the writer).
     ///   - onCommit: told the number of results and the time of each
     ///     write + fsync.
     public init(journal: ResultJournal, logger: Logger = Logger(label: "mindpad.journal"),
                 answerGroup: @escaping @Sendable (_ answers: () -> Void) -> Void = { $0() },
+                beforeWrite: @escaping @Sendable (_ count: Int) -> Void = { _ in },
                 onCommit: @escaping @Sendable (_ count: Int, _ duration: Duration) -> Void = { _, _ in }) {
         self.journal = journal
         self.logger = logger
         self.answerGroup = answerGroup
+        self.beforeWrite = beforeWrite
         self.onCommit = onCommit
         let thread = Thread { [self] in
             self.loop()
@@ -53,16 +65,21 @@ public final class JournalWriter: Sendable {
         thread.start()
     }
 
-    /// Appends `record` with the next group and fsyncs; `completion` runs
-    /// once it is on disk (or the disk refused), on the writer's thread (or
-    /// the caller's, after `shutdown`).
-    public func append(_ record: GameResultRecord, completion: @escaping Completion) {
+    /// Appends `record` with the next group and fsyncs; `writing` runs when
+    /// the group is formed, before its write, and `completion` once it is
+    /// on disk (or the disk refused), both on the writer's thread (or the
+    /// caller's, after `shutdown`).
+    public func append(_ record: GameResultRecord, writing: @escaping @Sendable () -> Void = {},
+                       completion: @escaping Completion) {
         let queued = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
-            state.appends.append(Waiting(record: record, completion: completion))
+            state.appends.append(Waiting(record: record, writing: writing, completion: completion))
             return true
         }
-        guard queued else { return completion(Self.attempt { try journal.append([record]) }) }
+        guard queued else {
+            writing()
+            return completion(Self.attempt { try journal.append([record]) })
+        }
         wake.signal()
     }
 
@@ -103,6 +120,8 @@ public final class JournalWriter: Sendable {
                 return (state.appends, state.done, state.stopping)
             }
             if !appends.isEmpty {
+                answerGroup { for waiting in appends { waiting.writing() } }
+                beforeWrite(appends.count)
                 let started = ContinuousClock.now
                 let result = Self.attempt { try journal.append(appends.map(\.record)) }
                 onCommit(appends.count, ContinuousClock.now - started)

@@ -119,11 +119,14 @@ public final class ResultBatchWriter: Sendable {
     private func schedule() {
         pool.submit({ [self] connection in
             let batch = take()
-            var writing = !batch.isEmpty
-            defer { finishTurn(wrote: writing) }
-            try writeBatch(batch, on: connection)
-            writing = false
-            if boardsDue(afterStoring: !batch.isEmpty) {
+            defer { finishTurn() }
+            do {
+                try writeBatch(batch, on: connection)
+            } catch {
+                _ = endWriting(batch, stored: false)
+                throw error
+            }
+            if endWriting(batch, stored: true) {
                 do {
                     try updateBoards(on: connection)
                 } catch {
@@ -138,7 +141,8 @@ public final class ResultBatchWriter: Sendable {
             // on a healthy worker.
             let batch = take()
             for waiting in batch { waiting.completion(.failure(error)) }
-            finishTurn(wrote: !batch.isEmpty)
+            _ = endWriting(batch, stored: false)
+            finishTurn()
         })
     }
 
@@ -149,17 +153,19 @@ public final class ResultBatchWriter: Sendable {
         pool.submit({ [self] connection in try updateBoards(on: connection) }, failed: { _ in })
     }
 
-    /// Whether this job, having stored a batch (or not), updates the boards
-    /// now: when no result waits for a batch and no other job is storing
-    /// one (the boards would take its CPU and disk; the last to finish
-    /// does it), or after `boardsEvery` batches in a row.
-    private func boardsDue(afterStoring stored: Bool) -> Bool {
+    /// Ends the writing of a batch `take` gave this job (the one place
+    /// `writing` goes down); `stored`: written, or nothing to write.
+    /// Returns whether this job updates the boards now: when it stored,
+    /// no result waits for a batch and no other job is storing one (the
+    /// boards would take its CPU and disk; the last to finish does it), or
+    /// after `boardsEvery` batches in a row.
+    private func endWriting(_ batch: [Waiting], stored: Bool) -> Bool {
         state.withLock { s in
-            if stored {
+            if !batch.isEmpty {
                 s.writing -= 1
-                s.storedSinceBoards += 1
+                if stored { s.storedSinceBoards += 1 }
             }
-            guard s.storedSinceBoards > 0,
+            guard stored, s.storedSinceBoards > 0,
                   (s.pending.isEmpty && s.writing == 0) || s.storedSinceBoards >= boardsEvery else { return false }
             s.storedSinceBoards = 0
             return true
@@ -232,9 +238,8 @@ public final class ResultBatchWriter: Sendable {
     }
 
     /// Ends a job: queues the next one if more is waiting, or ends the turn.
-    private func finishTurn(wrote: Bool) {
+    private func finishTurn() {
         let more = state.withLock { s -> Bool in
-            if wrote { s.writing -= 1 }
             let more = !s.pending.isEmpty
             if !more { s.inFlight -= 1 }
             return more

@@ -150,10 +150,14 @@ import Testing
             #expect(run.progressCount <= 34)
         }
 
-        // The results reached PostgreSQL.
+        // The results reached PostgreSQL, each told after its `finished`
+        // (the database write runs beside the journal's fsync; the wire
+        // order stays durable first, then stored).
         for client in [ann, bo] {
             let saved = try client.next("result_saved", timeout: .seconds(5))
             #expect(saved["stored"] as? String == "database")
+            let order = client.log.map { $0.message["type"] as? String ?? "" }.filter { $0 == "finished" || $0 == "result_saved" }
+            #expect(order == ["finished", "result_saved"])
         }
         let rows = try db.connect().query("SELECT count(*) AS n FROM game_results WHERE mode = 'time_attack'").value("n")
         #expect(rows == "2")

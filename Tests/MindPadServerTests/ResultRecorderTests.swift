@@ -1,9 +1,9 @@
 import Foundation
-import MindPadServer
 import MindPadStorage
 import MindPadTestSupport
 import Synchronization
 import Testing
+@testable import MindPadServer
 
 @Suite(.serialized) struct ResultRecorderTests {
     func dataDirectory() -> URL {
@@ -102,6 +102,79 @@ import Testing
         #expect(recorder.backlog == 0)
         pool.shutdown()
         recorder.shutdown()
+    }
+
+    /// The database write runs beside the journal's fsync (issue 20). A
+    /// result PostgreSQL stores before its journal entry is on disk is told
+    /// `durable`, then stored, only once the entry is; and a crash at any
+    /// point (copies of the data folder as a crash would leave it) loses
+    /// nothing and stores nothing twice.
+    @Test func aResultStoredBeforeItsJournalEntryIsNeitherLostNorStoredTwice() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        try migrate(db.url)
+        let player = try #require(try ScoreStore(db.connect())
+            .createPlayer(name: "Di", nameKey: "di", tokenHash: PlayerToken.hash("t")))
+        let dir = dataDirectory(), crashBeforeEntry = dataDirectory(), crashBeforeDoneMark = dataDirectory()
+        defer { for d in [dir, crashBeforeEntry, crashBeforeDoneMark] { try? FileManager.default.removeItem(at: d) } }
+        // The first journal group is held before its write, after its
+        // database write was handed over.
+        let holding = Atomic<Bool>(true)
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics(), beforeJournalWrite: {
+            guard holding.exchange(false, ordering: .relaxed) else { return }
+            held.signal()
+            release.wait()
+        })
+        let r = result(player: player.id, 12)
+        let told = Mutex<[String]>([])
+        let delivered = DispatchSemaphore(value: 0)
+        recorder.record(r, durable: {
+            told.withLock { $0.append(recorder.journal.pending().contains(r) ? "durable" : "durable, not on disk") }
+            // A crash now: the entry on disk, its done mark not yet.
+            try? FileManager.default.copyItem(at: dir, to: crashBeforeDoneMark)
+        }, completion: { d in
+            told.withLock { $0.append(d == .journaled ? "journaled" : "stored") }
+            delivered.signal()
+        })
+        #expect(held.wait(timeout: .now() + 10) == .success)
+        let rows = { try db.connect().query("SELECT count(*) AS n FROM game_results WHERE result_id = \(r.resultID)::uuid").value("n") }
+        // Stored while the disk is held, and the recorder has heard so
+        // (kept by the database, or, wrongly, no longer in flight).
+        try waitFor("the result stored first") {
+            recorder.condition.lock()
+            defer { recorder.condition.unlock() }
+            return recorder.inFlight[r.resultID].map(\.progress.isKept) ?? true
+        }
+        #expect(try rows() == "1")
+        #expect(told.withLock { $0 }.isEmpty, "nothing told before the journal has it")
+        // A crash now: in PostgreSQL, not in the journal.
+        try FileManager.default.copyItem(at: dir, to: crashBeforeEntry)
+        #expect(try ResultJournal(directory: crashBeforeEntry).pending().isEmpty)
+        release.signal()
+        #expect(delivered.wait(timeout: .now() + 10) == .success)
+        #expect(told.withLock { $0 } == ["durable", "stored"])
+        #expect(recorder.flush(timeout: .seconds(10)))
+        pool.shutdown()
+        recorder.shutdown()
+        // Its entry was marked done: a restart writes nothing again.
+        #expect(try ResultJournal(directory: dir).pending().isEmpty)
+
+        // Restarts from either crash: nothing lost, nothing stored twice.
+        #expect(try ResultJournal(directory: crashBeforeDoneMark).pending() == [r])
+        for crashed in [crashBeforeEntry, crashBeforeDoneMark] {
+            let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
+            let restarted = try ResultRecorder(pool: pool, dataDirectory: crashed, metrics: ServerMetrics())
+            #expect(restarted.waitUntilSettled(timeout: .seconds(30)))
+            #expect(try ResultJournal(directory: crashed).pending().isEmpty)
+            pool.shutdown()
+            restarted.shutdown()
+        }
+        #expect(try rows() == "1")
+        #expect(try db.connect().query("SELECT count(*) AS n FROM game_results").value("n") == "1")
+        #expect(try ScoreStore(db.connect()).profile(of: PlayerRecord(id: player.id, name: "Di", createdAtMs: 0))
+            .highscores.map(\.score) == [12])
     }
 
     @Test func aRestartedServerReplaysItsJournal() throws {

@@ -11,9 +11,12 @@ import MindPadStorage
 ///   (`JournalWriter`: results handed over together share one fsync), and
 ///   only then is `durable` called: the realtime layer sends `finished`
 ///   after it.
-/// - Then it is written through the database workers in batches
-///   (`ResultBatchWriter`: the result first, the boards right after) and
-///   its journal entry marked done. PostgreSQL's
+/// - Side by side with that fsync (from when the journal group is formed,
+///   the group's results together) it is written through the database
+///   workers in batches (`ResultBatchWriter`: the result first, the boards
+///   right after) and, once both are done, its journal entry marked done
+///   (a result stored first waits for its entry: see `ResultProgress`).
+///   PostgreSQL's
 ///   answer within `acknowledgeWithin` (2 s) is the delivery (`.stored`);
 ///   without one the delivery is `.journaled` and the write goes on.
 /// - What the database could not take (unreachable, timed out, deadlock)
@@ -57,8 +60,11 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
 
     let metrics: ServerMetrics
 
-    public init(pool: DatabaseWorkerPool, dataDirectory: URL, metrics: ServerMetrics, acknowledgeWithin: Duration = .seconds(2),
-                logger: Logger = Logger(label: "mindpad.results")) throws {
+    /// - Parameter beforeJournalWrite: runs on the journal's thread after
+    ///   a group's database write was handed over, before its write and
+    ///   fsync (where a test holds the disk back).
+    init(pool: DatabaseWorkerPool, dataDirectory: URL, metrics: ServerMetrics, acknowledgeWithin: Duration = .seconds(2),
+         logger: Logger = Logger(label: "mindpad.results"), beforeJournalWrite: @escaping @Sendable () -> Void) throws {
         self.metrics = metrics
         writer = ResultBatchWriter(pool: pool, passMark: KidsLevel.passMark, onBatch: { count, duration in
             metrics.databaseQuery("record_results_batch", duration)
@@ -70,9 +76,8 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         writer.updateBoards()
         journal = try ResultJournal(directory: dataDirectory)
         let batches = writer
-        journalWriter = JournalWriter(journal: journal, answerGroup: { batches.together($0) }, onCommit: { _, duration in
-            metrics.databaseQuery("journal_commit", duration)
-        })
+        journalWriter = JournalWriter(journal: journal, answerGroup: { batches.together($0) }, beforeWrite: { _ in beforeJournalWrite() },
+                                      onCommit: { _, duration in metrics.databaseQuery("journal_commit", duration) })
         rejectedURL = dataDirectory.appendingPathComponent("rejected-results.jsonl")
         self.acknowledgeWithin = acknowledgeWithin
         self.logger = logger
@@ -86,6 +91,12 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         thread.start()
     }
 
+    public convenience init(pool: DatabaseWorkerPool, dataDirectory: URL, metrics: ServerMetrics, acknowledgeWithin: Duration = .seconds(2),
+                            logger: Logger = Logger(label: "mindpad.results")) throws {
+        try self.init(pool: pool, dataDirectory: dataDirectory, metrics: metrics, acknowledgeWithin: acknowledgeWithin, logger: logger,
+                      beforeJournalWrite: {})
+    }
+
     public func record(_ result: GameResultRecord, durable: @escaping @Sendable () -> Void,
                        completion: @escaping @Sendable (ResultDelivery) -> Void) {
         let id = result.resultID
@@ -95,7 +106,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + acknowledgeWithin / .seconds(1)) {
             [self] in handle(id, .deadline)
         }
-        journalWriter.append(result) { [self] written in
+        journalWriter.append(result, writing: { [self] in handle(id, .journaling) }) { [self] written in
             if case .failure(let error) = written {
                 logger.error("result not journaled; only the database can keep it now", metadata: [
                     "result_id": "\(id)", "error": "\(error)",
@@ -129,7 +140,8 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
             case .markDone: journalWriter.markDone([id])
             case .setAside: reject(tracked.record, error ?? PostgresError(.unexpectedResult, message: "refused"))
             case .journalAgain: keep([tracked.record], because: error ?? PostgresError(.connectionFailed, message: "unknown"))
-            case .forget: if event == .failedTransiently { requestReplay() }
+            case .replay: requestReplay()
+            case .forget: break
             }
         }
     }
@@ -174,7 +186,7 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
         condition.lock()
         stopping = true
         condition.broadcast()
-        let unjournaled = inFlight.values.filter { !$0.progress.isJournaled }.map(\.record)
+        let unjournaled = inFlight.values.filter { !$0.progress.isKept }.map(\.record)
         condition.unlock()
         replayThreadDone.wait()
         journalWriter.shutdown()

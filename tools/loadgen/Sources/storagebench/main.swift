@@ -2,7 +2,7 @@
 // storage code (ScoreStore, DatabaseWorkerPool; Sources/MindPadStorage).
 //
 //   storagebench --url postgresql://…/mindpad_bench [--players 1000000] [--queries 2000]
-//                [--concurrent 200] [--rounds 10] [--pools 2,8] [--ways single,batched,journaled]
+//                [--concurrent 200] [--rounds 10] [--pools 2,8] [--ways single,batched,journaled,parallel]
 //                [--max-batch 100] [--journal-dir DIR] --out storage.json
 //
 // 1. Seeds (once) N players with an all-time highscore in every mode: 3·N
@@ -18,7 +18,12 @@
 //    did before issue 14 (one batch in flight per worker, at most
 //    `--max-batch` results each), and journal first as the server does
 //    now: appended to the results journal in `--journal-dir` through
-//    JournalWriter (one fsync per group), then batched, then marked done.
+//    JournalWriter (one fsync per group), then batched, then marked done;
+//    and journal and database side by side as the server does since
+//    issue 20 ("parallel"): each group's results handed to the batch
+//    writer together when the group is formed, before its fsync, and
+//    stored (`result_saved`) once both the fsync and the statement are
+//    done, as `ResultProgress` tells them.
 //    Each result is timed from hand-over to its outcome (queueing
 //    included) and, apart, each statement on its worker; journal first,
 //    also from hand-over to durable (when `finished` may go) and each
@@ -35,7 +40,7 @@ var queries = 2000
 var concurrent = 200
 var rounds = 10
 var pools = [2, 8]
-enum Way: String { case single, batched, journaled }
+enum Way: String { case single, batched, journaled, parallel }
 var ways: [Way] = [.single, .batched, .journaled]
 var maxBatch = 100
 var journalDirectory = FileManager.default.currentDirectoryPath + "/.build/storagebench-journal"
@@ -218,7 +223,35 @@ for size in pools {
                     if case .failure = result { failures.add(1, ordering: .relaxed) }
                     group.leave()
                 }
-                if way == .journaled {
+                if way == .parallel {
+                    // Whichever of the fsync and the statement ends last
+                    // tells: `finished` at durable, `result_saved` at
+                    // max(durable, stored), then the done mark.
+                    let both = Mutex<(durable: ContinuousClock.Instant?, outcome: Result<RecordOutcome, PostgresError>?)>((nil, nil))
+                    let settle: @Sendable (ContinuousClock.Instant, Result<RecordOutcome, PostgresError>) -> Void = { durable, outcome in
+                        storedAfterDurable.withLock { _ = $0.record(micros(ContinuousClock.now - durable)) }
+                        if case .success = outcome { journal.markDone([record.resultID]) }
+                        done(outcome)
+                    }
+                    journal.append(record, writing: {
+                        writer.write(record) { outcome in
+                            let durable = both.withLock { b -> ContinuousClock.Instant? in
+                                b.outcome = outcome
+                                return b.durable
+                            }
+                            if let durable { settle(durable, outcome) }
+                        }
+                    }) { written in
+                        let durable = ContinuousClock.now
+                        durableAfter.withLock { _ = $0.record(micros(durable - queued)) }
+                        if case .failure = written { failures.add(1, ordering: .relaxed) }
+                        let outcome = both.withLock { b -> Result<RecordOutcome, PostgresError>? in
+                            b.durable = durable
+                            return b.outcome
+                        }
+                        if let outcome { settle(durable, outcome) }
+                    }
+                } else if way == .journaled {
                     journal.append(record) { written in
                         let durable = ContinuousClock.now
                         durableAfter.withLock { _ = $0.record(micros(durable - queued)) }
@@ -258,7 +291,7 @@ for size in pools {
         s["pool"] = size
         s["batched"] = batched
         s["way"] = way.rawValue
-        if way == .journaled {
+        if way == .journaled || way == .parallel {
             s["durable"] = summary(durableAfter.withLock { $0 })
             s["after_durable"] = summary(storedAfterDurable.withLock { $0 })
             s["fsync"] = summary(fsyncs.withLock { $0 })
