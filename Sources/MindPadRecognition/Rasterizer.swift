@@ -84,7 +84,22 @@ public struct Rasterizer: Sendable {
         let scale = extent <= 1e-9 * magnitude ? 0 : fitSize / extent
         let midX = (minX + maxX) / 2, midY = (minY + maxY) / 2
 
-        draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: 0, shiftY: 0, into: pixels)
+        // Squared distances to the nearest capsule, one Double per pixel, on the
+        // stack (6 KB; no heap allocation).
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.side * Self.side) { scratch in
+            let distances = scratch.baseAddress!
+            draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: 0, shiftY: 0,
+                 into: pixels, distances: distances)
+            if let (shiftX, shiftY) = centring(pixels) {
+                draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: shiftX, shiftY: shiftY,
+                     into: pixels, distances: distances)
+            }
+        }
+    }
+
+    /// The shift that moves the image's intensity centre of mass onto (`centre`,
+    /// `centre`), or nil for a blank image.
+    private func centring(_ pixels: UnsafeMutablePointer<Float>) -> (Double, Double)? {
         var mass = 0.0, sumX = 0.0, sumY = 0.0
         for row in 0..<Self.side {
             var rowMass = 0.0, rowX = 0.0
@@ -97,10 +112,7 @@ public struct Rasterizer: Sendable {
             sumX += rowX
             sumY += rowMass * Double(row)
         }
-        if mass > 0 {
-            draw(drawing, part, scale: scale, midX: midX, midY: midY,
-                 shiftX: centre - sumX / mass, shiftY: centre - sumY / mass, into: pixels)
-        }
+        return mass > 0 ? (centre - sumX / mass, centre - sumY / mass) : nil
     }
 
     /// Convenience: a new 784-element image.
@@ -114,9 +126,10 @@ public struct Rasterizer: Sendable {
 
     private func draw(
         _ drawing: Drawing, _ part: InkPart, scale: Double, midX: Double, midY: Double,
-        shiftX: Double, shiftY: Double, into pixels: UnsafeMutablePointer<Float>
+        shiftX: Double, shiftY: Double, into pixels: UnsafeMutablePointer<Float>,
+        distances: UnsafeMutablePointer<Double>
     ) {
-        pixels.update(repeating: 0, count: Self.side * Self.side)
+        distances.update(repeating: .infinity, count: Self.side * Self.side)
         let offX = centre + shiftX, offY = centre + shiftY
         let reach = penWidth / 2 + 0.5
         let step2 = minimumStep * minimumStep
@@ -130,7 +143,7 @@ public struct Rasterizer: Sendable {
             var kept = first
             if stroke.count == 1 {
                 if !clips || part.band.contains(part.u(first)) {
-                    capsule(kx + offX, ky + offY, kx + offX, ky + offY, reach: reach, pixels)
+                    capsule(kx + offX, ky + offY, kx + offX, ky + offY, reach: reach, distances)
                 }
                 continue
             }
@@ -144,22 +157,30 @@ public struct Rasterizer: Sendable {
                     if dx * dx + dy * dy < step2 { continue }
                 }
                 if !clips {
-                    capsule(kx + offX, ky + offY, px + offX, py + offY, reach: reach, pixels)
+                    capsule(kx + offX, ky + offY, px + offX, py + offY, reach: reach, distances)
                 } else if let (t0, t1) = part.clip(kept, p) {
                     let ex = px - kx, ey = py - ky
                     capsule(kx + t0 * ex + offX, ky + t0 * ey + offY, kx + t1 * ex + offX, ky + t1 * ey + offY,
-                            reach: reach, pixels)
+                            reach: reach, distances)
                 }
                 kx = px; ky = py; kept = p
             }
         }
+        // pixel = max over capsules of clamp(reach - distance, 0, 1) = the same
+        // clamp of the nearest distance (it only falls as the distance grows,
+        // and so does the rounded square root): one square root per pixel, not
+        // one per pixel of every capsule. Exactly the same floats.
+        for i in 0..<(Self.side * Self.side) {
+            pixels[i] = Float(min(max(reach - distances[i].squareRoot(), 0), 1))
+        }
     }
 
-    /// Max-combines a capsule: value = clamp(reach - distance to segment, 0, 1).
+    /// Min-combines a capsule's squared distance to each pixel of its box (a
+    /// pixel beyond `reach` of it gets 0 ink either way).
     @inline(__always)
     private func capsule(
         _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, reach: Double,
-        _ pixels: UnsafeMutablePointer<Float>
+        _ distances: UnsafeMutablePointer<Double>
     ) {
         let last = Double(Self.side - 1)
         let x0 = Int(min(max((min(ax, bx) - reach).rounded(.down), 0), last + 1))
@@ -176,14 +197,13 @@ public struct Rasterizer: Sendable {
         for row in y0...y1 {
             let py = Double(row)
             let dy = py - ay
-            let line = pixels + row * Self.side
+            let line = distances + row * Self.side
             for col in x0...x1 {
                 let px = Double(col)
                 let t = min(max(((px - ax) * ex + dy * ey) * inverse, 0), 1)
                 let qx = ax + t * ex - px
                 let qy = ay + t * ey - py
-                let v = Float(min(max(reach - (qx * qx + qy * qy).squareRoot(), 0), 1))
-                line[col] = max(line[col], v)
+                line[col] = min(line[col], qx * qx + qy * qy)
             }
         }
     }
