@@ -134,6 +134,8 @@ public struct Rasterizer: Sendable {
         let reach = penWidth / 2 + 0.5
         let step2 = minimumStep * minimumStep
         let clips = part.clips
+        // Rows and columns any capsule reached (lower, upper): beyond them the image is blank.
+        var touched = (Self.side, -1, Self.side, -1)
         for (s, whole) in drawing.strokes.enumerated() where part.contains(stroke: s) {
             let stroke = part.points(s, of: whole)
             guard let first = stroke.first else { continue }
@@ -143,7 +145,7 @@ public struct Rasterizer: Sendable {
             var kept = first
             if stroke.count == 1 {
                 if !clips || part.band.contains(part.u(first)) {
-                    capsule(kx + offX, ky + offY, kx + offX, ky + offY, reach: reach, distances)
+                    capsule(kx + offX, ky + offY, kx + offX, ky + offY, reach: reach, distances, &touched)
                 }
                 continue
             }
@@ -157,11 +159,11 @@ public struct Rasterizer: Sendable {
                     if dx * dx + dy * dy < step2 { continue }
                 }
                 if !clips {
-                    capsule(kx + offX, ky + offY, px + offX, py + offY, reach: reach, distances)
+                    capsule(kx + offX, ky + offY, px + offX, py + offY, reach: reach, distances, &touched)
                 } else if let (t0, t1) = part.clip(kept, p) {
                     let ex = px - kx, ey = py - ky
                     capsule(kx + t0 * ex + offX, ky + t0 * ey + offY, kx + t1 * ex + offX, ky + t1 * ey + offY,
-                            reach: reach, distances)
+                            reach: reach, distances, &touched)
                 }
                 kx = px; ky = py; kept = p
             }
@@ -170,8 +172,13 @@ public struct Rasterizer: Sendable {
         // clamp of the nearest distance (it only falls as the distance grows,
         // and so does the rounded square root): one square root per pixel, not
         // one per pixel of every capsule. Exactly the same floats.
-        for i in 0..<(Self.side * Self.side) {
-            pixels[i] = Float(min(max(reach - distances[i].squareRoot(), 0), 1))
+        pixels.update(repeating: 0, count: Self.side * Self.side)
+        guard touched.0 <= touched.1 else { return }
+        for row in touched.0...touched.1 {
+            for col in touched.2...touched.3 {
+                let i = row * Self.side + col
+                pixels[i] = Float(min(max(reach - distances[i].squareRoot(), 0), 1))
+            }
         }
     }
 
@@ -180,7 +187,7 @@ public struct Rasterizer: Sendable {
     @inline(__always)
     private func capsule(
         _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, reach: Double,
-        _ distances: UnsafeMutablePointer<Double>
+        _ distances: UnsafeMutablePointer<Double>, _ touched: inout (Int, Int, Int, Int)
     ) {
         let last = Double(Self.side - 1)
         let x0 = Int(min(max((min(ax, bx) - reach).rounded(.down), 0), last + 1))
@@ -188,6 +195,7 @@ public struct Rasterizer: Sendable {
         let y0 = Int(min(max((min(ay, by) - reach).rounded(.down), 0), last + 1))
         let y1 = Int(min(max((max(ay, by) + reach).rounded(.up), -1), last))
         guard x0 <= x1, y0 <= y1 else { return }
+        touched = (min(touched.0, y0), max(touched.1, y1), min(touched.2, x0), max(touched.3, x1))
         let ex = bx - ax, ey = by - ay
         let len2 = ex * ex + ey * ey
         let inverse = len2 > 1e-12 ? 1 / len2 : 0
