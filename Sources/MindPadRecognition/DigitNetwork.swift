@@ -171,11 +171,13 @@ final class DigitNetwork: @unchecked Sendable {
                 let a = act1 + ((2 * y + 1) * 30 + 2 * x + 1) * 8
                 let pos = (y + 1) * 16 + x + 1
                 var m = 0
-                for c in 0..<8 {
-                    let v = relu(max(max(a[c], a[8 + c]), max(a[240 + c], a[248 + c])))
-                    offset2[pos * 8 + m] = Int32(truncatingIfNeeded: c * 16)
-                    value2[pos * 8 + m] = v
-                    m &+= nonZero(v)
+                for g in stride(from: 0, to: 8, by: 4) {
+                    let v = pool(load4(a, g), load4(a, 8 + g), load4(a, 240 + g), load4(a, 248 + g))
+                    for lane in 0..<4 {
+                        offset2[pos * 8 + m] = Int32(truncatingIfNeeded: (g + lane) * 16)
+                        value2[pos * 8 + m] = v[lane]
+                        m &+= nonZero(v[lane])
+                    }
                 }
                 count2[pos] = Int32(truncatingIfNeeded: m)
             }
@@ -209,11 +211,13 @@ final class DigitNetwork: @unchecked Sendable {
                 let a = act2 + (2 * y * 14 + 2 * x) * 16
                 let pos = y * 7 + x
                 var m = 0
-                for c in 0..<16 {
-                    let v = relu(max(max(a[c], a[16 + c]), max(a[224 + c], a[240 + c])))
-                    offset3[pos * 16 + m] = Int32(truncatingIfNeeded: c * 32)
-                    value3[pos * 16 + m] = v
-                    m &+= nonZero(v)
+                for g in stride(from: 0, to: 16, by: 4) {
+                    let v = pool(load4(a, g), load4(a, 16 + g), load4(a, 224 + g), load4(a, 240 + g))
+                    for lane in 0..<4 {
+                        offset3[pos * 16 + m] = Int32(truncatingIfNeeded: (g + lane) * 32)
+                        value3[pos * 16 + m] = v[lane]
+                        m &+= nonZero(v[lane])
+                    }
                 }
                 count3[pos] = Int32(truncatingIfNeeded: m)
             }
@@ -311,6 +315,16 @@ private func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>, _ offse
 
 @inline(__always)
 private func relu(_ x: Float) -> Float { x > 0 ? x : 0 }
+
+/// ReLU of the 2×2 maximum, four channels at a time: lane by lane exactly
+/// `relu(max(max(p, q), max(r, s)))` with Swift's `max` (`y >= x ? y : x`), so
+/// the same floats, zeros and NaN included.
+@inline(__always)
+private func pool(_ p: SIMD4<Float>, _ q: SIMD4<Float>, _ r: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
+    let pq = p.replacing(with: q, where: q .>= p), rs = r.replacing(with: s, where: s .>= r)
+    let m = pq.replacing(with: rs, where: rs .>= pq)
+    return m.replacing(with: 0, where: .!(m .> 0))
+}
 
 /// 1 when `x != 0` (either zero counts as zero; NaN as non-zero), else 0, in
 /// integer operations: the compiler turned `x != 0 ? 1 : 0` into two branches
