@@ -90,22 +90,24 @@ public struct Rasterizer: Sendable {
         // `distanceRow`), on the stack (7 KB; no heap allocation).
         withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.side * Self.distanceRow) { scratch in
             let distances = scratch.baseAddress!
-            draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: 0, shiftY: 0,
-                 into: pixels, distances: distances)
-            if let (shiftX, shiftY) = centring(pixels) {
-                draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: shiftX, shiftY: shiftY,
-                     into: pixels, distances: distances)
+            let inked = draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: 0, shiftY: 0,
+                             into: pixels, distances: distances)
+            if let (shiftX, shiftY) = centring(pixels, inked) {
+                _ = draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: shiftX, shiftY: shiftY,
+                         into: pixels, distances: distances)
             }
         }
     }
 
     /// The shift that moves the image's intensity centre of mass onto (`centre`,
-    /// `centre`), or nil for a blank image.
-    private func centring(_ pixels: UnsafeMutablePointer<Float>) -> (Double, Double)? {
+    /// `centre`), or nil for a blank image. Only the `inked` rows and columns
+    /// are summed: the others are +0 and would add exactly nothing.
+    private func centring(_ pixels: UnsafeMutablePointer<Float>, _ inked: (Int, Int, Int, Int)) -> (Double, Double)? {
         var mass = 0.0, sumX = 0.0, sumY = 0.0
-        for row in 0..<Self.side {
+        guard inked.0 <= inked.1 else { return nil }
+        for row in inked.0...inked.1 {
             var rowMass = 0.0, rowX = 0.0
-            for col in 0..<Self.side {
+            for col in inked.2...inked.3 {
                 let v = Double(pixels[row * Self.side + col])
                 rowMass += v
                 rowX += v * Double(col)
@@ -126,17 +128,19 @@ public struct Rasterizer: Sendable {
         return image
     }
 
+    /// Draws the part shifted by (`shiftX`, `shiftY`) into `pixels`; returns the
+    /// rows and columns its capsules reached (first row, last row, first
+    /// column, last column; rows empty when none did): beyond them all is +0.
     private func draw(
         _ drawing: Drawing, _ part: InkPart, scale: Double, midX: Double, midY: Double,
         shiftX: Double, shiftY: Double, into pixels: UnsafeMutablePointer<Float>,
         distances: UnsafeMutablePointer<Double>
-    ) {
+    ) -> (Int, Int, Int, Int) {
         distances.update(repeating: .infinity, count: Self.side * Self.distanceRow)
         let offX = centre + shiftX, offY = centre + shiftY
         let reach = penWidth / 2 + 0.5
         let step2 = minimumStep * minimumStep
         let clips = part.clips
-        // Rows and columns any capsule reached (lower, upper): beyond them the image is blank.
         var touched = (Self.side, -1, Self.side, -1)
         for (s, whole) in drawing.strokes.enumerated() where part.contains(stroke: s) {
             let stroke = part.points(s, of: whole)
@@ -175,7 +179,7 @@ public struct Rasterizer: Sendable {
         // and so does the rounded square root): one square root per pixel, not
         // one per pixel of every capsule. Exactly the same floats.
         pixels.update(repeating: 0, count: Self.side * Self.side)
-        guard touched.0 <= touched.1 else { return }
+        guard touched.0 <= touched.1 else { return touched }
         // Two pixels at a time (the same operations lane by lane; min and max as
         // Swift's), the odd last column alone.
         for row in touched.0...touched.1 {
@@ -193,6 +197,7 @@ public struct Rasterizer: Sendable {
                 out[col] = Float(min(max(reach - distances[row * Self.distanceRow + col].squareRoot(), 0), 1))
             }
         }
+        return touched
     }
 
     /// Min-combines a capsule's squared distance to each pixel of its box (a
