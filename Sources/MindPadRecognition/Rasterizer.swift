@@ -5,8 +5,9 @@
 ///    kept); a drawing without extent (one point, or all points equal) is a dot;
 /// 2. every segment between consecutive points of a stroke is drawn as an
 ///    anti-aliased capsule of width `penWidth` (round caps and joins), combined with
-///    max; a one-point stroke is a dot; points closer than `minimumStep` to the
-///    previous kept point are skipped (never a stroke's last point);
+///    max (kept as each pixel's nearest squared distance, clamped once at the end:
+///    the same floats); a one-point stroke is a dot; points closer than
+///    `minimumStep` to the previous kept point are skipped (never a stroke's last point);
 /// 3. the image is drawn again shifted so its intensity centre of mass lands on
 ///    pixel (`centre`, `centre`), like MNIST.
 ///
@@ -61,7 +62,8 @@ public struct Rasterizer: Sendable {
         }
     }
 
-    /// Rasterizes into `image` (at least 28×28 floats, overwritten). Allocates nothing.
+    /// Rasterizes into `image` (at least 28×28 floats, overwritten). Allocates nothing
+    /// on the heap (its 7 KB of scratch are on the stack).
     public func rasterize(
         _ drawing: Drawing, into image: UnsafeMutableBufferPointer<Float>
     ) throws(RecognitionError) {
@@ -87,7 +89,8 @@ public struct Rasterizer: Sendable {
         let midX = (minX + maxX) / 2, midY = (minY + maxY) / 2
 
         // Squared distances to the nearest capsule, one Double per pixel (rows of
-        // `distanceRow`), on the stack (7 KB; no heap allocation).
+        // `distanceRow`), on the stack (7 KB: no heap allocation, unless the
+        // thread's stack were nearly full, when Swift falls back to the heap).
         withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.side * Self.distanceRow) { scratch in
             let distances = scratch.baseAddress!
             let inked = draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: 0, shiftY: 0,
