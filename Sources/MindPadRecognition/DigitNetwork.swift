@@ -125,16 +125,18 @@ final class DigitNetwork: @unchecked Sendable {
     /// Runs the network on `ws.image` (28×28) and writes `outputs` logits to `ws.logits` (12 lanes, the rest 0).
     ///
     /// The input and every ReLU output are mostly zeros (about 18 %, 34 %, 43 % and
-    /// 21 % non-zero for conv1, conv2, conv3 and fc1), so each layer first lists its
-    /// non-zero inputs (branch-free) and then only multiplies those: about a third
-    /// of the dense multiply-adds, with exactly the same sums (adding 0 × w changes
-    /// nothing, and the weights are checked finite).
+    /// 21 % non-zero for conv1, conv2, conv3 and fc1), so each layer first finds its
+    /// non-zero inputs (branch-free: a list for conv1 and fc1, a bit per channel
+    /// of each pooled position for conv2 and conv3) and then only multiplies
+    /// those: about a third of the dense multiply-adds, with exactly the same
+    /// sums (adding 0 × w changes nothing, and the weights are checked finite).
+    /// `ReferenceTests` checks the logits against plain dense loops.
     func forward(_ ws: Recognizer.Workspace) {
         let image = ws.image, act1 = ws.act1, act2 = ws.act2, act3 = ws.act3
         let hidden = ws.hidden, logits = ws.logits
         let nzIndex = ws.nzIndex, nzValue = ws.nzValue
-        let count2 = ws.count2, offset2 = ws.offset2, value2 = ws.value2
-        let count3 = ws.count3, offset3 = ws.offset3, value3 = ws.value3
+        let mask2 = ws.mask2, value2 = ws.value2
+        let mask3 = ws.mask3, value3 = ws.value3
 
         // conv1 by scatter from the non-zero pixels into a 30×30×8 buffer: output
         // pixel (y, x) lives at (y + 1, x + 1), the border just absorbs the spill.
@@ -148,7 +150,7 @@ final class DigitNetwork: @unchecked Sendable {
             let v = image[i]
             nzIndex[n] = Int32(truncatingIfNeeded: i)
             nzValue[n] = v
-            n &+= v != 0 ? 1 : 0
+            n &+= nonZero(v)
         }
         for k in 0..<n {
             let i = Int(nzIndex[k])
@@ -164,24 +166,21 @@ final class DigitNetwork: @unchecked Sendable {
                 }
             }
         }
-        // ReLU + max 2×2, listed per position of a 16×16 grid (the border stays empty:
-        // that is conv2's zero padding). Offsets point at the conv2 weight rows.
+        // ReLU + max 2×2 into a 16×16 grid (the border stays empty: that is conv2's
+        // zero padding), with a bit per non-zero channel of each position.
         for y in 0..<14 {
             for x in 0..<14 {
                 let a = act1 + ((2 * y + 1) * 30 + 2 * x + 1) * 8
                 let pos = (y + 1) * 16 + x + 1
-                var m = 0
-                for c in 0..<8 {
-                    let v = relu(max(max(a[c], a[8 + c]), max(a[240 + c], a[248 + c])))
-                    offset2[pos * 8 + m] = Int32(truncatingIfNeeded: c * 16)
-                    value2[pos * 8 + m] = v
-                    m &+= v != 0 ? 1 : 0
-                }
-                count2[pos] = Int32(truncatingIfNeeded: m)
+                let lo = pool(load4(a, 0), load4(a, 8), load4(a, 240), load4(a, 248))
+                let hi = pool(load4(a, 4), load4(a, 12), load4(a, 244), load4(a, 252))
+                store4(lo, value2, pos * 8); store4(hi, value2, pos * 8 + 4)
+                mask2[pos] = nonZeroBits(lo) | nonZeroBits(hi) << 4
             }
         }
 
-        // conv2 by gather: 14×14×16 (pre-activation)
+        // conv2 by gather: 14×14×16 (pre-activation); per tap, the non-zero channels
+        // lowest first (the lowest set bit), the order a list of them would give.
         let b2v = (load4(b2, 0), load4(b2, 4), load4(b2, 8), load4(b2, 12))
         for y in 0..<14 {
             for x in 0..<14 {
@@ -190,10 +189,13 @@ final class DigitNetwork: @unchecked Sendable {
                     for kx in 0..<3 {
                         let pos = (y + ky) * 16 + x + kx
                         let wt = w2 + (ky * 3 + kx) * 128
-                        let offsets = offset2 + pos * 8, values = value2 + pos * 8
-                        for k in 0..<Int(count2[pos]) {
-                            let u = SIMD4<Float>(repeating: values[k])
-                            let w = wt + Int(offsets[k])
+                        let values = value2 + pos * 8
+                        var bits = mask2[pos]
+                        while bits != 0 {
+                            let c = bits.trailingZeroBitCount
+                            bits &= bits &- 1
+                            let u = SIMD4<Float>(repeating: values[c])
+                            let w = wt + c * 16
                             a0 += load4(w, 0) * u; a1 += load4(w, 4) * u
                             a2 += load4(w, 8) * u; a3 += load4(w, 12) * u
                         }
@@ -203,19 +205,18 @@ final class DigitNetwork: @unchecked Sendable {
                 store4(a0, o, 0); store4(a1, o, 4); store4(a2, o, 8); store4(a3, o, 12)
             }
         }
-        // ReLU + max 2×2, listed per position of the 7×7 grid, offsets into conv3 rows.
+        // ReLU + max 2×2 into the 7×7 grid, with a bit per non-zero channel.
         for y in 0..<7 {
             for x in 0..<7 {
                 let a = act2 + (2 * y * 14 + 2 * x) * 16
                 let pos = y * 7 + x
-                var m = 0
-                for c in 0..<16 {
-                    let v = relu(max(max(a[c], a[16 + c]), max(a[224 + c], a[240 + c])))
-                    offset3[pos * 16 + m] = Int32(truncatingIfNeeded: c * 32)
-                    value3[pos * 16 + m] = v
-                    m &+= v != 0 ? 1 : 0
+                var bits: UInt32 = 0
+                for g in stride(from: 0, to: 16, by: 4) {
+                    let v = pool(load4(a, g), load4(a, 16 + g), load4(a, 224 + g), load4(a, 240 + g))
+                    store4(v, value3, pos * 16 + g)
+                    bits |= nonZeroBits(v) << UInt32(g)
                 }
-                count3[pos] = Int32(truncatingIfNeeded: m)
+                mask3[pos] = bits
             }
         }
 
@@ -228,10 +229,13 @@ final class DigitNetwork: @unchecked Sendable {
                     for kx in 0..<3 {
                         let pos = (y + ky) * 7 + x + kx
                         let wt = w3 + (ky * 3 + kx) * 512
-                        let offsets = offset3 + pos * 16, values = value3 + pos * 16
-                        for k in 0..<Int(count3[pos]) {
-                            let u = SIMD4<Float>(repeating: values[k])
-                            let w = wt + Int(offsets[k])
+                        let values = value3 + pos * 16
+                        var bits = mask3[pos]
+                        while bits != 0 {
+                            let c = bits.trailingZeroBitCount
+                            bits &= bits &- 1
+                            let u = SIMD4<Float>(repeating: values[c])
+                            let w = wt + c * 32
                             a0 += load4(w, 0) * u; a1 += load4(w, 4) * u
                             a2 += load4(w, 8) * u; a3 += load4(w, 12) * u
                             a4 += load4(w, 16) * u; a5 += load4(w, 20) * u
@@ -250,7 +254,7 @@ final class DigitNetwork: @unchecked Sendable {
             let v = relu(act3[i])
             nzIndex[n] = Int32(truncatingIfNeeded: i * 64)
             nzValue[n] = v
-            n &+= v != 0 ? 1 : 0
+            n &+= nonZero(v)
         }
 
         // fc1 + ReLU: 800 -> 64, in two halves of 32 outputs (8 accumulators)
@@ -311,3 +315,31 @@ private func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>, _ offse
 
 @inline(__always)
 private func relu(_ x: Float) -> Float { x > 0 ? x : 0 }
+
+/// ReLU of the 2×2 maximum, four channels at a time: lane by lane exactly
+/// `relu(max(max(p, q), max(r, s)))` with Swift's `max` (`y >= x ? y : x`), so
+/// the same floats, zeros and NaN included.
+@inline(__always)
+private func pool(_ p: SIMD4<Float>, _ q: SIMD4<Float>, _ r: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
+    let pq = p.replacing(with: q, where: q .>= p), rs = r.replacing(with: s, where: s .>= r)
+    let m = pq.replacing(with: rs, where: rs .>= pq)
+    return m.replacing(with: 0, where: .!(m .> 0))
+}
+
+/// Bit i set when lane i is not zero (a ReLU's output: +0 or positive, so
+/// its bit pattern is 0 only for zero).
+@inline(__always)
+private func nonZeroBits(_ v: SIMD4<Float>) -> UInt32 {
+    let bits = unsafeBitCast(v, to: SIMD4<UInt32>.self)
+    return SIMD4<UInt32>(repeating: 0).replacing(with: SIMD4(1, 2, 4, 8), where: bits .!= 0).wrappedSum()
+}
+
+/// 1 when `x != 0` (either zero counts as zero; NaN as non-zero), else 0, in
+/// integer operations: the compiler turned `x != 0 ? 1 : 0` into two branches
+/// (the float compare's NaN case), mispredicted on ink, and listing the
+/// non-zero inputs cost a third of `forward`.
+@inline(__always)
+private func nonZero(_ x: Float) -> Int {
+    let magnitude = x.bitPattern &<< 1
+    return Int(truncatingIfNeeded: (magnitude | (0 &- magnitude)) &>> 31)
+}

@@ -5,8 +5,9 @@
 ///    kept); a drawing without extent (one point, or all points equal) is a dot;
 /// 2. every segment between consecutive points of a stroke is drawn as an
 ///    anti-aliased capsule of width `penWidth` (round caps and joins), combined with
-///    max; a one-point stroke is a dot; points closer than `minimumStep` to the
-///    previous kept point are skipped (never a stroke's last point);
+///    max (kept as each pixel's nearest squared distance, clamped once at the end:
+///    the same floats); a one-point stroke is a dot; points closer than
+///    `minimumStep` to the previous kept point are skipped (never a stroke's last point);
 /// 3. the image is drawn again shifted so its intensity centre of mass lands on
 ///    pixel (`centre`, `centre`), like MNIST.
 ///
@@ -14,6 +15,8 @@
 public struct Rasterizer: Sendable {
     /// Side of the output image.
     public static let side = 28
+    /// Row stride of the squared-distance scratch: a pair of columns starting at 27 fits.
+    static let distanceRow = 30
     /// Refusal limits (denial of service).
     public static let maxPoints = 10_000
     public static let maxStrokes = 64
@@ -59,7 +62,8 @@ public struct Rasterizer: Sendable {
         }
     }
 
-    /// Rasterizes into `image` (at least 28×28 floats, overwritten). Allocates nothing.
+    /// Rasterizes into `image` (at least 28×28 floats, overwritten). Allocates nothing
+    /// on the heap (its 7 KB of scratch are on the stack).
     public func rasterize(
         _ drawing: Drawing, into image: UnsafeMutableBufferPointer<Float>
     ) throws(RecognitionError) {
@@ -84,11 +88,29 @@ public struct Rasterizer: Sendable {
         let scale = extent <= 1e-9 * magnitude ? 0 : fitSize / extent
         let midX = (minX + maxX) / 2, midY = (minY + maxY) / 2
 
-        draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: 0, shiftY: 0, into: pixels)
+        // Squared distances to the nearest capsule, one Double per pixel (rows of
+        // `distanceRow`), on the stack (7 KB: no heap allocation, unless the
+        // thread's stack were nearly full, when Swift falls back to the heap).
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.side * Self.distanceRow) { scratch in
+            let distances = scratch.baseAddress!
+            let inked = draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: 0, shiftY: 0,
+                             into: pixels, distances: distances)
+            if let (shiftX, shiftY) = centring(pixels, inked) {
+                _ = draw(drawing, part, scale: scale, midX: midX, midY: midY, shiftX: shiftX, shiftY: shiftY,
+                         into: pixels, distances: distances)
+            }
+        }
+    }
+
+    /// The shift that moves the image's intensity centre of mass onto (`centre`,
+    /// `centre`), or nil for a blank image. Only the `inked` rows and columns
+    /// are summed: the others are +0 and would add exactly nothing.
+    private func centring(_ pixels: UnsafeMutablePointer<Float>, _ inked: (Int, Int, Int, Int)) -> (Double, Double)? {
         var mass = 0.0, sumX = 0.0, sumY = 0.0
-        for row in 0..<Self.side {
+        guard inked.0 <= inked.1 else { return nil }
+        for row in inked.0...inked.1 {
             var rowMass = 0.0, rowX = 0.0
-            for col in 0..<Self.side {
+            for col in inked.2...inked.3 {
                 let v = Double(pixels[row * Self.side + col])
                 rowMass += v
                 rowX += v * Double(col)
@@ -97,10 +119,7 @@ public struct Rasterizer: Sendable {
             sumX += rowX
             sumY += rowMass * Double(row)
         }
-        if mass > 0 {
-            draw(drawing, part, scale: scale, midX: midX, midY: midY,
-                 shiftX: centre - sumX / mass, shiftY: centre - sumY / mass, into: pixels)
-        }
+        return mass > 0 ? (centre - sumX / mass, centre - sumY / mass) : nil
     }
 
     /// Convenience: a new 784-element image.
@@ -112,15 +131,20 @@ public struct Rasterizer: Sendable {
         return image
     }
 
+    /// Draws the part shifted by (`shiftX`, `shiftY`) into `pixels`; returns the
+    /// rows and columns its capsules reached (first row, last row, first
+    /// column, last column; rows empty when none did): beyond them all is +0.
     private func draw(
         _ drawing: Drawing, _ part: InkPart, scale: Double, midX: Double, midY: Double,
-        shiftX: Double, shiftY: Double, into pixels: UnsafeMutablePointer<Float>
-    ) {
-        pixels.update(repeating: 0, count: Self.side * Self.side)
+        shiftX: Double, shiftY: Double, into pixels: UnsafeMutablePointer<Float>,
+        distances: UnsafeMutablePointer<Double>
+    ) -> (Int, Int, Int, Int) {
+        distances.update(repeating: .infinity, count: Self.side * Self.distanceRow)
         let offX = centre + shiftX, offY = centre + shiftY
         let reach = penWidth / 2 + 0.5
         let step2 = minimumStep * minimumStep
         let clips = part.clips
+        var touched = (Self.side, -1, Self.side, -1)
         for (s, whole) in drawing.strokes.enumerated() where part.contains(stroke: s) {
             let stroke = part.points(s, of: whole)
             guard let first = stroke.first else { continue }
@@ -130,7 +154,7 @@ public struct Rasterizer: Sendable {
             var kept = first
             if stroke.count == 1 {
                 if !clips || part.band.contains(part.u(first)) {
-                    capsule(kx + offX, ky + offY, kx + offX, ky + offY, reach: reach, pixels)
+                    capsule(kx + offX, ky + offY, kx + offX, ky + offY, reach: reach, distances, &touched)
                 }
                 continue
             }
@@ -144,22 +168,47 @@ public struct Rasterizer: Sendable {
                     if dx * dx + dy * dy < step2 { continue }
                 }
                 if !clips {
-                    capsule(kx + offX, ky + offY, px + offX, py + offY, reach: reach, pixels)
+                    capsule(kx + offX, ky + offY, px + offX, py + offY, reach: reach, distances, &touched)
                 } else if let (t0, t1) = part.clip(kept, p) {
                     let ex = px - kx, ey = py - ky
                     capsule(kx + t0 * ex + offX, ky + t0 * ey + offY, kx + t1 * ex + offX, ky + t1 * ey + offY,
-                            reach: reach, pixels)
+                            reach: reach, distances, &touched)
                 }
                 kx = px; ky = py; kept = p
             }
         }
+        // pixel = max over capsules of clamp(reach - distance, 0, 1) = the same
+        // clamp of the nearest distance (it only falls as the distance grows,
+        // and so does the rounded square root): one square root per pixel, not
+        // one per pixel of every capsule. Exactly the same floats.
+        pixels.update(repeating: 0, count: Self.side * Self.side)
+        guard touched.0 <= touched.1 else { return touched }
+        // Two pixels at a time (the same operations lane by lane; min and max as
+        // Swift's), the odd last column alone.
+        for row in touched.0...touched.1 {
+            let line = UnsafeRawPointer(distances + row * Self.distanceRow), out = pixels + row * Self.side
+            var col = touched.2
+            while col < touched.3 {
+                var v = reach - line.loadUnaligned(fromByteOffset: col * 8, as: SIMD2<Double>.self).squareRoot()
+                v = v.replacing(with: 0, where: v .<= 0)
+                v = v.replacing(with: 1, where: v .> 1)
+                out[col] = Float(v[0])
+                out[col + 1] = Float(v[1])
+                col += 2
+            }
+            if col == touched.3 {
+                out[col] = Float(min(max(reach - distances[row * Self.distanceRow + col].squareRoot(), 0), 1))
+            }
+        }
+        return touched
     }
 
-    /// Max-combines a capsule: value = clamp(reach - distance to segment, 0, 1).
+    /// Min-combines a capsule's squared distance to each pixel of its box (a
+    /// pixel beyond `reach` of it gets 0 ink either way).
     @inline(__always)
     private func capsule(
         _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, reach: Double,
-        _ pixels: UnsafeMutablePointer<Float>
+        _ distances: UnsafeMutablePointer<Double>, _ touched: inout (Int, Int, Int, Int)
     ) {
         let last = Double(Self.side - 1)
         let x0 = Int(min(max((min(ax, bx) - reach).rounded(.down), 0), last + 1))
@@ -167,23 +216,33 @@ public struct Rasterizer: Sendable {
         let y0 = Int(min(max((min(ay, by) - reach).rounded(.down), 0), last + 1))
         let y1 = Int(min(max((max(ay, by) + reach).rounded(.up), -1), last))
         guard x0 <= x1, y0 <= y1 else { return }
+        touched = (min(touched.0, y0), max(touched.1, y1), min(touched.2, x0), max(touched.3, x1))
         let ex = bx - ax, ey = by - ay
         let len2 = ex * ex + ey * ey
         let inverse = len2 > 1e-12 ? 1 / len2 : 0
         // No branch per pixel (the clamp gives 0 outside reach and 1 inside
-        // reach - 1): the pixels of a row are independent, so the loop runs in
-        // vector lanes, and a digit's many short capsules cost no mispredictions.
+        // reach - 1), two pixels of a row at a time in SIMD2 lanes, each with the
+        // scalar formula's operations in its order (Swift's min and max are the
+        // `replacing` below): the same distances. The odd column past `x1`
+        // gets its own true distance, beyond reach (the box covers reach), so
+        // it cannot change an image; rows are `distanceRow` wide for it.
+        let pair = SIMD2<Double>(0, 1)
         for row in y0...y1 {
             let py = Double(row)
             let dy = py - ay
-            let line = pixels + row * Self.side
-            for col in x0...x1 {
-                let px = Double(col)
-                let t = min(max(((px - ax) * ex + dy * ey) * inverse, 0), 1)
+            let line = UnsafeMutableRawPointer(distances + row * Self.distanceRow)
+            var col = x0
+            while col <= x1 {
+                let px = SIMD2(repeating: Double(col)) + pair
+                var t = ((px - ax) * ex + dy * ey) * inverse
+                t = t.replacing(with: 0, where: t .<= 0)
+                t = t.replacing(with: 1, where: t .> 1)
                 let qx = ax + t * ex - px
                 let qy = ay + t * ey - py
-                let v = Float(min(max(reach - (qx * qx + qy * qy).squareRoot(), 0), 1))
-                line[col] = max(line[col], v)
+                let d2 = qx * qx + qy * qy
+                let old = line.loadUnaligned(fromByteOffset: col * 8, as: SIMD2<Double>.self)
+                line.storeBytes(of: old.replacing(with: d2, where: d2 .< old), toByteOffset: col * 8, as: SIMD2<Double>.self)
+                col += 2
             }
         }
     }

@@ -143,8 +143,8 @@ public final class Recognizer: Sendable {
                            unsure: notADigit || p[best] < unsureBelow)
     }
 
-    /// Per-thread scratch memory: the image, every layer's activations and the lists
-    /// of non-zero inputs (78 KB).
+    /// Per-thread scratch memory: the image, every layer's activations and where
+    /// their non-zero values are (67 KB).
     /// Not thread-safe: use one per thread or per connection.
     public final class Workspace {
         let raw: UnsafeMutableRawPointer
@@ -154,19 +154,18 @@ public final class Recognizer: Sendable {
         let act3: UnsafeMutablePointer<Float>  // 5×5×32
         let hidden: UnsafeMutablePointer<Float>  // 64
         let logits: UnsafeMutablePointer<Float>  // 10 or 11 (12 written)
-        // Lists of non-zero inputs (see DigitNetwork.forward).
+        // Non-zero inputs (see DigitNetwork.forward): a list for conv1 and fc1,
+        // the pooled maps with a bit per non-zero channel for conv2 and conv3.
         let nzValue: UnsafeMutablePointer<Float>  // 800
         let nzIndex: UnsafeMutablePointer<Int32>  // 800
-        let value2: UnsafeMutablePointer<Float>  // 16×16×8
-        let offset2: UnsafeMutablePointer<Int32>  // 16×16×8
-        let count2: UnsafeMutablePointer<Int32>  // 16×16, border stays 0
-        let value3: UnsafeMutablePointer<Float>  // 7×7×16
-        let offset3: UnsafeMutablePointer<Int32>  // 7×7×16
-        let count3: UnsafeMutablePointer<Int32>  // 7×7
+        let value2: UnsafeMutablePointer<Float>  // 16×16×8, pooled conv1 (border stays 0)
+        let mask2: UnsafeMutablePointer<UInt32>  // 16×16, bit c: channel c not 0
+        let value3: UnsafeMutablePointer<Float>  // 7×7×16, pooled conv2
+        let mask3: UnsafeMutablePointer<UInt32>  // 7×7
 
         init() {
             // One block of 4-byte elements, each part 64-byte aligned.
-            let counts = [784, 900 * 8, 196 * 16, 800, 64, 16, 800, 800, 2048, 2048, 256, 784, 784, 49]
+            let counts = [784, 900 * 8, 196 * 16, 800, 64, 16, 800, 800, 2048, 256, 784, 49]
             let offsets = counts.reduce(into: [0]) { $0.append($0.last! + ($1 + 15) / 16 * 16) }
             let block = UnsafeMutableRawPointer.allocate(byteCount: offsets.last! * 4, alignment: 64)
             block.initializeMemory(as: UInt8.self, repeating: 0, count: offsets.last! * 4)
@@ -177,10 +176,13 @@ public final class Recognizer: Sendable {
             func ints(_ k: Int) -> UnsafeMutablePointer<Int32> {
                 (block + offsets[k] * 4).bindMemory(to: Int32.self, capacity: counts[k])
             }
+            func masks(_ k: Int) -> UnsafeMutablePointer<UInt32> {
+                (block + offsets[k] * 4).bindMemory(to: UInt32.self, capacity: counts[k])
+            }
             image = floats(0); act1 = floats(1); act2 = floats(2); act3 = floats(3)
             hidden = floats(4); logits = floats(5); nzValue = floats(6); nzIndex = ints(7)
-            value2 = floats(8); offset2 = ints(9); count2 = ints(10)
-            value3 = floats(11); offset3 = ints(12); count3 = ints(13)
+            value2 = floats(8); mask2 = masks(9)
+            value3 = floats(10); mask3 = masks(11)
         }
 
         deinit { raw.deallocate() }

@@ -2,6 +2,7 @@
 // usage: recog-bench DRAWINGS.jsonl IMAGES_OUT.f32 PREDICTIONS_OUT.txt [REPEATS]
 //        recog-bench --images IMAGES.f32 PREDICTIONS_OUT.txt [REPEATS]
 //        recog-bench --numbers NUMBERS.jsonl READINGS_OUT.jsonl [REPEATS]
+//        recog-bench --logits IMAGES.f32 LOGITS_OUT.f32 -
 // Times recognize() (rasterize + infer) and classify(image:) (infer only) per call,
 // writes the rasterized images (float32, 784 per drawing) so ONNX Runtime can be fed
 // exactly the same inputs, and the predicted digit per line.
@@ -135,6 +136,20 @@ if args[1] == "--numbers" {
     let points = drawings.map(\.pointCount)
     print("{\"numbers\": \(drawings.count), \"repeats\": \(n), \"median_points\": \(median(points.map(Double.init))), " +
           "\"median_us\": \(median(times)), \"p90_us\": \(percentile(times, 0.9))}")
+    exit(0)
+}
+if args[1] == "--logits" {
+    // recog-bench --logits IMAGES.f32 LOGITS_OUT.f32 -: the network's raw outputs (float32, 10 or 11
+    // per image), to compare two builds byte for byte (docs/recognition.md, single-digit "Speed").
+    let data = try Data(contentsOf: URL(fileURLWithPath: args[2]))
+    let floats = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    let recognizer = try Recognizer.bundled()
+    let ws = recognizer.makeWorkspace()
+    var logits: [Float] = []
+    for k in 0..<(floats.count / 784) {
+        logits += recognizer.logits(image: Array(floats[k * 784..<(k + 1) * 784]), in: ws)
+    }
+    try logits.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: args[3]))
     exit(0)
 }
 let repeats = args.count > 4 ? Int(args[4]) ?? 10 : 10
