@@ -492,6 +492,18 @@ struct NumberSegmenter {
                 return emit(runs: h.runs)
             }
         }
+        // A stroke wide enough to have run on into the next digit (a 2 running
+        // on into a 1, read as a sure 2): split where its pieces stand apart
+        // as two digits would, and read (`apartAtExits`).
+        if tuning.apartAtExits, byOrder, Recognizer.maxNumberDigits - digits.count >= 2,
+            (0..<min(drawing.strokes.count, 64)).contains(where: {
+                group.strokes & (1 << UInt64($0)) != 0 && width(of: 1 << UInt64($0)) > tuning.strokeSplitWidth * height
+            }),
+            let runs = readByOrder(group, whole: whole, wholeWidth: group.width, runOn: cuts(group, into: 2),
+                                   apartOnly: true)
+        {
+            return emit(runs: runs)
+        }
         emit(whole, wholePart)
     }
 
@@ -723,6 +735,13 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var pieceWidth = 1.2
     /// A reading with a split stroke must beat the one without by this.
     public var strokeSplitMargin = 1.0
+    /// ...or by this when the pieces at every split stand apart as two digits
+    /// would (`NumberSegmenter.standApart`: both at least `innerHeight` tall,
+    /// the later right of the earlier in every band they share).
+    public var apartSplitMargin = 0.0
+    /// Groups the exits take for one digit are also tried with a stroke wider
+    /// than `strokeSplitWidth` split where its pieces stand apart.
+    public var apartAtExits = true
     /// ...and a reading with other splits by this.
     public var splitOverSplit = 0.0
     /// A run-on stroke is also tried split dropping each of its this many
