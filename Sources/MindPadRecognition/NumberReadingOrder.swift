@@ -243,8 +243,13 @@ extension NumberSegmenter {
         // Every seam between a split stroke's pieces falls between two runs,
         // and the two pieces stand apart by themselves (a 4's first stroke
         // cut at its corner does not: its bar is low).
+        // Both runs read surely (`apartConfidence`): halves of a wide 0 read as
+        // two unsure 1s.
         let apart = !seams.isEmpty && seams.allSatisfy { e in
-            guard starts.contains(e + 1), let a = boxes[e * longest], let b = boxes[(e + 1) * longest] else { return false }
+            guard let k = starts.firstIndex(of: e + 1), k > 0, let a = boxes[e * longest],
+                let b = boxes[(e + 1) * longest],
+                min(out[k - 1].0.confidence, out[k].0.confidence) >= tuning.apartConfidence
+            else { return false }
             return standApart(row[e...e], row[(e + 1)...(e + 1)], a, b)
         }
         guard apart || score > wholeScore + tuning.orderMargin + splitMargin else { return nil }

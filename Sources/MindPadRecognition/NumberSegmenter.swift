@@ -740,6 +740,8 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// would (`NumberSegmenter.standApart`: both at least `innerHeight` tall,
     /// the later right of the earlier in every band they share).
     public var apartSplitMargin = 0.0
+    /// ...and the two runs at the split are read at least this surely.
+    public var apartConfidence: Float = 0.9
     /// Groups the exits take for one digit are also tried with a stroke wider
     /// than `strokeSplitWidth` split where its pieces stand apart.
     public var apartAtExits = true

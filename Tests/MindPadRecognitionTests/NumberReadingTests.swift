@@ -530,7 +530,8 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     /// A stroke that ran on from one digit into the next can read surely as
     /// one digit (a 1 run on into the 0 after it, a 4's downstroke into a 1
     /// or an 8): its pieces, split where they stand apart as two digits
-    /// would (both tall, the later right of the earlier in every band), win
+    /// would (both tall, the later right of the earlier in every band, both
+    /// read at 0.9 or more), win
     /// at no margin over the group read whole (`apartSplitMargin`), and are
     /// tried also when an exit took the group for one digit
     /// (`apartAtExits`). With the split margin for every split and no exit
@@ -550,6 +551,13 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         before.apartSplitMargin = before.strokeSplitMargin
         before.apartAtExits = false
         #expect(try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace(), tuning: before).digits.count == 1)
+        // Pieces stand apart only when both read surely (`apartConfidence`):
+        // asking for more than certainty, none do, and without the exits'
+        // question the group is one digit, as before.
+        var unsure = NumberReadingTuning.standard
+        unsure.apartConfidence = 1.01
+        unsure.apartAtExits = false
+        #expect(try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace(), tuning: unsure).digits.count == 1)
     }
 
     /// `number` written with the pen never lifted: every digit joined to the one before.
