@@ -89,15 +89,20 @@ struct NumberSegmenter {
     /// neighbour read on its own (a 5's bar or a 7's crossbar drawn apart,
     /// parted from its digit by stroke order or a cut; the network reads it
     /// at about 0.1, no digit at all). It joins the digit nearest to it, whose
-    /// box grows to hold it and whose reading stands.
+    /// box grows to hold it and whose reading stands. So does a "digit" read
+    /// less surely than `strayConfidence` beside one read more surely: ink
+    /// the network does not take for any digit (a 5's bar with a 1's foot
+    /// beside it, parts of two neighbours), whose reading would be wrong
+    /// more often than right even if it were a digit.
     mutating func dropFlatDigits() {
-        digits = Self.droppingFlat(digits, below: tuning.flatDigit)
+        digits = Self.droppingFlat(digits, below: tuning.flatDigit, unsureBelow: tuning.strayConfidence)
     }
 
-    /// `digits` without the ones lower than `share` of their median height,
-    /// each joined to its nearest neighbour (see `dropFlatDigits`).
-    static func droppingFlat(_ digits: [DigitReading], below share: Double) -> [DigitReading] {
-        guard digits.count >= 2, share > 0 else { return digits }
+    /// `digits` without the ones lower than `share` of their median height
+    /// or read less surely than `unsureBelow` (when the neighbour they would
+    /// join is not), each joined to its nearest neighbour (see `dropFlatDigits`).
+    static func droppingFlat(_ digits: [DigitReading], below share: Double, unsureBelow: Float = 0) -> [DigitReading] {
+        guard digits.count >= 2, share > 0 || unsureBelow > 0 else { return digits }
         var digits = digits
         var heights = digits.map { $0.box.y1 - $0.box.y0 }
         heights.sort()
@@ -105,12 +110,13 @@ struct NumberSegmenter {
         var k = 0
         while k < digits.count && digits.count >= 2 {
             let flat = digits[k].box
-            guard flat.y1 - flat.y0 < limit else { k += 1; continue }
             func gap(_ j: Int) -> Double {
                 let b = digits[j].box
                 return max(b.x0 - flat.x1, flat.x0 - b.x1, 0)
             }
             let near = k == 0 ? 1 : k == digits.count - 1 ? k - 1 : gap(k - 1) <= gap(k + 1) ? k - 1 : k + 1
+            let stray = digits[k].confidence < unsureBelow && digits[near].confidence >= unsureBelow
+            guard flat.y1 - flat.y0 < limit || stray else { k += 1; continue }
             let d = digits[near]
             let box = InkBox(x0: min(d.box.x0, flat.x0), y0: min(d.box.y0, flat.y0),
                              x1: max(d.box.x1, flat.x1), y1: max(d.box.y1, flat.y1))
@@ -785,6 +791,9 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// A digit read lower than this share of the number's median digit is a
     /// stroke of its neighbour (`NumberSegmenter.dropFlatDigits`; 0: never).
     public var flatDigit = 0.3
+    /// ...and so is a digit read less surely than this beside one read more
+    /// surely (`NumberSegmenter.dropFlatDigits`; 0: never).
+    public var strayConfidence: Float = 0.3
     /// Neighbouring groups sharing less than this of the shorter one's
     /// height, one above the other, no further apart than `stackGap` heights,
     /// are one digit (`NumberSegmenter.joinStacked`; 0: never).

@@ -203,6 +203,33 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         #expect(NumberSegmenter.droppingFlat(two, below: 0.3).count == 2)
     }
 
+    /// A "digit" of full height read less surely than `strayConfidence`
+    /// (0.3) beside one read more surely is ink the network takes for no
+    /// digit (a 5's bar with the 1's foot beside it, read as a 2 at 0.2): it
+    /// joins its nearest neighbour like a flat one. One beside a neighbour as
+    /// unsure stays (a number has digits), and so does everything with
+    /// `unsureBelow` 0 (the flat rule alone).
+    @Test func strayDigitsJoinTheirNeighbour() {
+        func d(_ digit: Int, _ confidence: Float, _ x0: Double, _ x1: Double) -> DigitReading {
+            DigitReading(digit: digit, confidence: confidence, box: InkBox(x0: x0, y0: 200, x1: x1, y1: 300))
+        }
+        let stray = NumberReadingTuning.standard.strayConfidence
+        #expect(stray == 0.3)
+        // 1, a stray "2" nearer the 5 than the 1, 5.
+        let read = [d(1, 0.99, 0, 20), d(2, 0.2, 50, 90), d(5, 0.98, 95, 150)]
+        let kept = NumberSegmenter.droppingFlat(read, below: 0.3, unsureBelow: stray)
+        #expect(kept.map(\.digit) == [1, 5])
+        #expect(kept[1].box == InkBox(x0: 50, y0: 200, x1: 150, y1: 300))
+        #expect(kept[1].confidence == 0.98)
+        #expect(NumberSegmenter.droppingFlat(read, below: 0.3) == read)
+        // Read at 0.3 or more: a digit.
+        let sure = [d(1, 0.99, 0, 20), d(2, 0.31, 50, 90), d(5, 0.98, 95, 150)]
+        #expect(NumberSegmenter.droppingFlat(sure, below: 0.3, unsureBelow: stray) == sure)
+        // Two unsure digits side by side: neither joins the other.
+        let unsure = [d(7, 0.2, 0, 40), d(1, 0.25, 60, 80)]
+        #expect(NumberSegmenter.droppingFlat(unsure, below: 0.3, unsureBelow: stray) == unsure)
+    }
+
     /// A digit drawn in two strokes one above the other that do not touch (a
     /// 9's loop, and its stem starting below and right of it) is one group:
     /// neighbouring digits share most of their height. Uneven digits side by
