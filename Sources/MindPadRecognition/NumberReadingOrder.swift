@@ -240,11 +240,10 @@ extension NumberSegmenter {
         }
         out.reverse()
         starts.reverse()
-        // Every seam between a split stroke's pieces falls between two runs,
-        // and the two pieces stand apart by themselves (a 4's first stroke
-        // cut at its corner does not: its bar is low).
-        // Both runs read surely (`apartConfidence`): halves of a wide 0 read as
-        // two unsure 1s.
+        // Every seam between a split stroke's pieces falls between two runs
+        // read surely (`apartConfidence`), and the two pieces stand apart by
+        // themselves (a 4's first stroke cut at its corner does not: its bar
+        // is low).
         let apart = !seams.isEmpty && seams.allSatisfy { e in
             guard let k = starts.firstIndex(of: e + 1), k > 0, let a = boxes[e * longest],
                 let b = boxes[(e + 1) * longest],

@@ -742,9 +742,13 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var pieceWidth = 1.2
     /// A reading with a split stroke must beat the one without by this.
     public var strokeSplitMargin = 1.0
-    /// ...or by this when the pieces at every split stand apart as two digits
+    /// ...and a reading with other splits by this.
+    public var splitOverSplit = 0.0
+    /// A reading with a split stroke beats the one without by this instead of
+    /// `strokeSplitMargin` when the pieces at every split stand apart as two digits
     /// would (`NumberSegmenter.standApart`: both at least `innerHeight` tall,
-    /// the later right of the earlier in every band they share).
+    /// the later right of the earlier in every band they share). Dev set 0.5 /
+    /// 0 / −0.5 → 1927 / 1931 / 1929 of 2,000.
     public var apartSplitMargin = 0.0
     /// ...and the two runs at the split are read at least this surely.
     public var apartConfidence: Float = 0.9
@@ -755,8 +759,6 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// digits are read at 0.9999 and more, a 2 run on into a 1 at 0.99 (this
     /// keeps the exits cheap: 85 of the bench's 1,800 digits are asked).
     public var apartExitConfidence: Float = 0.999
-    /// ...and a reading with other splits by this.
-    public var splitOverSplit = 0.0
     /// A run-on stroke is also tried split dropping each of its this many
     /// longest straight stretches at least `stretchLength` heights long (0: none).
     public var stretchSplits = 3
