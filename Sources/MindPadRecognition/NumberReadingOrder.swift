@@ -32,9 +32,15 @@ extension NumberSegmenter {
     /// a run holding some but not all pieces of two strokes is not read (one
     /// `InkPart` holds one range of points).
     /// `beat`: a score the reading must also exceed (a caller's best so far).
+    /// A reading with split strokes must beat the whole by `strokeSplitMargin`,
+    /// or by `apartSplitMargin` when the pieces at every split stand apart as
+    /// two digits would (`apart` in the result; `standApart`: both tall, the
+    /// later right of the earlier in every band). `apartOnly`: only splits
+    /// whose pieces stand apart by themselves are read at all (the exits).
     mutating func readByOrder(
-        _ group: Group, whole: Recognition, wholeWidth: Double, splits: [StrokeSplit] = [], beat: Double = -.infinity
-    ) -> (runs: [(Recognition, InkPart)], score: Double)? {
+        _ group: Group, whole: Recognition, wholeWidth: Double, splits: [StrokeSplit] = [], beat: Double = -.infinity,
+        apartOnly: Bool = false
+    ) -> (runs: [(Recognition, InkPart)], score: Double, apart: Bool)? {
         // The order: (stroke, piece: 0 whole, 1… the pieces, its points),
         // and each entry's row in the profiles (pieces' rows are added past
         // the strokes').
@@ -149,8 +155,19 @@ extension NumberSegmenter {
         // needs reading. Order costs are geometry (row profiles, boxes): a
         // digit drawn in strokes that cross (a 4, a 5's bar) is settled here
         // without the network, and the result is the same as reading them all.
+        // Consecutive pieces of a split stroke: entries e and e + 1.
+        let seams = (0..<max(m - 1, 0)).filter { order[$0] == order[$0 + 1] && piece[$0] != 0 }
+        if apartOnly {
+            for e in seams {
+                guard let a = boxes[e * longest], let b = boxes[(e + 1) * longest],
+                    standApart(row[e...e], row[(e + 1)...(e + 1)], a, b)
+                else { return nil }
+            }
+        }
+        let splitMargin = splits.isEmpty ? 0 : tuning.strokeSplitMargin
+        let apartMargin = splits.isEmpty ? 0 : min(tuning.apartSplitMargin, tuning.strokeSplitMargin)
         let wholeScore = Self.log(whole.confidence) - widthCost(wholeWidth, digit: whole.digit)
-        let floor = max(wholeScore + tuning.orderMargin + (splits.isEmpty ? 0 : tuning.strokeSplitMargin), beat)
+        let floor = max(wholeScore + tuning.orderMargin + apartMargin, beat)
         guard cheapestOrder(m: m, longest: longest, row: row, boxes: boxes) < -floor else { return nil }
         // best[j * longest + (length - 1)]: the best score of order[0..<j] with
         // its last run `length` strokes long, and how many runs.
@@ -209,17 +226,33 @@ extension NumberSegmenter {
         }
         guard end > 0, count[m * longest + end - 1] >= 2 else { return nil }
         let score = best[m * longest + end - 1]
-        guard score > wholeScore + tuning.orderMargin + (splits.isEmpty ? 0 : tuning.strokeSplitMargin) else { return nil }
+        guard score > wholeScore + tuning.orderMargin + apartMargin else { return nil }
         var out: [(Recognition, InkPart)] = []
+        var starts: [Int] = []  // each run's first entry
         var j = m, length = end
         while j > 0 {
             let r = run(j - length, length)!
             out.append((r.reading, r.part))
+            starts.append(j - length)
             let previous = back[j * longest + length - 1]
             j -= length
             length = previous
         }
-        return (out.reversed(), score)
+        out.reverse()
+        starts.reverse()
+        // Every seam between a split stroke's pieces falls between two runs
+        // read surely (`apartConfidence`), and the two pieces stand apart by
+        // themselves (a 4's first stroke cut at its corner does not: its bar
+        // is low).
+        let apart = !seams.isEmpty && seams.allSatisfy { e in
+            guard let k = starts.firstIndex(of: e + 1), k > 0, let a = boxes[e * longest],
+                let b = boxes[(e + 1) * longest],
+                min(out[k - 1].0.confidence, out[k].0.confidence) >= tuning.apartConfidence
+            else { return false }
+            return standApart(row[e...e], row[(e + 1)...(e + 1)], a, b)
+        }
+        guard apart || score > wholeScore + tuning.orderMargin + splitMargin else { return nil }
+        return (out, score, apart)
     }
 
     /// The group read by runs of strokes (`readByOrder`), and also with each
@@ -228,13 +261,16 @@ extension NumberSegmenter {
     /// two splits at once (a stroke through three digits, or two strokes that
     /// each ran on): each of a few seeds (the single split that won, the
     /// longest straight stretches) with every other split place.
-    mutating func readByOrder(_ group: Group, whole: Recognition, wholeWidth: Double, runOn splits: [Split])
-        -> [(Recognition, InkPart)]?
-    {
+    /// `apartOnly` (the exits, where the group read whole already beat its
+    /// runs): only single splits whose pieces stand apart.
+    mutating func readByOrder(
+        _ group: Group, whole: Recognition, wholeWidth: Double, runOn splits: [Split], apartOnly: Bool = false
+    ) -> [(Recognition, InkPart)]? {
         readings.removeAll(keepingCapacity: true)
         // The run of all the group's strokes is the group read whole: no need to read it again.
         readings[InkPart(strokes: group.strokes, shear: 0, band: -Double.infinity...Double.infinity)] = whole
-        var best = readByOrder(group, whole: whole, wholeWidth: wholeWidth)
+        var best: (runs: [(Recognition, InkPart)], score: Double)?
+        if !apartOnly, let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth) { best = (h.runs, h.score) }
         guard tuning.strokeSplits > 0 else { return best?.runs }
         var all: [StrokeSplit] = []
         var seeds: [(length: Double, cut: StrokeSplit)] = []
@@ -246,12 +282,16 @@ extension NumberSegmenter {
         let unsplit = best?.score ?? -.infinity
         // A reading better by the margin than the best so far, without a piece
         // still as wide as two digits (it runs on again: left to the cuts).
+        // Pieces standing apart as two digits would beat it by `apartSplitMargin`.
         func consider(_ cuts: [StrokeSplit]) {
-            let beat = won.isEmpty ? unsplit + tuning.strokeSplitMargin
-                : max(unsplit + tuning.strokeSplitMargin, best!.score + tuning.splitOverSplit)
+            func beat(_ margin: Double) -> Double {
+                won.isEmpty ? unsplit + margin : max(unsplit + margin, best!.score + tuning.splitOverSplit)
+            }
+            let low = beat(min(tuning.apartSplitMargin, tuning.strokeSplitMargin))
             let cost = throughCost(cuts)
-            if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, splits: cuts, beat: beat + cost),
-                h.score - cost > beat,
+            if let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, splits: cuts, beat: low + cost,
+                                   apartOnly: apartOnly),
+                h.score - cost > (h.apart ? low : beat(tuning.strokeSplitMargin)),
                 !h.runs.contains(where: { run in
                     run.1.piece >= 0 && run.1.box(in: drawing).map {
                         run.1.width(in: drawing, box: $0, window: height / 3) > tuning.pieceWidth * height
@@ -295,6 +335,7 @@ extension NumberSegmenter {
                 seeds.append((((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot(), cut))
             }
             for cut in candidates { consider([cut]) }
+            guard !apartOnly else { continue }
             all += candidates
             wide += 1
             widest = max(widest, width(of: 1 << UInt64(s)))

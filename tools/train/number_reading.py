@@ -4,6 +4,7 @@ usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH 
        .venv/bin/python number_reading.py --bench [--package DIR] [--core 1] [--repeats 20]
        .venv/bin/python number_reading.py --fit-gate [--package DIR]
        .venv/bin/python number_reading.py --write FILE [--set dev] [--count N]
+       .venv/bin/python number_reading.py --eval --via-bench --set dev --show 100 --draw /tmp/dev  (misread: listed, drawn)
 
 A number is 2-6 digits (leading zeros possible), each digit a synthetic stroke
 drawing (strokes.py: all 37 styles) by one writer, placed left to right like a
@@ -232,6 +233,54 @@ def write_lines(path, numbers):
             f.write(json.dumps({"width": 2000, "height": 600, "label": label, "kind": kind, "strokes": s}) + "\n")
 
 
+def draw_misread(numbers, replies, prefix, page_height=1400):
+    """Sheets of the misread numbers (`--draw PREFIX`: PREFIX_0.png, ...): each
+    stroke in its own colour with a dot where the pen went down, each digit
+    read as a box with its digit and confidence. Looking at them, not only at
+    counts, is how the segmenter's errors are grouped by cause."""
+    from PIL import Image, ImageDraw  # matplotlib's dependency
+    colours = [(220, 0, 0), (0, 140, 0), (0, 0, 220), (200, 120, 0), (150, 0, 150), (0, 150, 150), (100, 100, 100)]
+    tiles = []
+    for i, ((label, kind, strokes), reply) in enumerate(zip(numbers, replies)):
+        if reply.get("number") == label:
+            continue
+        xs = [p[0] for st in strokes for p in st]
+        ys = [p[1] for st in strokes for p in st]
+        x0, y0, scale = min(xs) - 10, min(ys) - 25, 2.0
+        w, h = int((max(xs) + 10 - x0) * scale), int((max(ys) + 10 - y0) * scale)
+        tile = Image.new("RGB", (max(w, 300), h), "white")
+        pen = ImageDraw.Draw(tile)
+        for k, st in enumerate(strokes):
+            pts = [((p[0] - x0) * scale, (p[1] - y0) * scale) for p in st]
+            if len(pts) > 1:
+                pen.line(pts, fill=colours[k % len(colours)], width=3)
+            pen.ellipse([pts[0][0] - 3, pts[0][1] - 3, pts[0][0] + 3, pts[0][1] + 3], fill=colours[k % len(colours)])
+        for d in reply.get("digits", []):
+            b = [(d["box"][0] - x0) * scale, (d["box"][1] - y0) * scale, (d["box"][2] - x0) * scale,
+                 (d["box"][3] - y0) * scale]
+            pen.rectangle(b, outline=(180, 180, 255))
+            pen.text((b[0] + 2, b[1] - 22), f'{d["digit"]} {d["confidence"]:.2f}', fill=(0, 0, 0))
+        pen.text((2, 2), f'line {i + 1}: wrote {label} read {reply.get("number")} ({kind})', fill=(0, 0, 0))
+        tiles.append(tile)
+    pages, page, filled = [], [], 0
+    for tile in tiles:
+        if page and filled + tile.height > page_height:
+            pages.append(page)
+            page, filled = [], 0
+        page.append(tile)
+        filled += tile.height + 4
+    if page:
+        pages.append(page)
+    for n, page in enumerate(pages):
+        sheet = Image.new("RGB", (max(t.width for t in page), sum(t.height + 4 for t in page)), (230, 230, 230))
+        y = 0
+        for tile in page:
+            sheet.paste(tile, (0, y))
+            y += tile.height + 4
+        sheet.save(f"{prefix}_{n}.png")
+    return len(pages)
+
+
 def fit_gates(bench, count=3000):
     """The split gate and the pre-gate of NumberReadingTuning: logistic
     regressions, fitted on the groups of strokes the segmenter decides on in
@@ -344,6 +393,7 @@ def main():
     ap.add_argument("--core", type=int, default=1)
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--show", type=int, default=0, help="print this many misread numbers")
+    ap.add_argument("--draw", help="draw the misread numbers of the main set to DRAW_0.png, ... (strokes, boxes read)")
     ap.add_argument("--late", type=int, default=200, help="out-of-order numbers, reported apart (0: none)")
     args = ap.parse_args()
     out = os.path.join(HERE, "out")
@@ -381,6 +431,8 @@ def main():
         bad = [(i, l, k, r) for i, (l, k, r) in enumerate(rows) if l != r]
         for i, l, k, r in bad[:args.show]:
             print(f"  line {i + 1}: wrote {l} read {r} ({k})")
+        if args.draw:
+            print(f"  {draw_misread(numbers, replies, args.draw)} sheets of misread numbers: {args.draw}_*.png")
         if args.late:
             # Reported apart: a digit's strokes out of order (see make_late_set).
             late = make_late_set(args.set, args.late)
