@@ -75,7 +75,7 @@ let package = Package(
 
         .testTarget(name: "MindPadJSONTests", dependencies: ["MindPadJSON", "MindPadRules"]),
         .testTarget(name: "MindPadRulesTests", dependencies: ["MindPadRules", "MindPadJSON"]),
-        .testTarget(name: "MindPadRecognitionTests", dependencies: ["MindPadRecognition", "MindPadJSON"]),
+        .testTarget(name: "MindPadRecognitionTests", dependencies: ["MindPadRecognition", "MindPadJSON", "MindPadRules"]),
         .target(name: "MindPadTestSupport", dependencies: ["MindPadStorage"], path: "Tests/MindPadTestSupport"),
         .testTarget(name: "MindPadStorageTests", dependencies: ["MindPadStorage", "MindPadTestSupport"]),
         .testTarget(

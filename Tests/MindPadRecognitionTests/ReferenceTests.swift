@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MindPadRecognition
+import MindPadRules
 
 /// The fast rasterizer and network against plain reference versions written
 /// the obvious way (the rasterizer as it was before the speed work of branch
@@ -9,35 +10,22 @@ import Testing
 /// fast one adds): the same images and logits, bit for bit, on many
 /// drawings, whole and cut into parts.
 @Suite struct ReferenceTests {
-    /// A small deterministic generator (splitmix64), so a failure repeats.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func uniform(_ range: ClosedRange<Double>) -> Double {
-            range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int { Int(uniform(Double(range.lowerBound)...Double(range.upperBound) + 0.999)) }
-    }
+    /// A seeded generator (the rules' own), so a failure repeats.
+    typealias Generator = SeededGenerator
 
     /// 1–5 strokes of 1–60 points: random walks (smooth or jerky), sometimes
     /// repeated points, one-point strokes, huge or tiny coordinates.
     static func drawing(_ g: inout Generator) -> Drawing {
-        let scale = [1.0, 0.01, 300, 900][g.int(0...3)]  // within Rasterizer.maxMagnitude
+        let scale = [1.0, 0.01, 300, 900][g.int(in: 0...3)]  // within Rasterizer.maxMagnitude
         var strokes: [[StrokePoint]] = []
-        for _ in 0..<g.int(1...5) {
+        for _ in 0..<g.int(in: 1...5) {
             var x = g.uniform(0...100), y = g.uniform(0...100)
             var heading = g.uniform(0...(2 * Double.pi))
             let step = g.uniform(0.2...15)
             var stroke: [StrokePoint] = []
-            for k in 0..<(g.int(0...5) == 0 ? 1 : g.int(2...60)) {
+            for k in 0..<(g.int(in: 0...5) == 0 ? 1 : g.int(in: 2...60)) {
                 stroke.append(StrokePoint(x: x * scale, y: y * scale, t: Double(k)))
-                if g.int(0...9) == 0 { continue }  // a repeated point
+                if g.int(in: 0...9) == 0 { continue }  // a repeated point
                 heading += g.uniform(-0.8...0.8)
                 x += step * cos(heading)
                 y += step * sin(heading)
@@ -50,28 +38,28 @@ import Testing
     /// A part of `drawing`: some strokes, a band (often none), maybe a piece.
     static func part(of drawing: Drawing, _ g: inout Generator) -> InkPart {
         var part = InkPart.whole
-        if g.int(0...3) != 0 {
+        if g.int(in: 0...3) != 0 {
             part.strokes = g.next() | 1
         }
-        if g.int(0...2) != 0 {
+        if g.int(in: 0...2) != 0 {
             let xs = drawing.strokes.flatMap { $0.map(\.x) }
             let lo = xs.min()!, hi = xs.max()!
             let a = g.uniform(lo...hi), b = g.uniform(lo...hi)
-            part.shear = g.int(0...1) == 0 ? 0 : g.uniform(-0.5...0.5)
+            part.shear = g.int(in: 0...1) == 0 ? 0 : g.uniform(-0.5...0.5)
             part.band = min(a, b)...max(a, b) + (hi - lo) * 0.3
         }
-        if g.int(0...3) == 0, let s = drawing.strokes.indices.randomElement(using: &g), drawing.strokes[s].count > 2 {
+        if g.int(in: 0...3) == 0, let s = drawing.strokes.indices.randomElement(using: &g), drawing.strokes[s].count > 2 {
             part.piece = s
             let n = drawing.strokes[s].count
-            let a = g.int(0...(n - 2))
-            part.points = a..<g.int((a + 1)...n)
+            let a = g.int(in: 0...(n - 2))
+            part.points = a..<g.int(in: (a + 1)...n)
         }
         return part
     }
 
     @Test func rasterizerMatchesTheTwoPassReference() throws {
         let r = Rasterizer()
-        var g = Generator(state: 20_261_124)
+        var g = Generator(seed: 20_261_124)
         var fast = [Float](repeating: 0, count: 784)
         var parts = 0, inked = 0
         for k in 0..<600 {
@@ -93,7 +81,7 @@ import Testing
         let recognizer = try Recognizer.bundled()
         let ws = recognizer.makeWorkspace()
         let weights = try SafeTensors(bytes: [UInt8](Data(contentsOf: try #require(Recognizer.bundledModelURL))))
-        var g = Generator(state: 7)
+        var g = Generator(seed: 7)
         var images: [[Float]] = []
         for _ in 0..<150 {
             images.append(try recognizer.rasterizer.rasterize(Self.drawing(&g)))
@@ -249,4 +237,8 @@ import Testing
         let outputs = file.tensors["fc2.bias"]!.shape[0]
         return dense(dense(features, "fc1", 64).map(relu), "fc2", outputs)
     }
+}
+
+private extension SeededGenerator {
+    mutating func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
 }
