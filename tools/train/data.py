@@ -71,6 +71,31 @@ def synthetic_train():
     return _cached(f"synth3_train_{TRAIN_WRITERS}_{TRAIN_PER_DIGIT}_{TRAIN_SEED}", make)
 
 
+# Hard pairs (branch recog4): extra flagged 1s and barred 7s, the pair the
+# network confuses (a 1 with a drooping flag read as 7), by writers of their own
+# seed (3: no other set uses it). `strokes.draw` applies the legibility rules, so
+# every 1 keeps a flag that hangs down and every 7 a bar near the horizontal:
+# drawn side by side by the same writers, the flag's droop is what tells them apart.
+HARD_SEED = 3
+HARD_STYLES = {(1, "shortflag"), (1, "flag"), (1, "longflag"), (7, "plain"), (7, "curved")}
+
+
+def hard_pairs_train(n_writers: int, per_style: int = 3):
+    """(x, y): per writer, `per_style` drawings of each of HARD_STYLES, pen width as synthetic_train."""
+    def make():
+        rng = np.random.default_rng(HARD_SEED)
+        pool = [(d, s) for (d, n, s) in strokes.styles(False) if (d, n) in HARD_STYLES]
+        drawings, labels = [], []
+        for _ in range(n_writers):
+            w = strokes.Writer.sample(rng)
+            for d, st in pool:
+                for _ in range(per_style):
+                    drawings.append(strokes.draw(st, w, rng))
+                    labels.append(d)
+        return _render_augmented(drawings, HARD_SEED + 100), np.array(labels, np.int32)
+    return _cached(f"hard3_train_{n_writers}_{per_style}_{HARD_SEED}", make)
+
+
 def nondigits_train():
     """Non-digit images for training (letters of the training list only)."""
     def make():

@@ -60,6 +60,18 @@ def flag_features(ctrls, start: int, corner: int):
     return ratio, _angle(f, s), drop, upright
 
 
+def drawn_flag_features(strokes):
+    """flag_features of a one-stroke 1 or 7 *as sampled* ([[x, y, t], ...] canvas
+    pixels, y down): start, corner (the point farthest from the start-end chord),
+    end. `check` judges the control points; the sampled stroke adds the wobble,
+    the end overshoot and the device (a mouse's sparse events cut the corner, a
+    finger's walk bends a short flag), so a flag can droop less as drawn."""
+    pts = np.array([q[:2] for q in strokes[0]], float)
+    d = pts[-1] - pts[0]
+    dist = np.abs(d[0] * (pts[:, 1] - pts[0, 1]) - d[1] * (pts[:, 0] - pts[0, 0])) / (np.linalg.norm(d) + 1e-9)
+    return flag_features([np.array([pts[0], pts[int(np.argmax(dist))], pts[-1]])], 0, 1)
+
+
 def _height(shapes):
     allp = np.vstack(shapes)
     return max(float(np.ptp(allp[:, 1])), float(np.ptp(allp[:, 0])) * 0.5, 1e-9)

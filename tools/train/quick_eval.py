@@ -3,7 +3,9 @@ before exporting: the calibration set's figures (what candidates are chosen on)
 and, with --test, the held-out figures evaluate.py measures through Swift.
 
 usage: .venv/bin/python quick_eval.py out/weights-a.npz [--test] [--lane-only]
-(--lane-only: the "not a digit" output alone spends the refusal share, export.LANE_ONLY)
+(--lane-only: the "not a digit" output alone spends the refusal share, export.LANE_ONLY;
+ --threshold X: keep the refusal threshold at X (the shipped file's unsure_below) rather
+ than re-fitting it; --temperature T likewise: with both, the shipped file's constants as evaluate.py uses them)
 """
 from __future__ import annotations
 
@@ -32,6 +34,10 @@ def main():
     ld, ln = export.logits_of(p, xd), export.logits_of(p, xn)
     t = export.fit_temperature(ld[:, :10], yd)
     offset, thr = export.fit_not_a_digit_offset(ld, ln, t)
+    if "--temperature" in sys.argv:
+        t = float(sys.argv[sys.argv.index("--temperature") + 1])
+    if "--threshold" in sys.argv:
+        thr = float(sys.argv[sys.argv.index("--threshold") + 1])
     if offset > 0:  # as export.calibrate: the "not a digit" lane's bias lowered
         model.lower_not_a_digit(p, offset)
         ld, ln = export.logits_of(p, xd), export.logits_of(p, xn)

@@ -49,6 +49,11 @@ def main():
     ap.add_argument("--not-a-digit-share", type=float, default=1.0,
                     help="with --not-a-digit, a non-digit's target on class 10; the rest is spread evenly over the "
                          "digits, so that given a digit they stay uniform (the 10-output outlier exposure) too")
+    ap.add_argument("--hard-writers", type=int, default=0,
+                    help="add data.hard_pairs_train(N): flagged 1s and barred 7s by N writers of their own, all each epoch")
+    ap.add_argument("--hard-rotation", type=float, default=0.12,
+                    help="the hard pairs' augmentation: rotation (radians) and shear up to this (the synthetic set's: 0.12/0.15); "
+                         "a flag's droop is what tells a 1 from a 7, and a rotation changes it")
     ap.add_argument("--synth-writers", type=int, default=data.TRAIN_WRITERS,
                     help="writers of the synthetic training set (10 drawings per digit each; cached per size)")
     ap.add_argument("--nondigit-writers", type=int, default=data.ND_TRAIN[0],
@@ -64,6 +69,8 @@ def main():
     xk, yk = data.mnist_strokes_train()
     xt, yt, _ = data.synthetic_test()
     xn = data.nondigits_train()
+    xq, yq = data.hard_pairs_train(args.hard_writers) if args.hard_writers else \
+        (np.zeros((0, 28, 28), np.float32), np.zeros(0, np.int32))
     print(f"data: mnist train {len(ym)} held-out {len(yh)}, synth train {len(ys)}, mnist-as-strokes train {len(yk)}, "
           f"synth test {len(yt)}, non-digits train {len(xn)} "
           f"({time.time() - t0:.0f}s)", flush=True)
@@ -86,7 +93,7 @@ def main():
     m = {k: jnp.zeros_like(v) for k, v in params.items()}
     v = {k: jnp.zeros_like(v) for k, v in params.items()}
     steps_per_epoch = (len(ym) * args.mnist_repeats + args.synth_per_epoch + args.skeleton_per_epoch
-                       + min(args.nondigits_per_epoch, len(xn))) // args.batch
+                       + min(args.nondigits_per_epoch, len(xn)) + len(yq)) // args.batch
     total = steps_per_epoch * args.epochs
     wd = 5e-4
 
@@ -149,8 +156,11 @@ def main():
         pn = rng.choice(len(xn), min(args.nondigits_per_epoch, len(xn)), replace=False)  # as steps_per_epoch
         n = data.augment(xn[pn], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0,
                          width=args.nondigit_width)
-        x = np.concatenate([a, b, c, n])
-        y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk], np.full(len(pn), -1, np.int32)])
+        q = data.augment(xq, rng, rot=args.hard_rotation, scale=0.08, shear=args.hard_rotation * 1.25, shift=1.5,
+                         alpha=15.0 if args.hard_rotation else 5.0, width=False) \
+            if len(yq) else xq
+        x = np.concatenate([a, b, c, n, q])
+        y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk], np.full(len(pn), -1, np.int32), yq])
         perm = rng.permutation(len(y))
         x, y = x[perm], y[perm]
         losses = []
