@@ -13,6 +13,7 @@ them and writers from a separate seed range.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -223,9 +224,10 @@ MAX_REDRAWS = 40
 CAREFUL_AFTER = 10
 # Drawings accepted only because MAX_REDRAWS ran out (counted, should stay ~0).
 GAVE_UP = [0]
-# False: judge the control points only, as before "A fifth pass" (flag_droop.py
-# --limits measures the sets drawn so, where the drawn rules' limits come from).
-DRAWN_CHECK = True
+# False (or LEGIBILITY_DRAWN=0 in the environment): judge the control points only,
+# as before "A fifth pass" (flag_droop.py --limits measures the training set drawn
+# so, where the drawn rule's limits come from; data.py caches such sets apart).
+DRAWN_CHECK = os.environ.get("LEGIBILITY_DRAWN", "1") != "0"
 # Set to a list to collect the drawings the legibility rules turned down:
 # (digit, style, rule, strokes as drawn) (legibility_sheet.py).
 REJECTED: list | None = None
@@ -248,6 +250,9 @@ def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.
     if label is None:
         shapes, _, size = _shape(style_strokes, w, rng, printed, round_only=False)
         return _sample(shapes, w, rng, canvas, size)
+    # This drawing's own noise, seeded from the caller's stream: its redraws move no
+    # other drawing (the sets with and without a rule differ only where it bites).
+    rng = np.random.default_rng(int(rng.integers(2 ** 63)))
     for attempt in range(MAX_REDRAWS):
         care = min(1.0, max(0.0, (attempt - CAREFUL_AFTER + 1) / (MAX_REDRAWS - CAREFUL_AFTER - 5)))
         shapes, ctrls, size = _shape(style_strokes, w, rng, printed, round_only=True, care=care)
