@@ -40,8 +40,10 @@ class CheckDrawn(unittest.TestCase):
         self.assertIsNone(legibility.check_drawn(1, "flag", one(0.4, -40.0)))     # rises: not a 7's bar
 
     def test_the_slant_is_taken_out(self):
-        # 15 deg as drawn, but the stem leans right: upright, the flag is flatter still
-        self.assertIsNotNone(legibility.check_drawn(1, "flag", one(0.4, 15.0, stem=((0.0, 0.0), (-60.0, 200.0)))))
+        # 22 deg as drawn: a 1 on an upright stem; on a stem leaning back (its foot to the
+        # right) the same flag, sheared with the stem upright, droops 18.6 deg: a bar
+        self.assertIsNone(legibility.check_drawn(1, "flag", one(0.4, 22.0)))
+        self.assertIsNotNone(legibility.check_drawn(1, "flag", one(0.4, 22.0, stem=((0.0, 0.0), (100.0, 200.0)))))
 
     def test_other_digits_and_styles_are_not_judged(self):
         flat = one(0.4, 0.0)
