@@ -44,6 +44,13 @@ ND_CALIB = (160, 3, 5002)
 ND_TEST = (80, 3, 9002)
 
 
+# Cache names follow the generator: "4" since the legibility rules judge a 1's flag
+# as drawn too and each drawing has its own noise ("A fifth pass"); with
+# LEGIBILITY_DRAWN=0 (strokes.DRAWN_CHECK off, the control points only) apart.
+_GEN = "4" if strokes.DRAWN_CHECK else "4p"
+SYNTH, CALIB, HARD = f"synth{_GEN}", f"calib{_GEN}", f"hard{_GEN}"
+
+
 def _cached(name, fn):
     os.makedirs(CACHE, exist_ok=True)
     path = os.path.join(CACHE, name + ".pkl")
@@ -68,7 +75,7 @@ def synthetic_train():
         ds = strokes.make_set(TRAIN_WRITERS, TRAIN_PER_DIGIT, TRAIN_SEED, test=False)
         x = _render_augmented([r[3] for r in ds], TRAIN_SEED + 100)
         return x, np.array([r[0] for r in ds], np.int32)
-    return _cached(f"synth3_train_{TRAIN_WRITERS}_{TRAIN_PER_DIGIT}_{TRAIN_SEED}", make)
+    return _cached(f"{SYNTH}_train_{TRAIN_WRITERS}_{TRAIN_PER_DIGIT}_{TRAIN_SEED}", make)
 
 
 # Hard pairs (branch recog4): extra flagged 1s and barred 7s, the pair the
@@ -93,7 +100,7 @@ def hard_pairs_train(n_writers: int, per_style: int = 3):
                     drawings.append(strokes.draw(st, w, rng))
                     labels.append(d)
         return _render_augmented(drawings, HARD_SEED + 100), np.array(labels, np.int32)
-    return _cached(f"hard3_train_{n_writers}_{per_style}_{HARD_SEED}", make)
+    return _cached(f"{HARD}_train_{n_writers}_{per_style}_{HARD_SEED}", make)
 
 
 def nondigits_train():
@@ -105,12 +112,12 @@ def nondigits_train():
 
 
 def synthetic_test_drawings():
-    return _cached(f"synth3_test_drawings_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}",
+    return _cached(f"{SYNTH}_test_drawings_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}",
                    lambda: strokes.make_set(TEST_WRITERS, TEST_PER_DIGIT, TEST_SEED, test=True))
 
 
 def synthetic_calib_drawings():
-    return _cached(f"synth3_calib_drawings_{CALIB_WRITERS}_{CALIB_PER_DIGIT}_{CALIB_SEED}",
+    return _cached(f"{SYNTH}_calib_drawings_{CALIB_WRITERS}_{CALIB_PER_DIGIT}_{CALIB_SEED}",
                    lambda: strokes.make_set(CALIB_WRITERS, CALIB_PER_DIGIT, CALIB_SEED, test=False))
 
 
@@ -132,7 +139,7 @@ def synthetic_test():
     def make():
         ds = synthetic_test_drawings()
         return render([r[3] for r in ds]), np.array([r[0] for r in ds], np.int32), [r[1] for r in ds]
-    return _cached(f"synth3_test_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}", make)
+    return _cached(f"{SYNTH}_test_{TEST_WRITERS}_{TEST_PER_DIGIT}_{TEST_SEED}", make)
 
 
 def calibration_sets():
@@ -142,7 +149,7 @@ def calibration_sets():
         ds = synthetic_calib_drawings()
         nd = nondigit_calib_drawings()
         return render([r[3] for r in ds]), np.array([r[0] for r in ds], np.int32), render([r[2] for r in nd])
-    return _cached(f"calib3_{CALIB_WRITERS}_{CALIB_SEED}_{ND_CALIB[0]}_{ND_CALIB[2]}", make)
+    return _cached(f"{CALIB}_{CALIB_WRITERS}_{CALIB_SEED}_{ND_CALIB[0]}_{ND_CALIB[2]}", make)
 
 
 def skeleton_segments(img):

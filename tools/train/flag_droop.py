@@ -2,6 +2,11 @@
 network reads for each: the check behind "A fourth pass" in docs/recognition.md.
 
 usage: .venv/bin/python flag_droop.py WEIGHTS [--sheet out/overlap-1-7.png]
+       .venv/bin/python flag_droop.py --limits
+
+--limits: where `legibility.check_drawn`'s limits come from ("A fifth pass"):
+the training set (seed 1) drawn with the control-point rules alone, its flags
+and bars as drawn, percentiles, and what the drawn rules would turn down of it.
 
 For the one-stroke flagged 1s (shortflag, flag, longflag) and barred 7s (plain,
 curved) of the calibration and held-out synthetic sets, `legibility.drawn_flag_features`
@@ -34,7 +39,29 @@ def droops(drawings, keys):
     return out
 
 
+def limits():
+    import strokes
+    strokes.DRAWN_CHECK = False
+    train = strokes.make_set(data.TRAIN_WRITERS, data.TRAIN_PER_DIGIT, data.TRAIN_SEED, test=False)
+    strokes.DRAWN_CHECK = True
+    ones, sevens = droops(train, ONES), droops(train, SEVENS)
+    flags = [x for x in ones if x[3] >= legibility.ONE_TINY_RATIO]
+    pct = lambda v, q: float(np.percentile(v, q))
+    print(f"training set (seed {data.TRAIN_SEED}) drawn with the control-point rules alone: {len(ones)} flagged 1s, "
+          f"{len(flags)} of them with a flag >= {legibility.ONE_TINY_RATIO} of the stem; {len(sevens)} 7s")
+    print(f"  7s' bars droop as drawn, 5th / 95th percentile: {pct([x[2] for x in sevens], 5):.1f} / "
+          f"{pct([x[2] for x in sevens], 95):.1f} deg "
+          f"(DRAWN_SEVEN_BAR_DROOP {legibility.DRAWN_SEVEN_BAR_DROOP})")
+    print(f"  (the converse rule tried and left out: 1s' flags droop as drawn, 5th percentile "
+          f"{pct([x[2] for x in flags], 5):.1f} deg; their length, 95th percentile {pct([x[3] for x in flags], 95):.2f}; "
+          f"7s drooping more and shorter: {sum(x[2] > 25 and x[3] < 0.65 for x in sevens)})")
+    bad = [r for (_, r, _, _) in ones + sevens if legibility.check_drawn(r[0], r[1], r[3])]
+    print(f"  turned down as drawn: {len(bad)} of the {len(ones)} flagged 1s")
+
+
 def main():
+    if "--limits" in sys.argv:
+        return limits()
     cal = data.synthetic_calib_drawings()
     c1, c7 = droops(cal, ONES), droops(cal, SEVENS)
     q = lambda v: np.percentile([x[2] for x in v], [10, 50, 90]).round(1)

@@ -8,7 +8,11 @@ flat, a "9" whose loop is open at the top like a 4). Those drawings were label
 noise in training and in the held-out sets alike. `check` looks only at the
 geometry of the drawing (its placed control points and strokes, y down), never
 at what a network reads; `strokes.draw` draws a rejected digit again with new
-noise. legibility_sheet.py draws what these rules turn down.
+noise. The device's sampling comes after that check (the wobble, the ends'
+overshoot, a mouse's sparse events cutting the corner, a finger's walk) and can
+still flatten a 1's flag into a 7's bar, so `check_drawn` judges a 1's flag
+again on the stroke as sampled. legibility_sheet.py draws what these rules turn
+down.
 """
 from __future__ import annotations
 
@@ -38,6 +42,17 @@ BOWL_MIN_BULGE = 0.1        # a 3's lower bowl: how far right of its chord it re
 EIGHT_MIN_AREA = 0.04       # each loop of a one-stroke 8: area per height²
 NINE_MIN_AREA = 0.06        # a 9's loop: area per height² ...
 NINE_MAX_GAP = 0.22         # ... and the gap between where it starts and where it closes, per height
+
+# A 1's flag once more, on the stroke as sampled (`drawn_flag_features`). The limits
+# are percentiles of the training set as drawn under the control-point rules alone
+# (seed 1, 150 writers: 734 7s `plain`/`curved`; `flag_droop.py --limits`;
+# docs/recognition.md "A fifth pass"), never of a held-out set:
+DRAWN_SEVEN_BAR_DROOP = (-12.0, 20.0)  # 90 % of the 7s' bars droop within this as drawn (5th, 95th
+                              # percentile: -12.1, 19.6): a flag of ONE_TINY_RATIO or more drooping so is
+                              # a 7's bar (below it the "flag" rises: a hook, or the corner not found)
+# The converse (a 7's bar drooping like a 1's flag as drawn: more than 25 deg, the 5th
+# percentile of the 1s' flags, and shorter than 0.65 of the stem) was tried and left
+# out: the 7s it turned down are 7s to a person ("A fifth pass").
 
 
 def _angle(u, v):
@@ -70,6 +85,17 @@ def drawn_flag_features(strokes):
     d = pts[-1] - pts[0]
     dist = np.abs(d[0] * (pts[:, 1] - pts[0, 1]) - d[1] * (pts[:, 0] - pts[0, 0])) / (np.linalg.norm(d) + 1e-9)
     return flag_features([np.array([pts[0], pts[int(np.argmax(dist))], pts[-1]])], 0, 1)
+
+
+def check_drawn(digit: int, style: str, strokes):
+    """`check` for a 1's flag on the drawing as sampled ([[x, y, t], ...], y down):
+    None when it keeps its digit's shape, else the rule it breaks."""
+    if (digit, style) in FLAG_STYLES:
+        ratio, _, drop, upright = drawn_flag_features(strokes)
+        lo, hi = DRAWN_SEVEN_BAR_DROOP
+        if ratio >= ONE_TINY_RATIO and lo <= min(drop, upright) < hi:
+            return "1 as drawn: flag flat like a 7's bar"
+    return None
 
 
 def _height(shapes):

@@ -9,7 +9,11 @@ ambiguous and not just unusual:
   control point of a stroke of more than 9) and the new one (every point; only
   ellipses are thinned), same writer and noise.
 
-    .venv/bin/python legibility_sheet.py [--writers 60] [--seed 1]
+- with --drawn: only the drawings the rules on the stroke as sampled
+  (`legibility.check_drawn`) turned down, all of them up to --shown, with the
+  flag's length and droop as drawn, into out/legibility_drawn.png.
+
+    .venv/bin/python legibility_sheet.py [--writers 60] [--seed 1] [--drawn]
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ import random
 
 import numpy as np
 
+import legibility
 import raster
 import strokes
 from evaluate import mistake_sheet
@@ -31,6 +36,7 @@ def main():
     ap.add_argument("--writers", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1, help="the training set's writer seed by default")
     ap.add_argument("--shown", type=int, default=48)
+    ap.add_argument("--drawn", action="store_true", help="only what the rules on the sampled stroke turn down")
     args = ap.parse_args()
     out = os.path.join(HERE, "out")
     strokes.REJECTED = []
@@ -42,6 +48,17 @@ def main():
     print(f"{len(ds)} drawings accepted, {len(rejected)} drawings turned down on the way:")
     for rule, n in by_rule.most_common():
         print(f"  {n:5d}  {rule}")
+    if args.drawn:
+        shown = [r for r in rejected if "as drawn" in r[2]]
+        items = []
+        for (d, name, rule, st) in shown:
+            ratio, _, drop, upright = legibility.drawn_flag_features(st)
+            droop = min(drop, upright) if d == 1 else max(drop, upright)
+            items.append((st, raster.rasterize(st), f"{d} {name}: flag {ratio:.2f} droop {droop:.0f}"))
+        mistake_sheet(os.path.join(out, "legibility_drawn.png"),
+                      f"synthetic digits turned down as drawn (seed {args.seed}, {args.writers} writers)", items,
+                      limit=args.shown)
+        return
     # a fair sample: every rule, at random within it
     random.seed(0)
     per_rule = max(1, args.shown // max(len(by_rule), 1))

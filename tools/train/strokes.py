@@ -13,11 +13,13 @@ them and writers from a separate seed range.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from legibility import check as legible
+from legibility import check_drawn as legible_drawn
 
 
 class RoundStroke(list):
@@ -222,6 +224,10 @@ MAX_REDRAWS = 40
 CAREFUL_AFTER = 10
 # Drawings accepted only because MAX_REDRAWS ran out (counted, should stay ~0).
 GAVE_UP = [0]
+# False (or LEGIBILITY_DRAWN=0 in the environment): judge the control points only,
+# as before "A fifth pass" (flag_droop.py --limits measures the training set drawn
+# so, where the drawn rule's limits come from; data.py caches such sets apart).
+DRAWN_CHECK = os.environ.get("LEGIBILITY_DRAWN", "1") != "0"
 # Set to a list to collect the drawings the legibility rules turned down:
 # (digit, style, rule, strokes as drawn) (legibility_sheet.py).
 REJECTED: list | None = None
@@ -234,7 +240,9 @@ def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.
     A digit style of STYLES (recognised by identity, so callers need not say
     which) is drawn again, with new per-drawing noise, until its geometry passes
     `legibility.check`: the jitter, slant and aspect of a writer must not turn
-    its 1 into a 7 or its 3 into a 7 (label noise). Anything else (letters,
+    its 1 into a 7 or its 3 into a 7 (label noise); and then, sampled by the
+    writer's device, `legibility.check_drawn` (a mouse or a finger must not
+    flatten a 1's flag into a 7's bar after the first check). Anything else (letters,
     scribbles, two digits on top of each other) is drawn once, as before."""
     if printed is None:
         printed = bool(rng.random() < PRINTED_SHARE)
@@ -242,17 +250,26 @@ def draw(style_strokes, w: Writer, rng: np.random.Generator, canvas=(400.0, 400.
     if label is None:
         shapes, _, size = _shape(style_strokes, w, rng, printed, round_only=False)
         return _sample(shapes, w, rng, canvas, size)
+    # This drawing's own noise, seeded from the caller's stream: its redraws move no
+    # other drawing (the sets with and without a rule differ only where it bites).
+    rng = np.random.default_rng(int(rng.integers(2 ** 63)))
     for attempt in range(MAX_REDRAWS):
         care = min(1.0, max(0.0, (attempt - CAREFUL_AFTER + 1) / (MAX_REDRAWS - CAREFUL_AFTER - 5)))
         shapes, ctrls, size = _shape(style_strokes, w, rng, printed, round_only=True, care=care)
         why = legible(label[0], label[1], ctrls, shapes)
+        drawn = None
         if why is None:
-            break
+            # the control points keep the shape; the device's sampling must too
+            drawn = _sample(shapes, w, rng, canvas, size)
+            why = legible_drawn(label[0], label[1], drawn) if DRAWN_CHECK else None
+            if why is None:
+                return drawn
         if attempt == MAX_REDRAWS - 1:
             GAVE_UP[0] += 1
+            return drawn if drawn is not None else _sample(shapes, w, rng, canvas, size)
         if REJECTED is not None:
-            REJECTED.append((label[0], label[1], why, _sample(shapes, w, np.random.default_rng(0), canvas, size)))
-    return _sample(shapes, w, rng, canvas, size)
+            REJECTED.append((label[0], label[1], why,
+                             drawn if drawn is not None else _sample(shapes, w, np.random.default_rng(0), canvas, size)))
 
 
 def _sample(shapes, w: Writer, rng: np.random.Generator, canvas, size):
