@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: install what is missing, start the private PostgreSQL (unless
 # DATABASE_URL names a server to use), create a throwaway database, and run
-# every test: the Swift suites, then the checks of the deployment files.
+# every test: the Swift suites, the checks of the deployment files, the
+# offline tooling's unit tests, then every e2e suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
@@ -33,6 +34,8 @@ swift test --skip-build --disable-xctest   # every test uses swift-testing
 
 echo "== deployment files" >&2
 scripts/check-deploy.sh
+echo "== tools/train (the offline tooling's unit tests)" >&2
+tools/train/test.sh
 
 # End-to-end suites outside Swift: each folder of e2e/ with a run.sh gets the
 # built binary and the test database.
