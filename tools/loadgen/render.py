@@ -223,14 +223,16 @@ threaded = [(n, d) for n in sizes for d in [load(f"race-{n}.json")] if d and d.g
 if threaded:
     w("Where the cores went over the window (`/proc/<pid>/task/*/stat`; 100% = one whole core, 200% = the machine):")
     w("")
-    w("| racers | service thread (`mindpad-lws`) | recognition (`mindpad-recog-*`) | other server threads | load generator |")
-    w("|---:|---:|---:|---:|---:|")
+    w("| racers | service thread (`mindpad-lws`) | recognition (`mindpad-recog-*`) | other server threads | load generator | anything else (PostgreSQL, other jobs) |")
+    w("|---:|---:|---:|---:|---:|---:|")
     for n, d in threaded:
         th = d["server_threads_cpu_percent"]
         lws_ = th.get("mindpad-lws", 0)
         recog = sum(v for k, v in th.items() if k.startswith("mindpad-recog"))
         other = sum(th.values()) - lws_ - recog
-        w(f"| {n:,} | {lws_:.0f}% | {recog:.0f}% | {other:.0f}% | {d.get('loadgen_cpu_percent', 0):.0f}% |")
+        rest = d.get("machine_cpu_percent", 0) - d["server_cpu_percent"] - d.get("loadgen_cpu_percent", 0)
+        w(f"| {n:,} | {lws_:.0f}% | {recog:.0f}% | {other:.0f}% | {d.get('loadgen_cpu_percent', 0):.0f}% | "
+          f"{max(0, rest):.0f}% |")
     w("")
 w("### Overhead against the transport ceiling (same run)")
 w("")

@@ -136,6 +136,17 @@ func threadTicks(_ pids: [Int32]) -> [String: UInt64] {
     return byName
 }
 
+/// The whole machine's busy and total ticks (`/proc/stat`, all cores): with
+/// the server's and our own share, what else was running in the window.
+func machineTicks() -> (busy: UInt64, total: UInt64)? {
+    guard let s = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+          let line = s.split(separator: "\n").first, line.hasPrefix("cpu ") else { return nil }
+    let f = line.split(separator: " ").dropFirst().compactMap { UInt64($0) }
+    guard f.count >= 5 else { return nil }
+    let total = f.prefix(8).reduce(0, +)   // user nice system idle iowait irq softirq steal
+    return (total - f[3] - f[4], total)
+}
+
 func procKB(_ pid: Int32, _ key: String) -> Int? {
     guard pid > 0, let s = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
     for line in s.split(separator: "\n") where line.hasPrefix(key + ":") {
@@ -567,6 +578,7 @@ var measureEnd: UInt64 = 0
 var cpuStart: UInt64 = 0, cpuEnd: UInt64 = 0
 var threadsStart: [String: UInt64] = [:], threadsEnd: [String: UInt64] = [:]
 var selfStart: UInt64 = 0, selfEnd: UInt64 = 0   // the load generator's own CPU
+var machineStart: (busy: UInt64, total: UInt64)?, machineEnd: (busy: UInt64, total: UInt64)?
 if let mark = opt.mark { unlink(mark) }
 var rssMaxKB = 0
 var rssBeforeKB = procKB(opt.serverPids, "VmRSS") ?? 0
@@ -593,6 +605,7 @@ while true {
         cpuStart = procTicks(opt.serverPids) ?? 0
         threadsStart = threadTicks(opt.serverPids)
         selfStart = procTicks(getpid()) ?? 0
+        machineStart = machineTicks()
         measureEnd = now + UInt64(opt.duration * 1e9)
         if let mark = opt.mark { FileManager.default.createFile(atPath: mark, contents: Data("\(opt.duration)\n".utf8)) }
     }
@@ -604,13 +617,14 @@ while true {
         cpuEnd = procTicks(opt.serverPids) ?? 0
         threadsEnd = threadTicks(opt.serverPids)
         selfEnd = procTicks(getpid()) ?? 0
+        machineEnd = machineTicks()
         measuring = false
         break
     }
     if now > hardDeadline {
         // A window cut short by the deadline (racers still joining when it
         // began) still gets the server's CPU over what it measured.
-        if measuring { cpuEnd = procTicks(opt.serverPids) ?? 0; threadsEnd = threadTicks(opt.serverPids); selfEnd = procTicks(getpid()) ?? 0; measuring = false }
+        if measuring { cpuEnd = procTicks(opt.serverPids) ?? 0; threadsEnd = threadTicks(opt.serverPids); selfEnd = procTicks(getpid()) ?? 0; machineEnd = machineTicks(); measuring = false }
         break
     }
     _ = mindpad_loop_service(loop)
@@ -642,6 +656,9 @@ var report: [String: Any] = [
     "server_rss_max_kb": max(rssMaxKB, rssEndKB), "server_rss_end_kb": rssEndKB,
     // Each server thread's share of one core over the window (100 = a whole
     // core): is the service thread saturated, or waiting for a core?
+    // The machine's busy time over the window, 100 = one core (200 = both of 2).
+    "machine_cpu_percent": machineStart.flatMap { a in machineEnd.map { b in
+        b.total > a.total ? (Double(b.busy - a.busy) / hz / windowSeconds * 1000).rounded() / 10 : 0 } } ?? 0,
     "loadgen_cpu_percent": selfEnd > selfStart ? (Double(selfEnd - selfStart) / hz / windowSeconds * 1000).rounded() / 10 : 0,
     "server_threads_cpu_percent": threadsEnd.reduce(into: [String: Double]()) { out, entry in
         let used = entry.value - min(entry.value, threadsStart[entry.key] ?? 0)
