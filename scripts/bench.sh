@@ -40,7 +40,7 @@ quick=${BENCH_QUICK:-0}
 stage=${BENCH_STAGE:-all}
 out=${BENCH_OUT:-$root/.build/bench}
 mkdir -p "$out"
-rm -f "$out"/*.json "$out"/*.txt "$out"/*.log "$out"/loops/*.json
+rm -f "$out"/*.json "$out"/*.txt "$out"/*.log "$out"/loops/*.json "$out"/perf.pid
 
 if [ "$quick" = 1 ]; then
     scenarios=(64 128); beyond=(); loop_sizes=(128); idle_sizes=(1000); duration=8; loop_duration=6
@@ -164,15 +164,34 @@ scenario() {
     stop_pid "$echo_pid"
     # The game.
     serve "$rt_url" "$loop"
-    if [ -n "$profile" ] && command -v perf >/dev/null; then
-        # Profile the server in the middle of the measured window.
-        ( sleep $(( n / ramp + 4 + dur / 4 )); \
-          timeout 60 perf record -e cpu-clock -F 499 -g -p "$server_pid" -o "$out/perf.data" -- sleep "$(( dur / 2 ))" \
-          > "$out/perf.log" 2>&1 ) &
-        perf_job=$!
+    local mark=$out/window-$n
+    rm -f "$mark"
+    if [ -n "$profile" ]; then
+        rm -f "$out/perf.data" "$out/perf.log" "$out/perf-missing.txt"
+        if ! command -v perf >/dev/null; then
+            echo "perf is not installed (linux-perf)" > "$out/perf-missing.txt"
+        else
+            # Profile the server for half the measured window, starting when
+            # the window does: the load generator creates $mark then (the ramp
+            # and the rooms' start take longer as the machine gets busier, so a
+            # fixed sleep can miss the window). System-wide (-a), the server
+            # picked out by pid in the reports: `perf record -p PID` (perf 6.1
+            # on this kernel) busy-polls its per-thread buffers under load
+            # (2026-11-24, 5,000 racers: 5.9 s of CPU in 7.4 s, 1.17 million
+            # wake-ups), taking a core from the server it profiles.
+            ( for _ in $(seq 1200); do [ -f "$mark" ] && break; sleep 0.1; done
+              if [ ! -f "$mark" ]; then
+                  echo "the load generator's window did not start within 120 s" > "$out/perf-missing.txt"; exit 0
+              fi
+              timeout 60 perf record -e cpu-clock -F 499 -g -a -o "$out/perf.data" -- sleep "$(( dur / 2 ))" \
+                  > "$out/perf.log" 2>&1
+              echo "perf record exit $?" >> "$out/perf.log" ) &
+            perf_job=$!
+            echo "$server_pid" > "$out/perf.pid"
+        fi
     fi
     timeout 300 "$loadgen" --mode race --loop "$loadgen_loop" --port "$port" --racers "$n" --duration "$dur" --ramp "$ramp" \
-        --server-pid "$server_pid" --label "race-$loop-$n" --out "$dir/race-$n.json" > /dev/null || true
+        --server-pid "$server_pid" --label "race-$loop-$n" --mark "$mark" --out "$dir/race-$n.json" > /dev/null || true
     [ -n "${perf_job:-}" ] && { wait "$perf_job" || true; perf_job=; }
     python3 -c "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:$port/metrics', timeout=5).read().decode())" \
         > "$dir/metrics-$n.txt" 2>/dev/null || true
@@ -206,16 +225,27 @@ for n in "${beyond[@]}"; do
     scenario "$n" "${MINDPAD_EVENT_LOOP:-}" "$out"
     largest=$n
 done
-if [ -f "$out/perf.data" ]; then
+rm -f "$out"/perf-top.txt "$out"/perf-threads.txt "$out"/perf-inclusive.txt "$out"/perf-machine.txt
+if [ -f "$out/perf.data" ] && [ -f "$out/perf.pid" ]; then
     demangle() { if command -v swift-demangle >/dev/null; then swift-demangle --simplified; else swift demangle --simplified; fi; }
-    perf report -i "$out/perf.data" --no-children -g none --sort dso,symbol --stdio 2>/dev/null | grep -v '^#' | grep '%' \
-        | head -n 30 | demangle | cut -c1-150 | sed 's/ *-* *-* *$//' > "$out/perf-top.txt" || true
+    spid=$(cat "$out/perf.pid")
+    # The whole machine by process and thread (who had the cores), then the server alone.
     perf report -i "$out/perf.data" --no-children -g none --sort comm --stdio 2>/dev/null | grep -v '^#' | grep '%' \
-        | head -n 12 > "$out/perf-threads.txt" || true
+        | head -n 12 > "$out/perf-machine.txt" || true
+    perf report -i "$out/perf.data" --pid "$spid" --no-children -g none --percentage relative --sort dso,symbol --stdio 2>/dev/null \
+        | grep -v '^#' | grep '%' | head -n 30 | demangle | cut -c1-150 | sed 's/ *-* *-* *$//' > "$out/perf-top.txt" || true
+    perf report -i "$out/perf.data" --pid "$spid" --no-children -g none --percentage relative --sort comm --stdio 2>/dev/null \
+        | grep -v '^#' | grep '%' | head -n 12 > "$out/perf-threads.txt" || true
     # Inclusive (with callees) on the service thread: where its time goes.
-    perf report -i "$out/perf.data" --children -g none --comm mindpad-lws --sort symbol --stdio 2>/dev/null \
+    perf report -i "$out/perf.data" --pid "$spid" --children -g none --comm mindpad-lws --percentage relative --sort symbol --stdio 2>/dev/null \
         | grep -v '^#' | grep '%' | grep -v '\[k\]' | grep -v ' 0x0000' | head -n 30 | demangle | cut -c1-150 \
         > "$out/perf-inclusive.txt" || true
+    if [ ! -s "$out/perf-top.txt" ] && [ ! -f "$out/perf-missing.txt" ]; then
+        # Say why, in the report: perf's own words and its exit status.
+        { echo "perf recorded no sample of the server (pid $spid):"; tail -n 5 "$out/perf.log" 2>/dev/null; } > "$out/perf-missing.txt"
+    fi
+elif [ ! -f "$out/perf-missing.txt" ]; then
+    echo "perf wrote no file (perf.log: $(tail -n 3 "$out/perf.log" 2>/dev/null | tr '\n' ' '))" > "$out/perf-missing.txt"
 fi
 
 # Idle connections: welcome, then nothing, held open; RSS per connection.

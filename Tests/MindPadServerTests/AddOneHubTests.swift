@@ -181,6 +181,12 @@ import Testing
         let question = try #require(ann.startSolo("Ann", game: "addone", mode: "normal"))
         let right = DigitTemplates.addOne(try #require(question["prompt"]?["digits"]?.string))
         ann.drawNumber(right, question: "r1q0")
+        // The last point once more, after the last live guess: the drawing
+        // changed since that reading, so the submit reads it again.
+        let strokes = DigitTemplates.strokes(forNumber: right)
+        let last = try #require(strokes.last?.last)
+        h.hub.received(#"{"type":"points","question":"r1q0","stroke":\#(strokes.count - 1),"points":[[\#(last.x),\#(last.y)]]}"#,
+                       from: ann.connection)
         // Both arrive before the reading comes back (posted, not yet run).
         h.hub.received(#"{"type":"submit","question":"r1q0"}"#, from: ann.connection)
         h.hub.received(#"{"type":"submit","question":"r1q0","answer":"\#(right)"}"#, from: ann.connection)

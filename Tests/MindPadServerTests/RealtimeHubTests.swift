@@ -118,9 +118,43 @@ import Testing
         #expect(h.recognizer.readings == readings)
         ann.submit("r1q0")
         #expect(ann.next("graded")?["confidence"]?.number.map { $0 > 0.5 } == true)
-        #expect(h.recognizer.readings == readings + 1)
+        // Graded from the last live guess's reading of this very drawing.
+        #expect(h.recognizer.readings == readings)
         ann.submit("r1q0")
         #expect(ann.errorCode() == "stale_question")
+    }
+
+    @Test func aSubmitIsGradedFromTheLiveReadingOfTheSameDrawingAndReadAgainWhenItChanged() throws {
+        let h = try HubHarness()
+        let ann = h.connect("ann")
+        let q0 = ann.startSolo("Ann", mode: "time_attack")
+        ann.draw(hiddenDigit(q0), question: "r1q0")
+        h.advance(by: .milliseconds(200))
+        let points = DigitTemplates.strokes(for: hiddenDigit(q0)).reduce(0) { $0 + $1.count }
+        let guess = try #require(ann.all("guess").last)
+        #expect(guess["points"]?.integer == points)
+        let readings = h.recognizer.readings
+        ann.submit("r1q0")
+        let graded = ann.next("graded")
+        #expect(graded?["correct"] == .bool(true))
+        #expect(graded?["confidence"] == guess["confidence"])
+        #expect(h.recognizer.readings == readings)
+
+        // The next question: a stroke added after the live guess (within the
+        // pacing interval, so no live reading of it), then submitted at once.
+        let q1 = try #require(ann.next("question"))
+        ann.draw(hiddenDigit(q1), question: "r1q1")
+        h.advance(by: .milliseconds(200))
+        #expect(ann.all("guess").last?["points"]?.integer == DigitTemplates.strokes(for: hiddenDigit(q1)).reduce(0) { $0 + $1.count })
+        let stroke = DigitTemplates.strokes(for: hiddenDigit(q1)).count
+        ann.send([("type", .string("points")), ("question", .string("r1q1")), ("stroke", .int(stroke)),
+                  ("points", .array([.array([.int(1), .int(1)])]))])
+        ann.send([("type", .string("points")), ("question", .string("r1q1")), ("stroke", .int(stroke)),
+                  ("points", .array([.array([.int(2), .int(2)])]))])
+        let before = h.recognizer.readings
+        ann.submit("r1q1")
+        #expect(ann.next("graded") != nil)
+        #expect(h.recognizer.readings == before + 1)
     }
 
     @Test func timeAttackEndsAtItsInstantForEveryoneAndProgressIsCoalesced() throws {

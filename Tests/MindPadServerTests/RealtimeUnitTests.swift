@@ -87,6 +87,38 @@ import Testing
         #expect(buffer.append([StrokePoint(x: 2e6, y: 1)], stroke: 63)?.code.rawValue == "coordinate_out_of_range")
     }
 
+    @Test func aDrawingKeepsItsReadingOnlyWhileItIsUnchanged() throws {
+        let recognizer = try Recognizer.bundled()
+        let seven = try recognizer.recognize(Drawing(strokes: DigitTemplates.strokes(for: 7)), in: recognizer.makeWorkspace())
+        let reading = DrawingReading.digit(seven)
+        var buffer = DrawingBuffer()
+        buffer.reset(to: QuestionID(round: 1, index: 0))
+        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 0) == nil)
+        let read = buffer.revision
+        buffer.remember(reading, of: read)
+        #expect(buffer.currentReading?.handwritten == HandwrittenAnswer(digits: [seven.digit]))
+        // A batch added: the reading is of an older drawing.
+        #expect(buffer.append([StrokePoint(x: 2, y: 2)], stroke: 0) == nil)
+        #expect(buffer.currentReading == nil)
+        // A reading that comes back after the drawing changed is not kept.
+        buffer.remember(reading, of: read)
+        #expect(buffer.currentReading == nil)
+        // Cleared and drawn again to the same point count: a new drawing.
+        buffer.remember(reading, of: buffer.revision)
+        buffer.reset(to: QuestionID(round: 1, index: 0))
+        #expect(buffer.currentReading == nil)
+        #expect(buffer.append([StrokePoint(x: 1, y: 1), StrokePoint(x: 2, y: 2)], stroke: 0) == nil)
+        #expect(buffer.currentReading == nil)
+        // Read as a number instead of a digit: not the same reading.
+        buffer.remember(reading, of: buffer.revision)
+        buffer.readsNumber = true
+        #expect(buffer.currentReading == nil)
+        // A failed append changes nothing.
+        buffer.remember(reading, of: buffer.revision)
+        #expect(buffer.append([StrokePoint(x: 1, y: 1)], stroke: 5) != nil)
+        #expect(buffer.currentReading != nil)
+    }
+
     @Test func originsAreCheckedAgainstTheHostAndTheList() {
         #expect(WebServer.originAllowed(nil, host: "a.example", allowed: []))
         #expect(WebServer.originAllowed("https://a.example", host: "a.example", allowed: []))

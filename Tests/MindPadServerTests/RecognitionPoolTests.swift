@@ -30,6 +30,8 @@ import Testing
         #expect(digits.withLock { $0 } == [7, 7, 7])
         let text = String(decoding: metrics.render(), as: UTF8.self)
         #expect(text.contains("mindpad_recognition_seconds_count 6"), "\(text.split(separator: "\n").filter { $0.contains("recognition") })")
+        // Each reading's wait in the queue, too.
+        #expect(text.contains("mindpad_recognition_wait_seconds_count 6"))
 
         pool.shutdown()
         let refused = Mutex<RecognitionError?>(nil)

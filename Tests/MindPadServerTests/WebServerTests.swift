@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import MindPadServer
+@testable import MindPadServer
 import MindPadTestSupport
 import Testing
 
@@ -142,6 +142,27 @@ final class ScriptedDelegate: WebServerDelegate {
         try clients[1].sendText("share")
         for ws in clients {
             for text in ScriptedDelegate.shared { #expect(try ws.receiveText() == text) }
+        }
+    }
+
+    /// Messages waiting together are framed by the server and written in
+    /// one `send`: each still arrives as its own message, whole and in
+    /// order, at every frame-length form (the "share" above and "burst"
+    /// exercise the same path over a socket).
+    @Test func waitingMessagesAreFramedBackToBack() throws {
+        defer { shutDown() }
+        for (length, header) in [(125, [0x81, 125]), (126, [0x81, 126, 0, 126]), (65_535, [0x81, 126, 0xff, 0xff]),
+                                 (65_536, [0x81, 127, 0, 0, 0, 0, 0, 1, 0, 0])] as [(Int, [UInt8])] {
+            var frames: [UInt8] = [7]
+            WebSocketPayload(text: String(repeating: "y", count: length)).appendTextFrame(to: &frames)
+            #expect(Array(frames.prefix(1 + header.count)) == [7] + header, "length \(length)")
+            #expect(frames.count == 1 + header.count + length)
+        }
+        let ws = try TestWebSocket(port: server.port)
+        #expect(try ws.receiveText().hasPrefix("welcome"))
+        for round in 0..<3 {
+            try ws.sendText("share")
+            for text in ScriptedDelegate.shared { #expect(try ws.receiveText() == text, "round \(round)") }
         }
     }
 

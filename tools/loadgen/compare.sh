@@ -14,8 +14,10 @@
 # build on both loops: LOOP_A=poll LOOP_B=libuv compare.sh BIN BIN 2000 2.
 # The load generator runs on MINDPAD_LOADGEN_LOOP (default libuv) throughout.
 #
-# PERF_DIR: also profile each server (`perf record -e cpu-clock -F 499 -g`,
-# 10 s from 14 s after it started, into PERF_DIR/<side>-<round>.perf); then
+# PERF_DIR: also profile each server (`perf record -e cpu-clock -F 499 -g -a`,
+# system-wide, 10 s from the start of the load generator's window, into
+# PERF_DIR/<side>-<round>.perf with the server's pid in .perf.pid: `-p PID`
+# busy-polls on this kernel under load and takes a core from the server); then
 # tools/loadgen/profile_share.py PERF_DIR/*.perf says which share of the
 # samples each part of the hot path took.
 set -euo pipefail
@@ -46,12 +48,14 @@ for round in $(seq "$rounds"); do
         perfjob=
         if [ -n "${PERF_DIR:-}" ]; then
             mkdir -p "$PERF_DIR"
-            ( sleep 14; perf record -e cpu-clock -F 499 -g -p "$pid" -o "$PERF_DIR/$side-$round.perf" -- sleep 10 \
+            echo "$pid" > "$PERF_DIR/$side-$round.perf.pid"
+            ( for _ in $(seq 1200); do [ -f "$out/window" ] && break; sleep 0.1; done
+              perf record -e cpu-clock -F 499 -g -a -o "$PERF_DIR/$side-$round.perf" -- sleep 10 \
                 > /dev/null 2>&1 ) &
             perfjob=$!
         fi
         timeout 300 "$loadgen" --mode race --loop "${MINDPAD_LOADGEN_LOOP:-libuv}" --port "$port" --racers "$racers" --duration 20 --ramp 500 \
-            --server-pid "$pid" --out "$out/$side-$round.json" > /dev/null || true
+            --server-pid "$pid" --mark "$out/window" --out "$out/$side-$round.json" > /dev/null || true
         [ -z "$perfjob" ] || wait "$perfjob" || true
         kill -TERM "$pid"; wait "$pid" || true
         python3 - "$out/$side-$round.json" "$side" "$round" <<'PY'

@@ -22,7 +22,13 @@ PARTS = {
 
 def samples(path):
     """Yields (thread name, stack text) for each sample of a perf file."""
-    script = subprocess.run(["perf", "script", "-i", path, "-F", "comm,ip,sym"],
+    # A system-wide profile (compare.sh records with -a) names the server's
+    # pid beside it: only that process's samples count.
+    try:
+        pid = ["--pid", open(path + ".pid").read().strip()]
+    except OSError:
+        pid = []
+    script = subprocess.run(["perf", "script", "-i", path, *pid, "-F", "comm,ip,sym"],
                             capture_output=True, text=True, check=True).stdout
     text = subprocess.run(["swift", "demangle", "--simplified"], input=script,
                           capture_output=True, text=True, check=True).stdout

@@ -218,6 +218,22 @@ for n in sizes:
 w("")
 w("CPU is the server process's user+system time over the window (100% = one core of two).")
 w("")
+# Who had the cores: each server thread's share of one core, and the load generator's.
+threaded = [(n, d) for n in sizes for d in [load(f"race-{n}.json")] if d and d.get("server_threads_cpu_percent")]
+if threaded:
+    w("Where the cores went over the window (`/proc/<pid>/task/*/stat`; 100% = one whole core, 200% = the machine):")
+    w("")
+    w("| racers | service thread (`mindpad-lws`) | recognition (`mindpad-recog-*`) | other server threads | load generator | anything else (PostgreSQL, other jobs) |")
+    w("|---:|---:|---:|---:|---:|---:|")
+    for n, d in threaded:
+        th = d["server_threads_cpu_percent"]
+        lws_ = th.get("mindpad-lws", 0)
+        recog = sum(v for k, v in th.items() if k.startswith("mindpad-recog"))
+        other = sum(th.values()) - lws_ - recog
+        rest = d.get("machine_cpu_percent", 0) - d["server_cpu_percent"] - d.get("loadgen_cpu_percent", 0)
+        w(f"| {n:,} | {lws_:.0f}% | {recog:.0f}% | {other:.0f}% | {d.get('loadgen_cpu_percent', 0):.0f}% | "
+          f"{max(0, rest):.0f}% |")
+    w("")
 w("### Overhead against the transport ceiling (same run)")
 w("")
 w("| racers | submit→grade p50 ratio | submit→grade p99 ratio | unthrottled stroke→guess p50 ratio | server CPU ratio | CPU per message received by the server, µs (echo → mindpad) |")
@@ -345,13 +361,29 @@ if big:
 w("")
 top = text("perf-top.txt").strip()
 threads = text("perf-threads.txt").strip()
+machine = text("perf-machine.txt").strip()
+missing = text("perf-missing.txt").strip()
+if not top and sizes:
+    w(f"### Server profile at {max(sizes):,} racers")
+    w("")
+    w("No profile in this run: " + (missing.splitlines()[0] if missing else "no perf output (see .build/bench/perf.log)."))
+    if missing and len(missing.splitlines()) > 1:
+        w("")
+        w("```")
+        w("\n".join(missing.splitlines()[1:]))
+        w("```")
+    w("")
 if top:
     w(f"### Server profile at {max(sizes):,} racers")
     w("")
-    w("`perf record -e cpu-clock -F 499 -g` on the server for half the window; by thread, then the top symbols")
-    w("(self time):")
+    w("`perf record -e cpu-clock -F 499 -g -a` for half the measured window, from its start; first the whole")
+    w("machine by thread (who had the 2 cores: the load generator, the server's threads, anything else),")
+    w("then the server alone by thread, then its top symbols (self time, shares of the server's samples):")
     w("")
     w("```")
+    if machine:
+        w(machine)
+        w("")
     if threads:
         w(threads)
         w("")

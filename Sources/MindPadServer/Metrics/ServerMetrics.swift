@@ -15,6 +15,8 @@ import Synchronization
 /// | `mindpad_messages_out_total` | counter | `type` (server message type) |
 /// | `mindpad_recognition_seconds` | histogram | — rasterize + infer, one drawing |
 /// | `mindpad_recognition_backlog` | gauge | — drawings waiting for a worker |
+/// | `mindpad_recognition_wait_seconds` | histogram | — a drawing's wait in the pool's queue for a worker |
+/// | `mindpad_recognition_reused_total` | counter | — submits graded from their live guess's reading (the drawing unchanged), not read again |
 /// | `mindpad_db_query_seconds` | histogram | `operation` (`record_result`: hand-over to outcome; `record_results_batch`: one batch statement; `journal_commit`: one group's journal write + fsync; `apply_boards`: one boards statement after the results, migration 0013; `scores_api`) |
 /// | `mindpad_result_batch_size` | histogram | — results written per batch statement |
 /// | `mindpad_journal_backlog` | gauge | — results waiting in the journal |
@@ -28,6 +30,8 @@ public final class ServerMetrics: Sendable {
     public let journalBacklog: Gauge
     public let recognitionBacklog: Gauge
     public let recognition: DurationHistogram
+    public let recognitionWait: DurationHistogram
+    public let readingsReused: Counter
     public let resultBatchSize: ValueHistogram
     private let counters = Mutex<[String: Counter]>([:])
     /// The message counters by type alone: counted for every message on the
@@ -58,6 +62,10 @@ public final class ServerMetrics: Sendable {
         journalBacklog = registry.makeGauge(descriptor: Self.name("mindpad_journal_backlog", "Results waiting in the journal for the database"))
         recognitionBacklog = registry.makeGauge(descriptor: Self.name("mindpad_recognition_backlog", "Drawings waiting for a recognition worker"))
         recognition = registry.makeDurationHistogram(descriptor: Self.name("mindpad_recognition_seconds", "Rasterize plus infer, one drawing"), buckets: Self.latencyBuckets)
+        recognitionWait = registry.makeDurationHistogram(descriptor: Self.name("mindpad_recognition_wait_seconds", "A drawing's wait in the recognition queue for a worker"),
+                                                         buckets: Self.latencyBuckets)
+        readingsReused = registry.makeCounter(descriptor: Self.name("mindpad_recognition_reused_total",
+                                                                     "Submits graded from the reading of their live guess, the drawing unchanged"))
         resultBatchSize = registry.makeValueHistogram(descriptor: Self.name("mindpad_result_batch_size", "Results written per batch statement"),
                                                       buckets: [1, 2, 4, 8, 16, 32, 64, 128])
     }

@@ -58,9 +58,12 @@ extension RealtimeHub {
             }
             let connection = session.connection
             let pointCount = session.drawing.pointCount
+            let revision = session.drawing.revision
             read(session.drawing) { [weak self] result in
                 guard let self else { return }
-                self.transport.post { self.liveGuessDone(connection, question: question, points: pointCount, result: result) }
+                self.transport.post {
+                    self.liveGuessDone(connection, question: question, points: pointCount, revision: revision, result: result)
+                }
             }
         }
     }
@@ -76,9 +79,12 @@ extension RealtimeHub {
         }
     }
 
-    private func liveGuessDone(_ connection: ConnectionID, question: QuestionID, points: Int,
+    private func liveGuessDone(_ connection: ConnectionID, question: QuestionID, points: Int, revision: Int,
                                result: Result<DrawingReading, RecognitionError>) {
         guard let session = sessions[connection] else { return }
+        if case .success(let reading) = result, !session.drawing.isBeingRead {
+            session.drawing.remember(reading, of: revision)
+        }
         if case .success(let reading) = result, session.drawing.question == question,
            session.drawing.pointCount > 0, !session.drawing.isBeingRead, let guess = reading.guess(question: question, points: points) {
             reply(session, guess)
@@ -146,6 +152,12 @@ extension RealtimeHub {
         // The drawing as submitted, kept with the answer (it is frozen while
         // read, and the next question starts a new one).
         let strokes = session.drawing.strokes
+        if let reading = session.drawing.currentReading {
+            // A live guess read exactly this drawing: grade from its reading.
+            metrics.readingsReused.increment()
+            return submissionRead(connection, player: player.id, question: question, receivedAt: receivedAt,
+                                  strokes: strokes, result: .success(reading))
+        }
         read(session.drawing) { [weak self] result in
             guard let self else { return }
             self.transport.post {

@@ -17,6 +17,9 @@ public final class RecognitionPool: DrawingRecognizer {
     private struct Job: Sendable {
         let read: @Sendable (Recognizer, Recognizer.Workspace) -> () -> Void
         let refuse: @Sendable (RecognitionError) -> Void
+        /// When it was queued: its wait for a worker goes to
+        /// `mindpad_recognition_wait_seconds`.
+        let queued = ContinuousClock.now
     }
 
     private struct Queue: ~Copyable {
@@ -115,6 +118,7 @@ public final class RecognitionPool: DrawingRecognizer {
                 continue
             }
             let started = ContinuousClock.now
+            metrics?.recognitionWait.record(started - job.queued)
             let deliver = job.read(recognizer, workspace)
             metrics?.recognition.record(ContinuousClock.now - started)
             deliver()

@@ -180,20 +180,54 @@ extension WebServer {
         }
         // The buffer (LWS_PRE bytes, then the message) moves to `inFlight`
         // and stays alive until the next WRITEABLE.
+        let written: Int32
+        if c.queued > 1 {
+            // Several waiting (a grade, the next question, the room's
+            // progress; or a backlog when the thread is behind): framed here,
+            // back to back, and written as raw bytes in one `send` (lws 4.1
+            // passes LWS_WRITE_HTTP on a WebSocket straight to
+            // `lws_issue_raw`, which buffers a partial write like a frame's).
+            // On loopback each `send` also runs the receiver's TCP stack: it
+            // held 22 % of the service thread's samples at 5,000 racers (issue 20).
+            let batch = takeBatch(c)
+            c.inFlight = batch
+            written = batch.withWritablePayload { bytes, length in lws_write(wsi, bytes, length, LWS_WRITE_HTTP) }
+        } else {
+            let message = takeNext(c)
+            c.inFlight = message
+            written = message.withWritablePayload { payload, length in
+                lws_write(wsi, payload, length, LWS_WRITE_TEXT)
+            }
+        }
+        if written < 0 { return -1 }
+        if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// Frames written in one `send` at most add up to about this much (a
+    /// message that starts a batch goes whole, whatever its size).
+    static let batchBytes = 32 * 1024
+
+    private func takeNext(_ c: WebSocketConnection) -> WebSocketPayload {
         let message = c.outbox[c.outboxHead]!
-        c.inFlight = message
         c.outbox[c.outboxHead] = nil
         c.outboxHead += 1
         if c.outboxHead == c.outbox.count {
             c.outbox.removeAll(keepingCapacity: true)
             c.outboxHead = 0
         }
-        let written = message.withWritablePayload { payload, length in
-            lws_write(wsi, payload, length, LWS_WRITE_TEXT)
+        return message
+    }
+
+    /// The waiting messages, in order, as text frames back to back (after
+    /// the headroom), up to `batchBytes`.
+    private func takeBatch(_ c: WebSocketConnection) -> WebSocketPayload {
+        var frames = [UInt8](repeating: 0, count: WebSocketPayload.headroom)
+        frames.reserveCapacity(WebSocketPayload.headroom + 1024)
+        while c.queued > 0, frames.count - WebSocketPayload.headroom < Self.batchBytes {
+            takeNext(c).appendTextFrame(to: &frames)
         }
-        if written < 0 { return -1 }
-        if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(wsi) }
-        return 0
+        return WebSocketPayload(padded: frames)
     }
 
     /// lws' own opcode for a close frame (`LWS_WRITE_CLOSE`, 4, is in a

@@ -44,6 +44,26 @@ public final class WebSocketPayload: @unchecked Sendable, Equatable {
         storage.withUnsafeMutableBufferPointer { buf in body(buf.baseAddress! + Self.headroom, buf.count - Self.headroom) }
     }
 
+    /// Appends this payload as one final, unmasked text frame (RFC 6455
+    /// §5.2: FIN + opcode 1, then the length in 7, 16 or 64 bits), the
+    /// header lws would write into the headroom: for several messages
+    /// written to a connection in one `send` (`WebServer.webSocketWritable`).
+    func appendTextFrame(to frames: inout [UInt8]) {
+        let length = count
+        frames.append(0x81)
+        if length < 126 {
+            frames.append(UInt8(length))
+        } else if length < 65_536 {
+            frames.append(126)
+            frames.append(UInt8(length >> 8))
+            frames.append(UInt8(length & 0xff))
+        } else {
+            frames.append(127)
+            for shift in stride(from: 56, through: 0, by: -8) { frames.append(UInt8((UInt64(length) >> UInt64(shift)) & 0xff)) }
+        }
+        frames.append(contentsOf: storage[Self.headroom...])
+    }
+
     public static func == (a: WebSocketPayload, b: WebSocketPayload) -> Bool {
         a === b || a.storage[headroom...] == b.storage[headroom...]
     }

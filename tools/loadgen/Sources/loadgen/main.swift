@@ -51,6 +51,9 @@ struct Options {
     var batchInterval = 0.05
     var loop = mindpad_loop_parse(getenv("MINDPAD_EVENT_LOOP"))
     var sources = 1
+    /// Created when the measured window begins (and removed first): lets a
+    /// profiler start on the window rather than on a guess of the ramp's length.
+    var mark: String?
 }
 
 var opt = Options()
@@ -72,6 +75,7 @@ while let a = argv.next() {
     case "--cycle": opt.cycle = Double(v()) ?? 3
     case "--loop": opt.loop = mindpad_loop_parse(v())
     case "--sources": opt.sources = max(1, min(254, Int(v()) ?? 1))
+    case "--mark": opt.mark = v()
     default:
         FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
         exit(2)
@@ -104,12 +108,43 @@ func procKB(_ pids: [Int32], _ key: String) -> Int? {
 }
 
 func procTicks(_ pid: Int32) -> UInt64? {
-    guard pid > 0, let s = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    pid > 0 ? procTicks(path: "/proc/\(pid)/stat") : nil
+}
+
+func procTicks(path: String) -> UInt64? {
+    guard let s = try? String(contentsOfFile: path, encoding: .utf8),
           let close = s.lastIndex(of: ")") else { return nil }
     let f = s[s.index(after: close)...].split(separator: " ")
     // After the command: state is field 3, utime 14, stime 15 → indices 11, 12.
     guard f.count > 13, let u = UInt64(f[11]), let st = UInt64(f[12]) else { return nil }
     return u + st
+}
+
+/// CPU ticks of each thread of the server processes, by thread name
+/// (`/proc/PID/task/TID/comm`; threads of one name summed, e.g. the two
+/// `mindpad-recog-N` stay apart but database workers of one name add up).
+func threadTicks(_ pids: [Int32]) -> [String: UInt64] {
+    var byName: [String: UInt64] = [:]
+    for pid in pids where pid > 0 {
+        guard let tids = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { continue }
+        for tid in tids {
+            guard let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8),
+                  let t = procTicks(path: "/proc/\(pid)/task/\(tid)/stat") else { continue }
+            byName[comm.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += t
+        }
+    }
+    return byName
+}
+
+/// The whole machine's busy and total ticks (`/proc/stat`, all cores): with
+/// the server's and our own share, what else was running in the window.
+func machineTicks() -> (busy: UInt64, total: UInt64)? {
+    guard let s = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+          let line = s.split(separator: "\n").first, line.hasPrefix("cpu ") else { return nil }
+    let f = line.split(separator: " ").dropFirst().compactMap { UInt64($0) }
+    guard f.count >= 5 else { return nil }
+    let total = f.prefix(8).reduce(0, +)   // user nice system idle iowait irq softirq steal
+    return (total - f[3] - f[4], total)
 }
 
 func procKB(_ pid: Int32, _ key: String) -> Int? {
@@ -480,7 +515,12 @@ info.port = CONTEXT_PORT_NO_LISTEN
 info.protocols = UnsafePointer(protocols)
 info.gid = -1
 info.uid = -1
-info.fd_limit_per_thread = UInt32(total + 512)
+// No fd_limit_per_thread (as in the server's WebServer): a per-thread limit
+// below the file limit puts lws 4.1.6 on "slow fds handling", where
+// `wsi_from_fd` scans the whole table on every socket event: a third of the
+// load generator's CPU at 5,000 racers (10 % of the machine's samples,
+// 2026-11-24), taken from the server it measures on the same 2 cores. The
+// tables are sized to the file limit instead (bench.sh raises it).
 info.timeout_secs = 20
 guard let loop = mindpad_loop_new(opt.loop), let ctx = mindpad_loop_create_context(loop, &info) else {
     FileHandle.standardError.write("lws_create_context failed\n".data(using: .utf8)!)
@@ -536,6 +576,10 @@ let rampNs = 1e9 / opt.rampPerSecond
 var readyAt: UInt64 = 0   // when every connection is up (and racing)
 var measureEnd: UInt64 = 0
 var cpuStart: UInt64 = 0, cpuEnd: UInt64 = 0
+var threadsStart: [String: UInt64] = [:], threadsEnd: [String: UInt64] = [:]
+var selfStart: UInt64 = 0, selfEnd: UInt64 = 0   // the load generator's own CPU
+var machineStart: (busy: UInt64, total: UInt64)?, machineEnd: (busy: UInt64, total: UInt64)?
+if let mark = opt.mark { unlink(mark) }
 var rssMaxKB = 0
 var rssBeforeKB = procKB(opt.serverPids, "VmRSS") ?? 0
 var lastSample: UInt64 = 0
@@ -559,7 +603,11 @@ while true {
         measuring = true
         measureFrom = now
         cpuStart = procTicks(opt.serverPids) ?? 0
+        threadsStart = threadTicks(opt.serverPids)
+        selfStart = procTicks(getpid()) ?? 0
+        machineStart = machineTicks()
         measureEnd = now + UInt64(opt.duration * 1e9)
+        if let mark = opt.mark { FileManager.default.createFile(atPath: mark, contents: Data("\(opt.duration)\n".utf8)) }
     }
     if measuring && now - lastSample > 500_000_000 {
         lastSample = now
@@ -567,13 +615,16 @@ while true {
     }
     if measuring && now >= measureEnd {
         cpuEnd = procTicks(opt.serverPids) ?? 0
+        threadsEnd = threadTicks(opt.serverPids)
+        selfEnd = procTicks(getpid()) ?? 0
+        machineEnd = machineTicks()
         measuring = false
         break
     }
     if now > hardDeadline {
         // A window cut short by the deadline (racers still joining when it
         // began) still gets the server's CPU over what it measured.
-        if measuring { cpuEnd = procTicks(opt.serverPids) ?? 0; measuring = false }
+        if measuring { cpuEnd = procTicks(opt.serverPids) ?? 0; threadsEnd = threadTicks(opt.serverPids); selfEnd = procTicks(getpid()) ?? 0; machineEnd = machineTicks(); measuring = false }
         break
     }
     _ = mindpad_loop_service(loop)
@@ -603,6 +654,16 @@ var report: [String: Any] = [
     "stroke_to_guess": summary(strokeToGuess), "stroke_to_guess_unthrottled": summary(strokeToGuessOpen), "submit_to_grade": summary(submitToGrade),
     "server_cpu_percent": (cpuPercent * 10).rounded() / 10, "server_rss_before_kb": rssBeforeKB,
     "server_rss_max_kb": max(rssMaxKB, rssEndKB), "server_rss_end_kb": rssEndKB,
+    // Each server thread's share of one core over the window (100 = a whole
+    // core): is the service thread saturated, or waiting for a core?
+    // The machine's busy time over the window, 100 = one core (200 = both of 2).
+    "machine_cpu_percent": machineStart.flatMap { a in machineEnd.map { b in
+        b.total > a.total ? (Double(b.busy - a.busy) / hz / windowSeconds * 1000).rounded() / 10 : 0 } } ?? 0,
+    "loadgen_cpu_percent": selfEnd > selfStart ? (Double(selfEnd - selfStart) / hz / windowSeconds * 1000).rounded() / 10 : 0,
+    "server_threads_cpu_percent": threadsEnd.reduce(into: [String: Double]()) { out, entry in
+        let used = entry.value - min(entry.value, threadsStart[entry.key] ?? 0)
+        if used > 0 { out[entry.key] = (Double(used) / hz / windowSeconds * 1000).rounded() / 10 }
+    },
 ]
 if opt.mode == "idle", liveConnections > 0 {
     report["rss_per_connection_kb"] = (Double(rssEndKB - rssBeforeKB) / Double(liveConnections) * 10).rounded() / 10
