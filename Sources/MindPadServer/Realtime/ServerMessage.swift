@@ -316,7 +316,7 @@ enum ServerMessage {
                 if let d = p.goalReachedAfter { out.int(Int(d.milliseconds)) } else { out.null() }
                 // The seed's rank value: the score is it × 1000.
                 out.key("rank_value")
-                if p.goalReachedAfter == nil { out.null() } else { out.double(Double(r.score) / 1000) }
+                if p.goalReachedAfter == nil { out.null() } else { out.double(PathRoundsJSON.rankValue(score: r.score)) }
             }
         }
     }
