@@ -277,6 +277,7 @@ func startCycle(_ c: Conn, at t: UInt64) {
     c.pending.removeAll(keepingCapacity: true)
     c.waitingFinalGuessSince = 0
     c.submitAt = 0
+    due.push(t, c.index)
 }
 
 func sendBatch(_ c: Conn, now: UInt64) {
@@ -285,7 +286,7 @@ func sendBatch(_ c: Conn, now: UInt64) {
     c.pointsSent += 5
     if opt.mode == "echo" { c.echoQueue.append(now) } else { c.pending.append((c.pointsSent, now)) }
     c.nextBatchAt = now + UInt64(opt.batchInterval * 1e9)
-    if c.batchesSent == opt.batches { c.waitingFinalGuessSince = now }
+    if c.batchesSent == opt.batches { c.waitingFinalGuessSince = now } else { due.push(c.nextBatchAt, c.index) }
 }
 
 func submit(_ c: Conn, now: UInt64) {
@@ -299,51 +300,107 @@ func graded(_ c: Conn, now: UInt64) {
     if c.submitAt > 0 {
         if measuring && c.submitAt >= measureFrom { _ = submitToGrade.record((now - c.submitAt) / 1000) }
         c.submitAt = 0
+        // echo: the next drawing begins one cycle after this one began (race:
+        // on the next `question`).
+        if opt.mode == "echo" { due.push(c.cycleStart + UInt64(opt.cycle * 1e9), c.index) }
     }
 }
 
-/// Timers, checked on every loop turn (every ≤ 5 ms).
+/// The drawing's last batch is covered (by a guess, or echoed): submit now.
+func submitIfCovered(_ c: Conn, now: UInt64) {
+    guard c.waitingFinalGuessSince > 0, c.submitAt == 0 else { return }
+    if opt.mode == "echo" ? c.echoQueue.isEmpty : c.pending.isEmpty { submit(c, now: now) }
+}
+
+/// Racers' due times (the next batch of a drawing; in echo mode also the next
+/// drawing), earliest first. An entry is a hint: `wake` checks the racer's
+/// state, so an entry made stale by a later schedule does nothing.
+struct DueHeap {
+    private var at: [UInt64] = []
+    private var who: [Int32] = []
+    var earliest: UInt64? { at.first }
+    mutating func push(_ t: UInt64, _ index: Int) {
+        at.append(t); who.append(Int32(index))
+        var i = at.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            if at[parent] <= at[i] { break }
+            at.swapAt(parent, i); who.swapAt(parent, i)
+            i = parent
+        }
+    }
+    mutating func pop() -> Int {
+        let top = Int(who[0])
+        let lastAt = at.removeLast(), lastWho = who.removeLast()
+        if !at.isEmpty {
+            at[0] = lastAt; who[0] = lastWho
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < at.count && at[l] < at[m] { m = l }
+                if r < at.count && at[r] < at[m] { m = r }
+                if m == i { break }
+                at.swapAt(m, i); who.swapAt(m, i)
+                i = m
+            }
+        }
+        return top
+    }
+}
+var due = DueHeap()
+
+/// A racer whose due time came: its next batch, or (echo) its next drawing.
+func wake(_ c: Conn, now: UInt64) {
+    guard c.phase == .racing, !c.question.isEmpty, c.submitAt == 0 else { return }
+    if opt.mode == "echo" && c.batchesSent == opt.batches && c.waitingFinalGuessSince == 0
+        && now >= c.cycleStart + UInt64(opt.cycle * 1e9) {
+        startCycle(c, at: now)
+    }
+    if c.batchesSent < opt.batches && now >= c.nextBatchAt { sendBatch(c, now: now) }
+}
+
+/// Every loop turn: the racers whose time came, from the heap (the steady
+/// state: O(due racers), not O(racers), so the load generator's own CPU does
+/// not grow with every racer on every turn, on 2 cores it shares with the
+/// server it measures).
+func serviceDue(_ now: UInt64) {
+    while let t = due.earliest, t <= now { wake(conns[due.pop()], now: now) }
+}
+
+/// The slow timers, every 10 ms: joining rooms, the host's start (retried),
+/// and giving up on a guess (2 s) or a grade (5 s) that never came.
 func tick(_ now: UInt64) {
-    for c in conns where c.phase == .racing || c.phase == .lobby || c.phase == .waitingCode {
-        switch c.phase {
-        case .waitingCode:
-            if let code = rooms[c.room].code {
-                c.phase = .joining
-                enqueue(c, #"{"type":"join_room","code":"\#(code)"}"#, type: "join_room")
-            }
-        case .lobby:
-            let r = rooms[c.room]
-            if c.seat == 0, !r.started, r.allReady, now > c.startSentAt + 300_000_000 {
-                c.startSentAt = now
-                enqueue(c, #"{"type":"start"}"#, type: "start")
-            }
-        case .racing:
-            guard !c.question.isEmpty, c.submitAt == 0 else { continue }
-            if c.batchesSent < opt.batches {
-                if now >= c.nextBatchAt { sendBatch(c, now: now) }
-            } else if c.waitingFinalGuessSince > 0 {
-                if opt.mode == "echo" {
-                    if c.echoQueue.isEmpty { submit(c, now: now) }
-                } else if c.pending.isEmpty {
-                    submit(c, now: now)
-                } else if now - c.waitingFinalGuessSince > 2_000_000_000 {
+    conns.withUnsafeBufferPointer { all in
+        for c in all where c.phase == .racing || c.phase == .lobby || c.phase == .waitingCode {
+            switch c.phase {
+            case .waitingCode:
+                if let code = rooms[c.room].code {
+                    c.phase = .joining
+                    enqueue(c, #"{"type":"join_room","code":"\#(code)"}"#, type: "join_room")
+                }
+            case .lobby:
+                let r = rooms[c.room]
+                if c.seat == 0, !r.started, r.allReady, now > c.startSentAt + 300_000_000 {
+                    c.startSentAt = now
+                    enqueue(c, #"{"type":"start"}"#, type: "start")
+                }
+            case .racing:
+                // (echo: an echo is never lost; the racer waits for it)
+                if opt.mode != "echo" && c.submitAt == 0 && c.waitingFinalGuessSince > 0
+                    && now - c.waitingFinalGuessSince > 2_000_000_000 {
                     if measuring { lostGuesses += 1 }
                     c.pending.removeAll()
                     submit(c, now: now)
                 }
+            default: break
             }
-        default: break
+            if c.submitAt > 0 && now - c.submitAt > 5_000_000_000 {
+                if measuring { lostGrades += 1 }
+                c.submitAt = 0
+                if opt.mode == "echo" { due.push(now, c.index) }
+            }
         }
-        if c.submitAt > 0 && now - c.submitAt > 5_000_000_000 {
-            if measuring { lostGrades += 1 }
-            c.submitAt = 0
-        }
-    }
-    // A submit whose grade never came: handled above; a racer waiting for
-    // its next cycle: start it when the cycle time is up.
-    for c in conns where c.phase == .racing && c.submitAt == 0 && c.waitingFinalGuessSince == 0
-        && c.batchesSent == opt.batches && now >= c.cycleStart + UInt64(opt.cycle * 1e9) && !c.question.isEmpty {
-        if opt.mode == "echo" { startCycle(c, at: now) }
     }
 }
 
@@ -358,8 +415,9 @@ func handle(_ c: Conn, _ b: [UInt8], now: UInt64) {
         receivedByType[isSubmit ? "echo_submit" : "echo_points", default: 0] += 1
         if isSubmit {
             graded(c, now: now)
-        } else if measuring && at >= measureFrom {
-            _ = strokeToGuess.record((now - at) / 1000)
+        } else {
+            if measuring && at >= measureFrom { _ = strokeToGuess.record((now - at) / 1000) }
+            submitIfCovered(c, now: now)
         }
         return
     }
@@ -425,6 +483,7 @@ func handle(_ c: Conn, _ b: [UInt8], now: UInt64) {
             if newest >= c.lastGuessAt + 100_000_000 { _ = strokeToGuessOpen.record((now - newest) / 1000) }
         }
         c.lastGuessAt = now
+        submitIfCovered(c, now: now)
     case "graded":
         graded(c, now: now)
     case "error":
@@ -583,6 +642,7 @@ if let mark = opt.mark { unlink(mark) }
 var rssMaxKB = 0
 var rssBeforeKB = procKB(opt.serverPids, "VmRSS") ?? 0
 var lastSample: UInt64 = 0
+var lastTick: UInt64 = 0
 let hardDeadline = started + UInt64((Double(total) / opt.rampPerSecond + 60 + opt.warmup + opt.duration) * 1e9)
 
 while true {
@@ -593,7 +653,8 @@ while true {
         connected += 1
     }
     while let i = reconnecting.popLast() { connect(conns[i]) }
-    tick(now)
+    serviceDue(now)
+    if now >= lastTick + 10_000_000 { lastTick = now; tick(now) }
     let want = opt.mode == "idle" ? welcomed : racing
     let failed = connectErrors + unexpectedCloses
     if readyAt == 0 && connected == total && (want + failed >= total || now > hardDeadline - UInt64((opt.warmup + opt.duration) * 1e9)) {
