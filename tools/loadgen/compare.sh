@@ -14,6 +14,10 @@
 # build on both loops: LOOP_A=poll LOOP_B=libuv compare.sh BIN BIN 2000 2.
 # The load generator runs on MINDPAD_LOADGEN_LOOP (default libuv) throughout.
 #
+# LOADGEN_A, LOADGEN_B: a load generator binary per side (default: this
+# checkout's release build), e.g. two builds of the load generator against
+# one server: LOADGEN_A=old LOADGEN_B=new compare.sh BIN BIN 5000 3.
+#
 # PERF_DIR: also profile each server (`perf record -e cpu-clock -F 499 -g -a`,
 # system-wide, 10 s from the start of the load generator's window, into
 # PERF_DIR/<side>-<round>.perf with the server's pid in .perf.pid: `-p PID`
@@ -38,8 +42,11 @@ port=18090
 for round in $(seq "$rounds"); do
     for side in A B; do
         bin=$a; db=${url%/*}/mindpad_bench_compare_a
-        loop=${LOOP_A:-}
-        [ "$side" = B ] && { bin=$b; db=${url%/*}/mindpad_bench_compare_b; loop=${LOOP_B:-}; }
+        loop=${LOOP_A:-}; lg=${LOADGEN_A:-$loadgen}
+        [ "$side" = B ] && { bin=$b; db=${url%/*}/mindpad_bench_compare_b; loop=${LOOP_B:-}; lg=${LOADGEN_B:-$loadgen}; }
+        # The window's mark of the run before must be gone before this
+        # run's profiler starts waiting for it (else it profiles the ramp).
+        rm -f "$out/window"
         MINDPAD_EVENT_LOOP=$loop MINDPAD_TIME_ATTACK_SECONDS=900 MINDPAD_COUNTDOWN_SECONDS=0.5 LOG_LEVEL=error \
             "$bin" serve --port "$port" --host 127.0.0.1 --database-url "$db" --data-dir "$out/data-$side" \
             --migrations Migrations --web-root web --no-migrate > "$out/server.log" 2>&1 &
@@ -54,7 +61,7 @@ for round in $(seq "$rounds"); do
                 > /dev/null 2>&1 ) &
             perfjob=$!
         fi
-        timeout 300 "$loadgen" --mode race --loop "${MINDPAD_LOADGEN_LOOP:-libuv}" --port "$port" --racers "$racers" --duration 20 --ramp 500 \
+        timeout 300 "$lg" --mode race --loop "${MINDPAD_LOADGEN_LOOP:-libuv}" --port "$port" --racers "$racers" --duration 20 --ramp 500 \
             --server-pid "$pid" --mark "$out/window" --out "$out/$side-$round.json" > /dev/null || true
         [ -z "$perfjob" ] || wait "$perfjob" || true
         kill -TERM "$pid"; wait "$pid" || true
@@ -65,7 +72,9 @@ g, s, u = d["submit_to_grade"], d["stroke_to_guess"], d["stroke_to_guess_unthrot
 print(f"{sys.argv[2]} ({d.get('event_loop', '?')} client) round {sys.argv[3]}: racers {d['racers']} | submit→grade p50 {g['p50_ms']:.1f} p99 {g['p99_ms']:.1f} ms"
       f" | stroke→guess p50 {s['p50_ms']:.1f} p99 {s['p99_ms']:.1f} (unthrottled p99 {u.get('p99_ms', 0):.1f}) ms"
       f" | CPU {d['server_cpu_percent']:.0f}%, {d['server_cpu_percent'] / 100 * d['window_s'] / max(1, d['window_sent']) * 1e6:.0f} µs/msg | RSS {d['server_rss_max_kb'] / 1024:.0f} MB"
-      f" | lost {d['lost_guesses'] + d['lost_grades']} | errors {sum(d['errors_by_code'].values())}")
+      f" | lost {d['lost_guesses'] + d['lost_grades']} | errors {sum(d['errors_by_code'].values())}"
+      f" | service thread {d.get('server_threads_cpu_percent', {}).get('mindpad-lws', 0):.0f}%"
+      f" | load generator CPU {d.get('loadgen_cpu_percent', 0):.0f}%, machine {d.get('machine_cpu_percent', 0):.0f}%")
 PY
     done
 done
