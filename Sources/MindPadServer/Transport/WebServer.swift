@@ -125,9 +125,19 @@ public final class WebServer: @unchecked Sendable {
     }
 
     /// Runs `job` on the service thread soon. Safe from any thread.
+    ///
+    /// Only the job that finds the queue empty wakes the loop: a job queued
+    /// behind others is taken by the drain their wake leads to (the drain
+    /// empties the queue under the same lock, so a job that sees others
+    /// waiting is always ahead of that drain). Recognition completions come
+    /// in bursts at thousands a second; each wake is a `write` to lws' pipe
+    /// and, on `poll`, one more scan of every socket.
     public func post(_ job: @escaping @Sendable () -> Void) {
-        posted.withLock { $0.append(job) }
-        wake()
+        let first = posted.withLock { jobs in
+            jobs.append(job)
+            return jobs.count == 1
+        }
+        if first { wake() }
     }
 
     /// Whether `stop` was asked for: answers from now on close their connection.
