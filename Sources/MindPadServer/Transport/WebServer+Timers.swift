@@ -77,6 +77,7 @@ public final class ServiceTimers {
         }
         for job in due { job() }
         rearm()
+        server.flushQueued()
     }
 
     private func rearm() {

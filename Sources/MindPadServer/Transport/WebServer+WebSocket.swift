@@ -33,6 +33,8 @@ final class WebSocketConnection {
     var pingDue = false
     /// A ping went out since the client was last heard.
     var pinged = false
+    /// In `WebServer.unflushed`: messages queued this turn, written when it ends.
+    var flushPending = false
 
     init(id: UInt64, wsi: OpaquePointer, sweep: UInt64) {
         self.id = id
@@ -65,7 +67,45 @@ extension WebServer {
         }
         // Padded with LWS_PRE already, so the write needs no copy.
         c.outbox.append(message)
-        lws_callback_on_writable(c.wsi)
+        if !c.flushPending {
+            c.flushPending = true
+            unflushed.append(c)
+        }
+    }
+
+    /// Writes what was queued since the last flush, one `send` per
+    /// connection: at the end of every lws callback, timer pass and loop
+    /// turn (`webServerCallback`, `ServiceTimers.fire`, `serviceLoop`).
+    ///
+    /// Asking lws for WRITEABLE instead costs a loop pass more per message
+    /// and, on libuv, four `epoll_ctl` per `send` (libuv's `uv_poll_start`
+    /// deletes and re-adds the descriptor, for POLLOUT on and again for
+    /// off: 100,000 a second at 5,000 racers, 2026-11-24). What one callback
+    /// queued for a connection (a grade, the next question, the room's
+    /// progress) still leaves in one `send`. A connection lws still holds
+    /// unsent bytes for (`lws_send_pipe_choked`: its own buffer, or a full
+    /// socket), or that owes a ping or a close, waits for WRITEABLE as
+    /// before: the order of frames is kept either way (`lws_issue_raw` sends
+    /// what it buffered first).
+    func flushQueued() {
+        guard !unflushed.isEmpty else { return }
+        swap(&unflushed, &spareFlushList)
+        defer { spareFlushList.removeAll(keepingCapacity: true) }
+        for c in spareFlushList {
+            c.flushPending = false
+            guard c.queued > 0, connections[c.id] === c else { continue }
+            if c.closeReason != nil || c.pingDue || c.lingering || lws_send_pipe_choked(c.wsi) != 0 {
+                lws_callback_on_writable(c.wsi)
+                continue
+            }
+            if writeQueued(c) < 0 {
+                // The socket failed: lws closes it on its next pass (the
+                // application is told then, as for any close).
+                lws_set_timeout(c.wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC)
+            } else if c.queued > 0 {
+                lws_callback_on_writable(c.wsi)
+            }
+        }
     }
 
     /// Closes a connection after its queued messages. Safe from any thread.
@@ -178,8 +218,17 @@ extension WebServer {
             }
             return 0
         }
+        if writeQueued(c) < 0 { return -1 }
+        if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// Writes the oldest waiting messages with one `lws_write`: all of them
+    /// up to `batchBytes`, or the one. lws' result (negative: the socket failed).
+    private func writeQueued(_ c: WebSocketConnection) -> Int32 {
+        let wsi = c.wsi
         // The buffer (LWS_PRE bytes, then the message) moves to `inFlight`
-        // and stays alive until the next WRITEABLE.
+        // and stays alive until the next write.
         let written: Int32
         if c.queued > 1 {
             // Several waiting (a grade, the next question, the room's
@@ -199,9 +248,7 @@ extension WebServer {
                 lws_write(wsi, payload, length, LWS_WRITE_TEXT)
             }
         }
-        if written < 0 { return -1 }
-        if c.queued > 0 || c.closeReason != nil { lws_callback_on_writable(wsi) }
-        return 0
+        return written
     }
 
     /// Frames written in one `send` at most add up to about this much (a

@@ -60,6 +60,12 @@ public final class WebServer: @unchecked Sendable {
     var serviceThread: pthread_t?
     var nextID: UInt64 = 1
     var connections: [UInt64: WebSocketConnection] = [:]
+    /// Connections given messages since the last flush, written at the end
+    /// of the callback (or timer, or turn) that queued them (`flushQueued`,
+    /// WebServer+WebSocket); `spareFlushList` is the other buffer, swapped
+    /// in so a flush allocates nothing.
+    var unflushed: [WebSocketConnection] = []
+    var spareFlushList: [WebSocketConnection] = []
     /// The liveness sweeps' timers and count (WebServer+Liveness).
     var livenessTimers: ServiceTimers?
     var livenessSweep: UInt64 = 0
@@ -284,6 +290,7 @@ public final class WebServer: @unchecked Sendable {
             // calls lws_cancel_service; serves that; returns.
             if mindpad_loop_service(loop) < 0 { break }
             adoptPendingUpgrades()
+            flushQueued()
             if stopRequested.load(ordering: .acquiring) {
                 if closingDeadline == nil {
                     // Say goodbye to every client, after what is queued for
@@ -333,6 +340,15 @@ func webServerCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ 
                        _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
     guard let wsi, let ctx = lws_get_context(wsi), let raw = lws_context_user(ctx) else { return 0 }
     let server = Unmanaged<WebServer>.fromOpaque(raw).takeUnretainedValue()
+    let result = dispatchCallback(server, wsi, reason, user, input, length)
+    // What the callback queued (a grade, the next question, a room's
+    // progress to every member) leaves now, one `send` per connection.
+    server.flushQueued()
+    return result
+}
+
+private func dispatchCallback(_ server: WebServer, _ wsi: OpaquePointer, _ reason: lws_callback_reasons,
+                              _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
     let session = user?.assumingMemoryBound(to: UInt64.self)
     switch reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
