@@ -10,10 +10,15 @@ struct mindpad_loop {
     struct lws_context *context;    /* lws sets it to NULL once fully destroyed (pcontext) */
 };
 
-/* poll: side by side at 2,000 racers libuv spent less CPU per message, but under
- * contention its p99 was sometimes much worse (docs/benchmarks.md, "Event loops");
- * a full bench on a quiet machine should decide. */
-int mindpad_loop_default(void) { return MINDPAD_LOOP_POLL; }
+/* libuv (epoll): with messages written at the end of the callback that queued
+ * them (WebServer.flushQueued) instead of through a WRITEABLE asked for each
+ * time, libuv no longer pays four epoll_ctl per send, and side by side at
+ * 5,000 racers it spent 0.91-0.95x poll's CPU per message with the service
+ * thread at 78-80% of a core against 86-91%, p50 submit->grade 1.8-2.8 ms
+ * against 4.9-6.1 ms, p99 better in 2 of 3 pairs; at 2,000 racers 0.57x
+ * poll's CPU per message (tools/loadgen/analysis.md, 2026-11-24 04:18Z;
+ * docs/benchmarks.md, "Event loops"). poll stays behind MINDPAD_EVENT_LOOP. */
+int mindpad_loop_default(void) { return MINDPAD_LOOP_LIBUV; }
 
 int mindpad_loop_parse(const char *name) {
     if (!name || !*name) return mindpad_loop_default();

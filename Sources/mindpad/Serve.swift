@@ -38,7 +38,7 @@ struct Serve: ParsableCommand {
     @Option(help: "This instance's id in a cluster, as its server name in haproxy.cfg (env MINDPAD_INSTANCE; default: a single instance).")
     var instance: String?
 
-    @Option(help: "The loop libwebsockets runs on: poll or libuv (env MINDPAD_EVENT_LOOP; default poll).")
+    @Option(help: "The loop libwebsockets runs on: poll or libuv (env MINDPAD_EVENT_LOOP; default libuv).")
     var eventLoop: String?
 
     @Flag(help: "Do not apply migrations at start.")
