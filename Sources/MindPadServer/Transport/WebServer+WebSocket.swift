@@ -33,7 +33,8 @@ final class WebSocketConnection {
     var pingDue = false
     /// A ping went out since the client was last heard.
     var pinged = false
-    /// In `WebServer.unflushed`: messages queued this turn, written when it ends.
+    /// In `WebServer.unflushed`: messages queued since the last flush,
+    /// written at the end of the callback that queued them (`flushQueued`).
     var flushPending = false
 
     init(id: UInt64, wsi: OpaquePointer, sweep: UInt64) {
