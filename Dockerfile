@@ -1,5 +1,5 @@
 # Build stage: the Swift toolchain plus the C libraries' headers (libuv: the
-# epoll loop lws can run on, MINDPAD_EVENT_LOOP; and
+# epoll loop lws runs on by default, MINDPAD_EVENT_LOOP; and
 # libcurl's, which the statically linked FoundationNetworking links for the
 # weather provider), then the same release build that `make run` performs.
 FROM swift:6.0-bookworm AS build
@@ -18,7 +18,7 @@ RUN bin="$(swift build -c release --show-bin-path)" \
  && find "$bin" -maxdepth 1 -name '*.resources' -exec cp -R {} /out/ \;
 
 # Runtime stage: the binary, its resources, and the C libraries (libcrypto
-# is in libssl3; lws loads its libuv plugin when MINDPAD_EVENT_LOOP=libuv).
+# is in libssl3; lws loads its libuv plugin for the default loop, libuv).
 FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libwebsockets17 libwebsockets-evlib-uv libuv1 libpq5 libssl3 libcurl4 ca-certificates curl \

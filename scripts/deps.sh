@@ -12,8 +12,8 @@ if ! command -v swift >/dev/null 2>&1; then
     fail "the Swift 6 toolchain is not on PATH; install it from https://www.swift.org/install/ (the one prerequisite) and run this again"
 fi
 
-# libwebsockets' libuv plugin and libuv's header: the epoll loop (issue 20,
-# MINDPAD_EVENT_LOOP=libuv; the server links libuv to run it as lws' foreign loop).
+# libwebsockets' libuv plugin and libuv's header: the epoll loop, the default
+# (issue 20, MINDPAD_EVENT_LOOP; the server links libuv to run it as lws' foreign loop).
 wanted=(pkg-config libwebsockets-dev libwebsockets-evlib-uv libuv1-dev libpq-dev libssl-dev)
 # A private PostgreSQL is started only when no DATABASE_URL is given.
 if [ -z "${DATABASE_URL:-}" ] || [ "$purpose" = test ]; then

@@ -219,7 +219,7 @@ public final class WebServer: @unchecked Sendable {
             destroyContext()
             freeCStorage()
             throw WebServerError(description: "libwebsockets could not create its context on the \(options.eventLoop.rawValue) loop "
-                + "(for libuv: is libwebsockets-evlib-uv installed?)")
+                + "(for libuv, the default: is libwebsockets-evlib-uv installed? MINDPAD_EVENT_LOOP=poll runs without it)")
         }
         context = ctx
 
