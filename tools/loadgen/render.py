@@ -229,7 +229,7 @@ if threaded:
         th = d["server_threads_cpu_percent"]
         lws_ = th.get("mindpad-lws", 0)
         recog = sum(v for k, v in th.items() if k.startswith("mindpad-recog"))
-        other = sum(th.values()) - lws_ - recog
+        other = max(0.0, sum(th.values()) - lws_ - recog)   # rounding: never "-0%"
         rest = d.get("machine_cpu_percent", 0) - d["server_cpu_percent"] - d.get("loadgen_cpu_percent", 0)
         w(f"| {n:,} | {lws_:.0f}% | {recog:.0f}% | {other:.0f}% | {d.get('loadgen_cpu_percent', 0):.0f}% | "
           f"{max(0, rest):.0f}% |")
