@@ -62,7 +62,7 @@ struct DrawingBuffer {
     /// A submission of this drawing is being read: it is frozen until graded.
     var isBeingRead = false
     /// Read as a number written left to right (`drawn_number`), not one digit.
-    var readsNumber = false { didSet { if readsNumber != oldValue { revision &+= 1; lastReading = nil } } }
+    var readsNumber = false { didSet { if readsNumber != oldValue { changed() } } }
     /// Changes whenever the drawing does (a batch added, a reset): a reading
     /// taken at one revision is the reading of the drawing while it holds.
     private(set) var revision = 0
@@ -71,28 +71,27 @@ struct DrawingBuffer {
     /// drawing, so a `submit` of the drawing a live guess has just read is
     /// graded from that reading instead of reading it a second time (issue
     /// 20: one recognition in seven at 5,000 racers, and the submit skips
-    /// the pool's queue).
-    private var lastReading: (revision: Int, reading: DrawingReading)?
+    /// the pool's queue). Every change of the drawing drops it (`changed`),
+    /// so it is always a reading of the drawing as it is now.
+    private(set) var currentReading: DrawingReading?
 
     mutating func reset(to question: QuestionID?) {
         self.question = question
         strokes = []
         pointCount = 0
         isBeingRead = false
-        revision &+= 1
-        lastReading = nil
+        changed()
     }
 
     /// Keeps `reading`, taken of this buffer at `revision`, if the drawing
     /// has not changed since.
     mutating func remember(_ reading: DrawingReading, of revision: Int) {
-        if revision == self.revision { lastReading = (revision, reading) }
+        if revision == self.revision { currentReading = reading }
     }
 
-    /// The reading of the drawing as it is now, if one was taken.
-    var currentReading: DrawingReading? {
-        guard let lastReading, lastReading.revision == revision else { return nil }
-        return lastReading.reading
+    private mutating func changed() {
+        revision &+= 1
+        currentReading = nil
     }
 
     var drawing: Drawing { Drawing(strokes: strokes) }
@@ -115,7 +114,7 @@ struct DrawingBuffer {
         if stroke == strokes.count { strokes.append([]) }
         strokes[stroke].append(contentsOf: points)
         pointCount += points.count
-        revision &+= 1
+        changed()
         return nil
     }
 }

@@ -47,7 +47,7 @@ public final class WebSocketPayload: @unchecked Sendable, Equatable {
     /// Appends this payload as one final, unmasked text frame (RFC 6455
     /// §5.2: FIN + opcode 1, then the length in 7, 16 or 64 bits), the
     /// header lws would write into the headroom: for several messages
-    /// written to a connection in one `send` (`WebServer.webSocketWritable`).
+    /// written to a connection in one `send` (`WebServer.writeQueued`).
     func appendTextFrame(to frames: inout [UInt8]) {
         let length = count
         frames.append(0x81)
