@@ -188,6 +188,7 @@ scenario() {
               echo "perf record exit $?" >> "$out/perf.log" ) &
             perf_job=$!
             echo "$server_pid" > "$out/perf.pid"
+            echo "$n" > "$out/perf-racers.txt"   # the report's heading (the sweep may go on past it)
         fi
     fi
     timeout 300 "$loadgen" --mode race --loop "$loadgen_loop" --port "$port" --racers "$n" --duration "$dur" --ramp "$ramp" \

@@ -368,8 +368,11 @@ top = text("perf-top.txt").strip()
 threads = text("perf-threads.txt").strip()
 machine = text("perf-machine.txt").strip()
 missing = text("perf-missing.txt").strip()
+# The size the profile was taken at (bench.sh profiles the last size of the sweep's
+# list; the sizes beyond it, run while the targets hold, are not profiled).
+profiled = int(text("perf-racers.txt").strip() or (max(sizes) if sizes else 0))
 if not top and sizes:
-    w(f"### Server profile at {max(sizes):,} racers")
+    w(f"### Server profile at {profiled:,} racers")
     w("")
     w("No profile in this run: " + (missing.splitlines()[0] if missing else "no perf output (see .build/bench/perf.log)."))
     if missing and len(missing.splitlines()) > 1:
@@ -379,7 +382,7 @@ if not top and sizes:
         w("```")
     w("")
 if top:
-    w(f"### Server profile at {max(sizes):,} racers")
+    w(f"### Server profile at {profiled:,} racers")
     w("")
     w("`perf record -e cpu-clock -F 499 -g -a` for half the measured window, from its start; first the whole")
     w("machine by thread (who had the 2 cores: the load generator, the server's threads, anything else),")
