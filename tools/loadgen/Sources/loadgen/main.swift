@@ -147,6 +147,12 @@ func machineTicks() -> (busy: UInt64, total: UInt64)? {
     return (total - f[3] - f[4], total)
 }
 
+/// The CPU counters read at each end of the window: the server's, each of
+/// its threads', our own, the machine's.
+func ticksNow() -> (server: UInt64, threads: [String: UInt64], own: UInt64, machine: (busy: UInt64, total: UInt64)?) {
+    (procTicks(opt.serverPids) ?? 0, threadTicks(opt.serverPids), procTicks(getpid()) ?? 0, machineTicks())
+}
+
 func procKB(_ pid: Int32, _ key: String) -> Int? {
     guard pid > 0, let s = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
     for line in s.split(separator: "\n") where line.hasPrefix(key + ":") {
@@ -663,10 +669,7 @@ while true {
     if readyAt > 0 && !measuring && measureEnd == 0 && now >= readyAt + UInt64(opt.warmup * 1e9) {
         measuring = true
         measureFrom = now
-        cpuStart = procTicks(opt.serverPids) ?? 0
-        threadsStart = threadTicks(opt.serverPids)
-        selfStart = procTicks(getpid()) ?? 0
-        machineStart = machineTicks()
+        (cpuStart, threadsStart, selfStart, machineStart) = ticksNow()
         measureEnd = now + UInt64(opt.duration * 1e9)
         if let mark = opt.mark { FileManager.default.createFile(atPath: mark, contents: Data("\(opt.duration)\n".utf8)) }
     }
@@ -675,17 +678,14 @@ while true {
         rssMaxKB = max(rssMaxKB, procKB(opt.serverPids, "VmRSS") ?? 0)
     }
     if measuring && now >= measureEnd {
-        cpuEnd = procTicks(opt.serverPids) ?? 0
-        threadsEnd = threadTicks(opt.serverPids)
-        selfEnd = procTicks(getpid()) ?? 0
-        machineEnd = machineTicks()
+        (cpuEnd, threadsEnd, selfEnd, machineEnd) = ticksNow()
         measuring = false
         break
     }
     if now > hardDeadline {
         // A window cut short by the deadline (racers still joining when it
         // began) still gets the server's CPU over what it measured.
-        if measuring { cpuEnd = procTicks(opt.serverPids) ?? 0; threadsEnd = threadTicks(opt.serverPids); selfEnd = procTicks(getpid()) ?? 0; machineEnd = machineTicks(); measuring = false }
+        if measuring { (cpuEnd, threadsEnd, selfEnd, machineEnd) = ticksNow(); measuring = false }
         break
     }
     _ = mindpad_loop_service(loop)
