@@ -30,12 +30,12 @@ SEVENS = {(7, "plain"), (7, "curved")}
 
 
 def droops(drawings, keys):
-    """[(index, drawing, droop = the smaller of the drawn drop and the drop with the slant taken out, ratio)]"""
+    """[(index, drawing, droop as drawn (legibility.drawn_droop), flag length per stem)]"""
     out = []
     for i, r in enumerate(drawings):
         if (r[0], r[1]) in keys:
-            ratio, _, drop, upright = legibility.drawn_flag_features(r[3])
-            out.append((i, r, min(drop, upright) if r[0] == 1 else max(drop, upright), ratio))
+            ratio, droop = legibility.drawn_droop(r[0], r[3])
+            out.append((i, r, droop, ratio))
     return out
 
 

@@ -87,13 +87,21 @@ def drawn_flag_features(strokes):
     return flag_features([np.array([pts[0], pts[int(np.argmax(dist))], pts[-1]])], 0, 1)
 
 
+def drawn_droop(digit: int, strokes):
+    """(flag length per stem, droop in degrees) of a one-stroke 1 or 7 as sampled:
+    for a 1 the flatter of the drawn drop and the drop with the slant taken out
+    (the one that could pass for a 7's bar), for a 7 the steeper (for a 1's flag)."""
+    ratio, _, drop, upright = drawn_flag_features(strokes)
+    return ratio, (min(drop, upright) if digit == 1 else max(drop, upright))
+
+
 def check_drawn(digit: int, style: str, strokes):
     """`check` for a 1's flag on the drawing as sampled ([[x, y, t], ...], y down):
     None when it keeps its digit's shape, else the rule it breaks."""
     if (digit, style) in FLAG_STYLES:
-        ratio, _, drop, upright = drawn_flag_features(strokes)
+        ratio, droop = drawn_droop(digit, strokes)
         lo, hi = DRAWN_SEVEN_BAR_DROOP
-        if ratio >= ONE_TINY_RATIO and lo <= min(drop, upright) < hi:
+        if ratio >= ONE_TINY_RATIO and lo <= droop < hi:
             return "1 as drawn: flag flat like a 7's bar"
     return None
 

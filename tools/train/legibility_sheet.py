@@ -52,8 +52,7 @@ def main():
         shown = [r for r in rejected if "as drawn" in r[2]]
         items = []
         for (d, name, rule, st) in shown:
-            ratio, _, drop, upright = legibility.drawn_flag_features(st)
-            droop = min(drop, upright) if d == 1 else max(drop, upright)
+            ratio, droop = legibility.drawn_droop(d, st)
             items.append((st, raster.rasterize(st), f"{d} {name}: flag {ratio:.2f} droop {droop:.0f}"))
         mistake_sheet(os.path.join(out, "legibility_drawn.png"),
                       f"synthetic digits turned down as drawn (seed {args.seed}, {args.writers} writers)", items,
