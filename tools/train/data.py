@@ -120,13 +120,9 @@ def touching_pairs_train(n: int):
         ranges = dataclasses.replace(number_reading.SETS["dev"], seed=PAIRS_SEED)
         trained = [(d, n_, False, s) for (d, n_, s) in strokes.styles(False)]
         drawings = []
-        saved, strokes.STYLES = strokes.STYLES, trained
-        try:
-            for _ in range(n):
-                label = "".join(str(int(d)) for d in rng.integers(0, 10, 2))
-                drawings.append(number_reading.make_number(label, ranges, rng, "touching"))
-        finally:
-            strokes.STYLES = saved
+        for _ in range(n):
+            label = "".join(str(int(d)) for d in rng.integers(0, 10, 2))
+            drawings.append(number_reading.make_number(label, ranges, rng, "touching", styles=trained))
         return _render_augmented(drawings, PAIRS_SEED + 100)
     return _cached(f"{SYNTH}_pairs_train_{n}_{PAIRS_SEED}", make)
 

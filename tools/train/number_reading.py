@@ -99,12 +99,14 @@ def _join(a, b, rng, device):
     return a + link + [[p[0], p[1], p[2] + shift] for p in b]
 
 
-def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str, parts=None, owners=None):
+def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str, parts=None, owners=None,
+                styles=None):
     """Strokes of one number, in canvas pixels, left to right. Gaps are between the
     digits' boxes across the writer's slant; touching neighbours have them meeting
     or overlapping by up to 6 % of the height. `parts`, if given, gets each
     digit's own strokes (before any joining); `owners`, the digits each stroke
-    belongs to (two for a stroke that runs on from one digit into the next)."""
+    belongs to (two for a stroke that runs on from one digit into the next).
+    `styles`: the (digit, name, test_only, strokes) to draw from (default: all)."""
     parts = [] if parts is None else parts
     owners = [] if owners is None else owners
     w = strokes.Writer.sample(rng)
@@ -129,7 +131,7 @@ def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str,
     x_line = 40.0
     for i, ch in enumerate(label):
         d = int(ch)
-        opts = [s for (dd, _, _, s) in strokes.STYLES if dd == d]
+        opts = [s for (dd, _, _, s) in (strokes.STYLES if styles is None else styles) if dd == d]
         wd = copy.copy(w)
         wd.size = w.size * float(np.exp(rng.normal(0, size_sigma)))
         pts = strokes.draw(opts[int(rng.integers(len(opts)))], wd, rng, canvas=(2000.0, 2000.0))
