@@ -285,6 +285,18 @@ def softmax(l):
     return e / e.sum()
 
 
+def pinned_stroke_lines():
+    """The (label, style, None, strokes) of the StrokeLinesFixture in the tests, or None."""
+    path = os.path.join(TESTS, "StrokeLinesFixture.swift")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        text = f.read()
+    start = text.index('#"""') + 4
+    rows = json.loads(text[start:text.index('"""#', start)])
+    return [(r["label"], r["style"], None, json.loads(r["line"])["strokes"]) for r in rows]
+
+
 def write_fixtures(p, cal):
     _, _, xh, yh = data.mnist_split()
     xt, yt, _ = data.synthetic_test()
@@ -319,18 +331,24 @@ def write_fixtures(p, cal):
     # Per digit the first drawing of three styles. The number reader's tests
     # build numbers of them: two-stroke 4s, 5s and 7s (styles of more strokes
     # first), and the others written without lifting the pen (one-stroke first).
-    picked = []
-    for d in range(10):
-        first = {}
-        for i, r in enumerate(drawings):
-            if r[0] == d and r[1] not in first:
-                first[r[1]] = i
-        sign = -1 if d in (4, 5, 7) else 1
-        order = sorted(first, key=lambda n: (sign * len(drawings[first[n]][3]), n))
-        picked += [first[n] for n in order[:3]]
+    # The drawings stay those of the fixture already there: the number tests
+    # build handmade numbers of them, so they must not change with the
+    # generator of the held-out set (which "A fifth pass" redrew); only the
+    # probabilities are the new weights'. A fixture is drawn afresh when
+    # there is none, or with STROKE_FIXTURE=redraw.
+    pinned = pinned_stroke_lines()
+    if pinned is None or os.environ.get("STROKE_FIXTURE") == "redraw":
+        pinned = []
+        for d in range(10):
+            first = {}
+            for i, r in enumerate(drawings):
+                if r[0] == d and r[1] not in first:
+                    first[r[1]] = i
+            sign = -1 if d in (4, 5, 7) else 1
+            order = sorted(first, key=lambda n: (sign * len(drawings[first[n]][3]), n))
+            pinned += [drawings[first[n]][:4] for n in order[:3]]
     lines = []
-    for i in picked:
-        d, name, wid, s = drawings[i][:4]
+    for d, name, wid, s in pinned:
         probs = softmax(model.np_forward(p, raster.rasterize(s))[:10] / cal["temperature"])
         lines.append({"line": json.dumps({"width": 400, "height": 400, "strokes": s}, separators=(",", ":")),
                       "label": d, "style": name, "probabilities": [float(v) for v in probs]})
