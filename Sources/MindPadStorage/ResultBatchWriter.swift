@@ -60,7 +60,13 @@ public final class ResultBatchWriter: Sendable {
     ///     brought up to date even though results are waiting.
     ///   - onBatch: told the size and statement time of each batch written.
     ///   - onBoards: told the rows and statement time of each boards update.
-    public init(pool: DatabaseWorkerPool, maxBatch: Int = 100, maxInFlight: Int = 2, maxPending: Int = 10_000,
+    /// Batches in flight unless told otherwise, whatever the pool's size:
+    /// the server's (`ResultRecorder`). Two statements keep both of the
+    /// database's cores busy; more only split the same finishes into
+    /// smaller batches that contend for them.
+    public static let defaultMaxInFlight = 2
+
+    public init(pool: DatabaseWorkerPool, maxBatch: Int = 100, maxInFlight: Int = defaultMaxInFlight, maxPending: Int = 10_000,
                 passMark: Int = ScoreStore.defaultPassMark, boardsEvery: Int = 4,
                 onBatch: @escaping @Sendable (_ count: Int, _ duration: Duration) -> Void = { _, _ in },
                 onBoards: @escaping @Sendable (_ count: Int, _ duration: Duration) -> Void = { _, _ in }) {

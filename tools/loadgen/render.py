@@ -474,6 +474,8 @@ if st:
         s = x.get("statement", {})
         if x.get("batched"):
             stmts = f"{x.get('batches', 0):,} (median {x.get('batch_size_median')}, max {x.get('batch_size_max')} results)"
+            if x.get("in_flight"):  # since 2026-11-24: the server's writer (2), whatever the pool
+                stmts += f", {x['in_flight']} in flight"
         else:
             stmts = f"{s.get('count', 0):,}"
         ad, bd = x.get("after_durable"), x.get("boards")

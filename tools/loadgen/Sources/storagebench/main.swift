@@ -3,7 +3,7 @@
 //
 //   storagebench --url postgresql://…/mindpad_bench [--players 1000000] [--queries 2000]
 //                [--concurrent 200] [--rounds 10] [--pools 2,8] [--ways single,batched,journaled,parallel]
-//                [--max-batch 100] [--journal-dir DIR] --out storage.json
+//                [--max-batch 100] [--in-flight server|pool] [--journal-dir DIR] --out storage.json
 //
 // 1. Seeds (once) N players with an all-time highscore in every mode: 3·N
 //    board rows, scores with many ties (so ordering falls to time and moment).
@@ -15,8 +15,9 @@
 //    `rounds` times, two ways side by side: one statement per result
 //    (`ScoreStore.record(_:)` as a pool job, how the server wrote them
 //    before batching), and batched through ResultBatchWriter as the server
-//    did before issue 14 (one batch in flight per worker, at most
-//    `--max-batch` results each), and journal first as the server does
+//    did before issue 14 (at most `--max-batch` results each; as many
+//    batches in flight as the server's writer, 2, or one per worker with
+//    `--in-flight pool`), and journal first as the server does
 //    now: appended to the results journal in `--journal-dir` through
 //    JournalWriter (one fsync per group), then batched, then marked done;
 //    and journal and database side by side as the server does since
@@ -43,6 +44,10 @@ var pools = [2, 8]
 enum Way: String { case single, batched, journaled, parallel }
 var ways: [Way] = [.single, .batched, .journaled]
 var maxBatch = 100
+// Batches in flight: the server's (ResultBatchWriter.defaultMaxInFlight,
+// whatever the pool's size), or with `--in-flight pool` one per worker, as
+// this bench ran before 2026-11-24 (the server never did past a pool of 2).
+var inFlightPerWorker = false
 var journalDirectory = FileManager.default.currentDirectoryPath + "/.build/storagebench-journal"
 var out: String?
 var args = CommandLine.arguments.dropFirst().makeIterator()
@@ -56,6 +61,9 @@ while let a = args.next() {
     case "--rounds": rounds = Int(v) ?? rounds
     case "--pools": pools = v.split(separator: ",").compactMap { Int($0) }
     case "--max-batch": maxBatch = Int(v) ?? maxBatch
+    case "--in-flight":
+        guard v == "server" || v == "pool" else { fatalError("--in-flight takes server or pool") }
+        inFlightPerWorker = v == "pool"
     case "--ways": ways = v.split(separator: ",").map { name in
         guard let way = Way(rawValue: String(name)) else { fatalError("unknown way \(name)") }
         return way
@@ -183,7 +191,9 @@ for size in pools {
         let journalDir = URL(fileURLWithPath: journalDirectory).appendingPathComponent("pool-\(size)")
         try? FileManager.default.removeItem(at: journalDir)
 
-        let writer = ResultBatchWriter(pool: pool, maxBatch: maxBatch, maxInFlight: size, onBatch: { count, duration in
+        let writer = ResultBatchWriter(pool: pool, maxBatch: maxBatch,
+                                       maxInFlight: inFlightPerWorker ? size : ResultBatchWriter.defaultMaxInFlight,
+                                       onBatch: { count, duration in
             service.withLock { _ = $0.record(micros(duration)) }
             batchSizes.withLock { $0.append(count) }
         }, onBoards: { count, duration in
@@ -291,6 +301,7 @@ for size in pools {
         s["pool"] = size
         s["batched"] = batched
         s["way"] = way.rawValue
+        if batched { s["in_flight"] = inFlightPerWorker ? size : ResultBatchWriter.defaultMaxInFlight }
         if way == .journaled || way == .parallel {
             s["durable"] = summary(durableAfter.withLock { $0 })
             s["after_durable"] = summary(storedAfterDurable.withLock { $0 })
