@@ -50,6 +50,13 @@ public final class ResultBatchWriter: Sendable {
     private let onBoards: @Sendable (_ count: Int, _ duration: Duration) -> Void
     private let state = Mutex(State())
 
+    /// Batches in flight unless told otherwise, whatever the pool's size:
+    /// the server's (`ResultRecorder`). At a pool of 8, one batch per
+    /// worker (about 25 results each instead of up to 100) made a player's
+    /// wait for `result_saved` longer at p99: 54–62 against 32–48 ms for
+    /// 200 finishes at once (tools/loadgen/analysis.md).
+    public static let defaultMaxInFlight = 2
+
     /// - Parameters:
     ///   - maxBatch: most results in one statement.
     ///   - maxInFlight: batches written at once (on different workers).
@@ -60,12 +67,6 @@ public final class ResultBatchWriter: Sendable {
     ///     brought up to date even though results are waiting.
     ///   - onBatch: told the size and statement time of each batch written.
     ///   - onBoards: told the rows and statement time of each boards update.
-    /// Batches in flight unless told otherwise, whatever the pool's size:
-    /// the server's (`ResultRecorder`). Two statements keep both of the
-    /// database's cores busy; more only split the same finishes into
-    /// smaller batches that contend for them.
-    public static let defaultMaxInFlight = 2
-
     public init(pool: DatabaseWorkerPool, maxBatch: Int = 100, maxInFlight: Int = defaultMaxInFlight, maxPending: Int = 10_000,
                 passMark: Int = ScoreStore.defaultPassMark, boardsEvery: Int = 4,
                 onBatch: @escaping @Sendable (_ count: Int, _ duration: Duration) -> Void = { _, _ in },

@@ -126,7 +126,7 @@ public final class ServerProcess: Sendable {
         // pipe's end so `output` holds everything the process wrote. Not part
         // of the exit time: the end of the pipe is sometimes seen late (up to
         // this wait's 2 s after the process had said "bye" and gone; seen
-        // once in about 40 runs of ServeLiveTests' database-down test).
+        // about once in 40–70 runs of ServeLiveTests' database-down test).
         log.waitForEnd(until: Date().addingTimeInterval(2))
         return exited
     }
