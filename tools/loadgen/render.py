@@ -448,11 +448,8 @@ if st:
     w("")
     w(f"Result writes: {st['concurrent']} finishes handed at once to the worker pool, {st['rounds']} times, side")
     w("by side in the same run: one statement per result; batched (`ResultBatchWriter`: every result waiting")
-    if any(x.get("in_flight") for x in st["writes"]):
-        w("when a batch may start goes in one statement, as many in flight as the server's writer, whatever the")
-        w("pool: see the statements column); and journal first, as")
-    else:
-        w("when a worker is free goes in one statement, one batch in flight per worker); and journal first, as")
+    w("when a batch may start goes in one statement, as many in flight as the server's writer, whatever the")
+    w("pool: see the statements column); and journal first, as")
     if any(x.get("way") == "parallel" for x in st["writes"]):
         w("the server did from issue 14: each result appended to the results journal and fsynced by")
         w("`JournalWriter` (results handed over during one fsync share the next), then batched, then marked")
@@ -477,9 +474,8 @@ if st:
     for x in st["writes"]:
         s = x.get("statement", {})
         if x.get("batched"):
-            stmts = f"{x.get('batches', 0):,} (median {x.get('batch_size_median')}, max {x.get('batch_size_max')} results)"
-            if x.get("in_flight"):  # since 2026-11-24: the server's writer (2), whatever the pool
-                stmts += f", {x['in_flight']} in flight"
+            stmts = (f"{x.get('batches', 0):,} (median {x.get('batch_size_median')}, max {x.get('batch_size_max')} results), "
+                     f"{x['in_flight']} in flight")
         else:
             stmts = f"{s.get('count', 0):,}"
         ad, bd = x.get("after_durable"), x.get("boards")

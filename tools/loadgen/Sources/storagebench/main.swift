@@ -191,9 +191,8 @@ for size in pools {
         let journalDir = URL(fileURLWithPath: journalDirectory).appendingPathComponent("pool-\(size)")
         try? FileManager.default.removeItem(at: journalDir)
 
-        let writer = ResultBatchWriter(pool: pool, maxBatch: maxBatch,
-                                       maxInFlight: inFlightPerWorker ? size : ResultBatchWriter.defaultMaxInFlight,
-                                       onBatch: { count, duration in
+        let inFlight = inFlightPerWorker ? size : ResultBatchWriter.defaultMaxInFlight
+        let writer = ResultBatchWriter(pool: pool, maxBatch: maxBatch, maxInFlight: inFlight, onBatch: { count, duration in
             service.withLock { _ = $0.record(micros(duration)) }
             batchSizes.withLock { $0.append(count) }
         }, onBoards: { count, duration in
@@ -301,7 +300,7 @@ for size in pools {
         s["pool"] = size
         s["batched"] = batched
         s["way"] = way.rawValue
-        if batched { s["in_flight"] = inFlightPerWorker ? size : ResultBatchWriter.defaultMaxInFlight }
+        if batched { s["in_flight"] = inFlight }
         if way == .journaled || way == .parallel {
             s["durable"] = summary(durableAfter.withLock { $0 })
             s["after_durable"] = summary(storedAfterDurable.withLock { $0 })
