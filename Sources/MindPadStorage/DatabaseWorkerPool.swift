@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// A job gets the worker's connection; its completion runs on that worker
 /// thread, so a caller that must continue elsewhere (the lws service thread)
-/// hops there itself. A worker connects lazily, and after a failure waits with
+/// hops there itself. A job wakes the worker that went idle last, so a
+/// light load keeps to the few warmest connections. A worker connects lazily, and after a failure waits with
 /// exponential backoff (100 ms doubling to 5 s) before trying again; jobs that
 /// arrive meanwhile fail at once with `connectionFailed` instead of queueing
 /// behind a dead database.
@@ -41,11 +42,15 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     private let maxQueued: Int
     /// The longest a job waits for a worker before it fails with `timedOut`.
     public let maxQueueWait: Duration
-    private let condition = NSCondition()
-    // Guarded by `condition`.
+    private let lock = NSLock()
+    // Guarded by `lock`.
     private var queue: [Entry] = []
     private var queueHead = 0
     private var stopping = false
+    /// Workers waiting for a job, the most recently idle last; each waits
+    /// on its own semaphore in `wakeups`.
+    private var idle: [Int] = []
+    private var wakeups: [DispatchSemaphore] = []
     private var retryAfter: ContinuousClock.Instant?
     private var backoff: Duration = .milliseconds(100)
     private var databaseWasDown = false
@@ -67,10 +72,12 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
         self.logger = logger
         self.maxQueued = maxQueued
         self.maxQueueWait = maxQueueWait
-        for index in 0..<max(1, size) {
+        let size = max(1, size)
+        wakeups = (0..<size).map { _ in DispatchSemaphore(value: 0) }
+        for index in 0..<size {
             finished.enter()
             let thread = Thread { [self] in
-                self.workerLoop()
+                self.workerLoop(index)
                 self.finished.leave()
             }
             thread.name = "mindpad-db-\(index)"
@@ -85,15 +92,16 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     public func submit(_ work: @escaping Job, startWithin: Duration? = nil,
                        failed: @escaping @Sendable (PostgresError) -> Void) {
         let entry = Entry(work: work, fail: failed)
-        condition.lock()
+        lock.lock()
         if stopping || queue.count - queueHead >= maxQueued {
-            condition.unlock()
+            lock.unlock()
             failed(PostgresError(.connectionFailed, message: stopping ? "database pool stopped" : "database queue full"))
             return
         }
         queue.append(entry)
-        condition.signal()
-        condition.unlock()
+        let woken = idle.popLast()
+        lock.unlock()
+        if let woken { wakeups[woken].signal() }
         let wait = min(startWithin ?? maxQueueWait, maxQueueWait)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(wait.wholeNanoseconds))) {
             if entry.claim() {
@@ -138,25 +146,47 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
 
     /// Jobs queued and not yet started.
     public var backlog: Int {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return queue.count - queueHead
+    }
+
+    /// Workers waiting for a job.
+    public var idleWorkers: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return idle.count
     }
 
     /// Lets queued jobs finish, then stops the workers and closes their
     /// connections. Blocks until they are done or `timeout` passes.
     public func shutdown(timeout: Duration = .seconds(5)) {
-        condition.lock()
+        lock.lock()
         stopping = true
-        condition.broadcast()
-        condition.unlock()
+        let woken = idle
+        idle.removeAll()
+        lock.unlock()
+        for worker in woken { wakeups[worker].signal() }
         _ = finished.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds)))
     }
 
-    private func nextEntry() -> Entry? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queueHead == queue.count && !stopping { condition.wait() }
+    /// The next queued job for `worker`, waiting while there is none; nil
+    /// once the pool stops with nothing queued.
+    ///
+    /// A job wakes the worker that went idle last (a stack, not a queue):
+    /// its connection's backend has the statements, plans and pages of the
+    /// job before in its caches, where the longest-idle one's are the
+    /// coldest. With 2 batches in flight on a pool of 8, waking in turn
+    /// spread them over all 8 backends (`tools/loadgen/analysis.md`).
+    private func nextEntry(_ worker: Int) -> Entry? {
+        lock.lock()
+        defer { lock.unlock() }
+        while queueHead == queue.count && !stopping {
+            idle.append(worker)
+            lock.unlock()
+            wakeups[worker].wait()
+            lock.lock()
+        }
         guard queueHead < queue.count else { return nil }
         let entry = queue[queueHead]
         queueHead += 1
@@ -167,9 +197,9 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
         return entry
     }
 
-    private func workerLoop() {
+    private func workerLoop(_ worker: Int) {
         var connection: PostgresConnection?
-        while let entry = nextEntry() {
+        while let entry = nextEntry(worker) {
             guard entry.claim() else { continue }   // its queue deadline passed
             if connection == nil || connection?.isHealthy == false {
                 connection = nil
@@ -193,20 +223,20 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     }
 
     private func connect() throws(PostgresError) -> PostgresConnection {
-        condition.lock()
+        lock.lock()
         if let retryAfter, ContinuousClock.now < retryAfter {
-            condition.unlock()
+            lock.unlock()
             throw PostgresError(.connectionFailed, message: "database down; waiting before reconnecting")
         }
-        condition.unlock()
+        lock.unlock()
         do {
             let c = try PostgresConnection(connectionString: connectionString, timeouts: timeouts)
-            condition.lock()
+            lock.lock()
             let wasDown = databaseWasDown
             databaseWasDown = false
             retryAfter = nil
             backoff = .milliseconds(100)
-            condition.unlock()
+            lock.unlock()
             if wasDown { logger.notice("database reachable again") }
             return c
         } catch let error as PostgresError {
@@ -220,12 +250,12 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     }
 
     private func noteFailure(_ error: PostgresError) {
-        condition.lock()
+        lock.lock()
         let firstFailure = !databaseWasDown
         databaseWasDown = true
         retryAfter = ContinuousClock.now + backoff
         backoff = min(backoff * 2, .seconds(5))
-        condition.unlock()
+        lock.unlock()
         if firstFailure {
             logger.error("database unavailable", metadata: ["error": "\(error.message)"])
         }

@@ -40,6 +40,32 @@ import Testing
         #expect((1...2).contains(n))
     }
 
+    /// A job goes to the worker that went idle last, so jobs that come one
+    /// at a time keep to one warm connection instead of visiting every
+    /// backend in turn (the result writer's 2 batches on a pool of 8).
+    @Test func aJobWakesTheWorkerThatWentIdleLast() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        let size = 4
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: size)
+        var backends: [String] = []
+        for _ in 0..<12 {
+            // Every worker waiting, so the choice is the pool's alone.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while pool.idleWorkers < size && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            #expect(pool.idleWorkers == size)
+            let pid = Completions<String>()
+            pool.run({ c in try c.query("SELECT pg_backend_pid()::text AS p").value("p") ?? "" }, completion: pid.add)
+            backends.append(try #require(pid.wait(1).first).get())
+        }
+        #expect(Set(backends).count == 1, "jobs one at a time ran on \(Set(backends).count) backends")
+        // Idle workers are woken to stop: shutting down does not wait out its timeout.
+        let started = ContinuousClock.now
+        pool.shutdown(timeout: .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(pool.idleWorkers == 0)
+    }
+
     @Test func aDeadDatabaseFailsJobsFastAndTheErrorSaysSo() throws {
         let port = try closedLocalPort()
         let pool = DatabaseWorkerPool(connectionString: "postgresql://postgres@127.0.0.1:\(port)/x", size: 1)
