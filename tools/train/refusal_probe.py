@@ -1,0 +1,165 @@
+"""Probes of the refusal rule (issue 18), measured, nothing shipped (docs/recognition.md,
+"A seventh pass"): would more than the network's calibrated confidence refuse more
+non-digits at the same share of true digits refused (0.25 % of the calibration digits)?
+
+usage: .venv/bin/python refusal_probe.py WEIGHTS --tta       # the network on shifted, turned, scaled images
+       .venv/bin/python refusal_probe.py WEIGHTS --features  # the confidence with features of the strokes
+(WEIGHTS: ../../Sources/MindPadRecognition/Resources/mindpad-digits.safetensors for the shipped ones;
+ T = the shipped temperature.)
+"""
+import sys
+
+import numpy as np
+from scipy import ndimage
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.linear_model import LogisticRegression
+
+import data
+import export
+import quick_eval
+
+p = quick_eval.load(sys.argv[1])
+T = 0.4644
+
+
+def tta():
+    xd, yd, xn = data.calibration_sets()
+    xt, yt, _ = data.synthetic_test()
+    xnt = data.render([r[2] for r in data.nondigit_test_drawings()])
+    _, _, xh, yh = data.mnist_split()
+
+    def augs(x):
+        out = [x]
+        for dx, dy in [(1, 0), (-1, 0), (0, 1), (0, -1)]:
+            out.append(ndimage.shift(x, (0, dy, dx), order=1))
+        for ang in (-10, 10):
+            out.append(ndimage.rotate(x, ang, axes=(1, 2), reshape=False, order=1))
+        for s in (0.88, 1.12):
+            c = 13.5
+            m = np.array([[1 / s, 0], [0, 1 / s]])
+            off = c - m @ np.array([c, c])
+            out.append(np.stack([ndimage.affine_transform(i, m, offset=off, order=1) for i in x]))
+        return out
+
+    def probs(x):
+        return [export.digit_probabilities(export.logits_of(p, a.astype(np.float32)), T) for a in augs(x)]
+
+    sets = {"calib digits": probs(xd), "calib non": probs(xn), "test digits": probs(xt), "test non": probs(xnt), "mnist": probs(xh)}
+    labels = {"calib digits": yd, "test digits": yt, "mnist": yh}
+
+    def scores(ps, how, k):
+        base = ps[0]
+        read = base.argmax(1)
+        sel = ps[:k]
+        if how == "base":
+            return base.max(1), read
+        if how == "mean":
+            m = np.mean(sel, 0); return m.max(1), m.argmax(1)
+        if how == "minread":  # the base reading's probability, at its lowest over the variants
+            return np.min([q[np.arange(len(read)), read] for q in sel], 0), read
+
+    for how, k in [("base", 1), ("mean", 5), ("mean", 9), ("minread", 5), ("minread", 7), ("minread", 9)]:
+        conf, _ = scores(sets["calib digits"], how, k)
+        thr = np.quantile(conf, 0.0025)
+        row = [f"{how}{k}: thr {thr:.4f}"]
+        for name, ps in sets.items():
+            c, r = scores(ps, how, k)
+            ref = (c < thr).mean()
+            s = f"{name} refused {100*ref:.2f}%"
+            if name in labels:
+                s += f" read {100*(r == labels[name]).mean():.2f}%"
+            row.append(s)
+        print(" | ".join(row), flush=True)
+
+
+def features():
+
+    def feats(drawings):
+        rows = []
+        for strokes in drawings:
+            pts = [np.asarray(s, float)[:, :2] for s in strokes]
+            allp = np.concatenate(pts)
+            w, h = np.ptp(allp[:, 0]), np.ptp(allp[:, 1])
+            ext = max(w, h, 1e-6)
+            length = sum(np.linalg.norm(np.diff(q, axis=0), axis=1).sum() for q in pts)
+            turn = 0.0
+            for q in pts:
+                d = np.diff(q, axis=0)
+                d = d[np.linalg.norm(d, axis=1) > 1e-9]
+                if len(d) > 2:
+                    a = np.arctan2(d[:, 1], d[:, 0])
+                    da = np.angle(np.exp(1j * np.diff(a)))
+                    turn += np.abs(da).sum()
+            rows.append([len(pts), length / ext, turn / (2 * np.pi), w / ext, h / ext])
+        return np.array(rows)
+
+    def net(x):
+        pr = export.digit_probabilities(export.logits_of(p, x), T)
+        s = np.sort(pr, 1)
+        return np.stack([s[:, -1], s[:, -2], -(pr * np.log(pr + 1e-12)).sum(1)], 1)
+
+    cd = data.synthetic_calib_drawings(); cn = data.nondigit_calib_drawings()
+    td = data.synthetic_test_drawings(); tn = data.nondigit_test_drawings()
+
+    sets = {
+        "calib digits": [r[3] for r in cd], "calib non": [r[2] for r in cn],
+        "test digits": [r[3] for r in td], "test non": [r[2] for r in tn],
+    }
+    X = {k: np.hstack([net(data.render(v)), feats(v)]) for k, v in sets.items()}
+
+    def design(F, which):
+        conf, second, ent, n, lr, turn, wr, hr = F.T
+        cols = {"conf": [np.log(conf / (1 - conf + 1e-9) + 1e-9)], "second": [second], "ent": [ent],
+                "n": [n, np.minimum(n, 4)], "len": [np.log(lr)], "turn": [np.log(turn + 0.1)], "shape": [wr, hr]}
+        return np.stack([c for k in which for c in cols[k]], 1)
+
+    for which in (["conf", "second", "ent", "shape"], ["conf", "second", "ent", "n", "shape"], ["conf", "second", "ent", "len", "turn", "shape"], ["conf", "second", "ent", "n", "len", "turn"]):
+        A = np.vstack([design(X["calib digits"], which), design(X["calib non"], which)])
+        y = np.r_[np.zeros(len(X["calib digits"])), np.ones(len(X["calib non"]))]
+        clf = LogisticRegression(C=1.0, max_iter=5000, class_weight="balanced").fit(A, y)
+        s_cd = clf.decision_function(design(X["calib digits"], which))
+        thr = np.quantile(s_cd, 1 - 0.0025)
+        out = [f"{'+'.join(which)}:"]
+        for k in X:
+            out.append(f"{k} refused {100 * (clf.decision_function(design(X[k], which)) > thr).mean():.2f}%")
+        print(" | ".join(out), flush=True)
+
+    which = ["conf", "second", "ent", "n", "len", "turn", "shape"]
+    A = np.vstack([design(X["calib digits"], which), design(X["calib non"], which)])
+    y = np.r_[np.zeros(len(X["calib digits"])), np.ones(len(X["calib non"]))]
+    for depth in (2, 3):
+        clf = HistGradientBoostingClassifier(max_depth=depth, max_iter=150, learning_rate=0.1, class_weight="balanced", random_state=0).fit(A, y)
+        thr = np.quantile(clf.predict_proba(design(X["calib digits"], which))[:, 1], 1 - 0.0025)
+        print("gbm", depth, " | ".join(f"{k} refused {100 * (clf.predict_proba(design(X[k], which))[:, 1] > thr).mean():.2f}%" for k in X))
+
+    # Stress: the held-out digits drawn with a denser, shakier pen (each segment cut in 4,
+    # every point moved by gaussian noise of 1 % of the digit's extent): true digits.
+    rng = np.random.default_rng(7)
+    def shaky(strokes):
+        out = []
+        allp = np.concatenate([np.asarray(s, float)[:, :2] for s in strokes])
+        ext = max(np.ptp(allp[:, 0]), np.ptp(allp[:, 1]), 1.0)
+        for s in strokes:
+            q = np.asarray(s, float)[:, :2]
+            if len(q) > 1:
+                t = np.linspace(0, len(q) - 1, 4 * (len(q) - 1) + 1)
+                q = np.stack([np.interp(t, np.arange(len(q)), q[:, 0]), np.interp(t, np.arange(len(q)), q[:, 1])], 1)
+            q = q + rng.normal(0, 0.01 * ext, q.shape)
+            out.append([[float(a), float(b)] for a, b in q])
+        return out
+    sh = [shaky(s) for s in sets["test digits"]]
+    Xs = np.hstack([net(data.render(sh)), feats(sh)])
+    lr_which = ["conf", "second", "ent", "n", "len", "turn", "shape"]
+    A2 = np.vstack([design(X["calib digits"], lr_which), design(X["calib non"], lr_which)])
+    lr = LogisticRegression(C=1.0, max_iter=5000, class_weight="balanced").fit(A2, y)
+    lthr = np.quantile(lr.decision_function(design(X["calib digits"], lr_which)), 1 - 0.0025)
+    conf_thr = np.quantile(X["calib digits"][:, 0], 0.0025)
+    print(f"shaky test digits refused: confidence alone {100 * (Xs[:, 0] < conf_thr).mean():.2f}% | "
+          f"logistic {100 * (lr.decision_function(design(Xs, lr_which)) > lthr).mean():.2f}% | "
+          f"gbm3 {100 * (clf.predict_proba(design(Xs, which))[:, 1] > thr).mean():.2f}%")
+
+
+if "--tta" in sys.argv:
+    tta()
+if "--features" in sys.argv:
+    features()
