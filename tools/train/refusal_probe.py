@@ -17,9 +17,21 @@ from sklearn.linear_model import LogisticRegression
 import data
 import export
 import quick_eval
+import raster
 
 p = quick_eval.load(sys.argv[1])
 T = 0.4644
+
+
+def option(name, default):
+    return float(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
+
+
+# --features: the points the stroke features are measured on (--step S: decimated
+# at S px of an 18-px drawing, 0: as drawn), and the shaky pen of the stress set.
+STEP = option("--step", 0.0)
+NOISE = option("--noise", 0.01)
+DENSER = int(option("--denser", 4))
 
 
 def tta():
@@ -74,10 +86,27 @@ def tta():
 
 def features():
 
+    def decimated(pts):
+        """The points scaled so the drawing's longest side is raster.FIT_SIZE px, a point
+        closer than STEP px to the last kept one skipped (not a stroke's last)."""
+        allp = np.concatenate(pts)
+        ext = max(np.ptp(allp[:, 0]), np.ptp(allp[:, 1]), 1e-6)
+        out = []
+        for q in pts:
+            q = q * (raster.FIT_SIZE / ext)
+            kept = [q[0]]
+            for i in range(1, len(q)):
+                if i == len(q) - 1 or np.sum((q[i] - kept[-1]) ** 2) >= STEP * STEP:
+                    kept.append(q[i])
+            out.append(np.array(kept))
+        return out
+
     def feats(drawings):
         rows = []
         for strokes in drawings:
             pts = [np.asarray(s, float)[:, :2] for s in strokes]
+            if STEP > 0:
+                pts = decimated(pts)
             allp = np.concatenate(pts)
             w, h = np.ptp(allp[:, 0]), np.ptp(allp[:, 1])
             ext = max(w, h, 1e-6)
@@ -127,9 +156,11 @@ def features():
     which = ["conf", "second", "ent", "n", "len", "turn", "shape"]
     A = np.vstack([design(X["calib digits"], which), design(X["calib non"], which)])
     y = np.r_[np.zeros(len(X["calib digits"])), np.ones(len(X["calib non"]))]
+    trees = {}
     for depth in (2, 3):
         clf = HistGradientBoostingClassifier(max_depth=depth, max_iter=150, learning_rate=0.1, class_weight="balanced", random_state=0).fit(A, y)
         thr = np.quantile(clf.predict_proba(design(X["calib digits"], which))[:, 1], 1 - 0.0025)
+        trees[depth] = (clf, thr)
         print("gbm", depth, " | ".join(f"{k} refused {100 * (clf.predict_proba(design(X[k], which))[:, 1] > thr).mean():.2f}%" for k in X))
 
     # Stress: the held-out digits drawn with a denser, shakier pen (each segment cut in 4,
@@ -142,9 +173,9 @@ def features():
         for s in strokes:
             q = np.asarray(s, float)[:, :2]
             if len(q) > 1:
-                t = np.linspace(0, len(q) - 1, 4 * (len(q) - 1) + 1)
+                t = np.linspace(0, len(q) - 1, DENSER * (len(q) - 1) + 1)
                 q = np.stack([np.interp(t, np.arange(len(q)), q[:, 0]), np.interp(t, np.arange(len(q)), q[:, 1])], 1)
-            q = q + rng.normal(0, 0.01 * ext, q.shape)
+            q = q + rng.normal(0, NOISE * ext, q.shape)
             out.append([[float(a), float(b)] for a, b in q])
         return out
     sh = [shaky(s) for s in sets["test digits"]]
@@ -156,7 +187,7 @@ def features():
     conf_thr = np.quantile(X["calib digits"][:, 0], 0.0025)
     print(f"shaky test digits refused: confidence alone {100 * (Xs[:, 0] < conf_thr).mean():.2f}% | "
           f"logistic {100 * (lr.decision_function(design(Xs, lr_which)) > lthr).mean():.2f}% | "
-          f"gbm3 {100 * (clf.predict_proba(design(Xs, which))[:, 1] > thr).mean():.2f}%")
+          + " | ".join(f"gbm{d} {100 * (c.predict_proba(design(Xs, which))[:, 1] > t).mean():.2f}%" for d, (c, t) in trees.items()))
 
 
 if "--tta" in sys.argv:
