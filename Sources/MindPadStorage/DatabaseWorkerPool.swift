@@ -8,10 +8,10 @@ import Synchronization
 /// A job gets the worker's connection; its completion runs on that worker
 /// thread, so a caller that must continue elsewhere (the lws service thread)
 /// hops there itself. A job wakes the worker that went idle last, so a
-/// light load keeps to the few warmest connections. A worker connects lazily, and after a failure waits with
-/// exponential backoff (100 ms doubling to 5 s) before trying again; jobs that
-/// arrive meanwhile fail at once with `connectionFailed` instead of queueing
-/// behind a dead database.
+/// light load keeps to the few warmest connections. A worker connects
+/// lazily, and after a failure waits with exponential backoff (100 ms
+/// doubling to 5 s) before trying again; jobs that arrive meanwhile fail at
+/// once with `connectionFailed` instead of queueing behind a dead database.
 ///
 /// Nothing waits on a database that hangs: every connection has statement,
 /// lock and client-side deadlines (`PostgresTimeouts.serving`), no job waits
