@@ -142,7 +142,9 @@ def features():
                 "n": [n, np.minimum(n, 4)], "len": [np.log(lr)], "turn": [np.log(turn + 0.1)], "shape": [wr, hr]}
         return np.stack([c for k in which for c in cols[k]], 1)
 
-    for which in (["conf", "second", "ent", "shape"], ["conf", "second", "ent", "n", "shape"], ["conf", "second", "ent", "len", "turn", "shape"], ["conf", "second", "ent", "n", "len", "turn"]):
+    # Logistic rules: the confidence alone (today's rule), then more inputs.
+    for which in (["conf"], ["conf", "second", "ent"], ["conf", "n", "len", "turn"],
+                  ["conf", "second", "ent", "n", "len", "turn", "shape"]):
         A = np.vstack([design(X["calib digits"], which), design(X["calib non"], which)])
         y = np.r_[np.zeros(len(X["calib digits"])), np.ones(len(X["calib non"]))]
         clf = LogisticRegression(C=1.0, max_iter=5000, class_weight="balanced").fit(A, y)
