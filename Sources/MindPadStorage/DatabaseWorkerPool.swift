@@ -50,11 +50,12 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     /// Workers waiting for a job, the most recently idle last; each waits
     /// on its own semaphore in `wakeups`.
     private var idle: [Int] = []
-    private var wakeups: [DispatchSemaphore] = []
     private var retryAfter: ContinuousClock.Instant?
     private var backoff: Duration = .milliseconds(100)
     private var databaseWasDown = false
     private let finished = DispatchGroup()
+    /// One per worker, signalled when a job (or the stop) is for it.
+    private let wakeups: [DispatchSemaphore]
 
     /// - Parameters:
     ///   - connectionString: libpq URI or key/value string.

@@ -142,32 +142,33 @@ def features():
                 "n": [n, np.minimum(n, 4)], "len": [np.log(lr)], "turn": [np.log(turn + 0.1)], "shape": [wr, hr]}
         return np.stack([c for k in which for c in cols[k]], 1)
 
-    # Logistic rules: the confidence alone (today's rule), then more inputs.
-    for which in (["conf"], ["conf", "second", "ent"], ["conf", "n", "len", "turn"],
-                  ["conf", "second", "ent", "n", "len", "turn", "shape"]):
-        A = np.vstack([design(X["calib digits"], which), design(X["calib non"], which)])
-        y = np.r_[np.zeros(len(X["calib digits"])), np.ones(len(X["calib non"]))]
-        clf = LogisticRegression(C=1.0, max_iter=5000, class_weight="balanced").fit(A, y)
-        s_cd = clf.decision_function(design(X["calib digits"], which))
-        thr = np.quantile(s_cd, 1 - 0.0025)
-        out = [f"{'+'.join(which)}:"]
-        for k in X:
-            out.append(f"{k} refused {100 * (clf.decision_function(design(X[k], which)) > thr).mean():.2f}%")
-        print(" | ".join(out), flush=True)
-
-    which = ["conf", "second", "ent", "n", "len", "turn", "shape"]
-    A = np.vstack([design(X["calib digits"], which), design(X["calib non"], which)])
     y = np.r_[np.zeros(len(X["calib digits"])), np.ones(len(X["calib non"]))]
-    trees = {}
-    for depth in (2, 3):
-        clf = HistGradientBoostingClassifier(max_depth=depth, max_iter=150, learning_rate=0.1, class_weight="balanced", random_state=0).fit(A, y)
-        thr = np.quantile(clf.predict_proba(design(X["calib digits"], which))[:, 1], 1 - 0.0025)
-        trees[depth] = (clf, thr)
-        print("gbm", depth, " | ".join(f"{k} refused {100 * (clf.predict_proba(design(X[k], which))[:, 1] > thr).mean():.2f}%" for k in X))
 
-    # Stress: the held-out digits drawn with a denser, shakier pen (each segment cut in 4,
-    # every point moved by gaussian noise of 1 % of the digit's extent): true digits.
+    def rule(clf, which):
+        """`clf` fitted on the calibration set; returns refused(F), its threshold
+        refusing 0.25 % of the calibration digits."""
+        clf.fit(np.vstack([design(X["calib digits"], which), design(X["calib non"], which)]), y)
+        thr = np.quantile(clf.decision_function(design(X["calib digits"], which)), 1 - 0.0025)
+        return lambda F: clf.decision_function(design(F, which)) > thr
+
+    def report(name, refused):
+        print(f"{name}: " + " | ".join(f"{k} refused {100 * refused(F).mean():.2f}%" for k, F in X.items()), flush=True)
+
+    everything = ["conf", "second", "ent", "n", "len", "turn", "shape"]
+    # Logistic rules: the confidence alone (today's rule), then more inputs.
+    for which in (["conf"], ["conf", "second", "ent"], ["conf", "n", "len", "turn"]):
+        report("+".join(which), rule(LogisticRegression(C=1.0, max_iter=5000, class_weight="balanced"), which))
+    rules = {"logistic": rule(LogisticRegression(C=1.0, max_iter=5000, class_weight="balanced"), everything)}
+    report("+".join(everything), rules["logistic"])
+    for depth in (2, 3):
+        rules[f"gbm{depth}"] = rule(HistGradientBoostingClassifier(
+            max_depth=depth, max_iter=150, learning_rate=0.1, class_weight="balanced", random_state=0), everything)
+        report(f"gbm {depth}", rules[f"gbm{depth}"])
+
+    # Stress: the held-out digits drawn with a denser, shakier pen (each segment cut in
+    # DENSER, every point moved by gaussian noise of NOISE of the digit's extent): true digits.
     rng = np.random.default_rng(7)
+
     def shaky(strokes):
         out = []
         allp = np.concatenate([np.asarray(s, float)[:, :2] for s in strokes])
@@ -182,15 +183,9 @@ def features():
         return out
     sh = [shaky(s) for s in sets["test digits"]]
     Xs = np.hstack([net(data.render(sh)), feats(sh)])
-    lr_which = ["conf", "second", "ent", "n", "len", "turn", "shape"]
-    A2 = np.vstack([design(X["calib digits"], lr_which), design(X["calib non"], lr_which)])
-    lr = LogisticRegression(C=1.0, max_iter=5000, class_weight="balanced").fit(A2, y)
-    lthr = np.quantile(lr.decision_function(design(X["calib digits"], lr_which)), 1 - 0.0025)
     conf_thr = np.quantile(X["calib digits"][:, 0], 0.0025)
     print(f"shaky test digits refused: confidence alone {100 * (Xs[:, 0] < conf_thr).mean():.2f}% | "
-          f"logistic {100 * (lr.decision_function(design(Xs, lr_which)) > lthr).mean():.2f}% | "
-          + " | ".join(f"gbm{d} {100 * (c.predict_proba(design(Xs, which))[:, 1] > t).mean():.2f}%" for d, (c, t) in trees.items()))
-
+          + " | ".join(f"{name} {100 * refused(Xs).mean():.2f}%" for name, refused in rules.items()))
 
 if "--tta" in sys.argv:
     tta()
