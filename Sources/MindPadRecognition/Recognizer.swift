@@ -21,8 +21,13 @@ public final class Recognizer: Sendable {
     /// fitted on held-out drawings by tools/train/export.py; 1 without metadata).
     public let temperature: Float
     /// A reading whose (calibrated) confidence is below this is `unsure`
-    /// (0 without metadata: never).
+    /// (0 without metadata: never). A whole drawing is judged by `refusal`
+    /// instead when the model has it; an image alone, or a digit of a number,
+    /// by this.
     public let unsureBelow: Float
+    /// The rule that refuses a whole drawing by its confidence and its strokes
+    /// (the metadata's `refusal`; nil without it).
+    public let refusal: RefusalRule?
     /// The network has an 11th output, "not a digit": a drawing where it is the
     /// largest logit is `unsure` whatever its confidence.
     public var hasNotADigitOutput: Bool { network.outputs == 11 }
@@ -64,6 +69,7 @@ public final class Recognizer: Sendable {
         }
         temperature = try calibration("temperature", 1, 0.05...20)
         unsureBelow = try calibration("unsure_below", 0, 0...1)
+        refusal = try file.metadata["refusal"].map { (text) throws(RecognitionError) in try RefusalRule(json: text) }
         if let side = file.metadata["grid"], side != String(Rasterizer.side) {
             throw RecognitionError(.invalidModel, detail: "grid \(side)")
         }
@@ -89,10 +95,21 @@ public final class Recognizer: Sendable {
     /// Scratch buffers for one thread at a time.
     public func makeWorkspace() -> Workspace { Workspace() }
 
-    /// Rasterizes and classifies a drawing. Allocates nothing.
+    /// Rasterizes and classifies a drawing; `unsure` by the refusal rule when the
+    /// model has one. Allocates nothing.
     public func recognize(_ drawing: Drawing, in workspace: Workspace) throws(RecognitionError) -> Recognition {
         try rasterizer.rasterize(drawing, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
-        return classifyWorkspaceImage(workspace)
+        let r = classifyWorkspaceImage(workspace)
+        guard let refusal else { return r }
+        let refused = refusal.refuses(RefusalRule.features(r.probabilities, rasterizer.shape(of: drawing)))
+        return Recognition(digit: r.digit, confidence: r.confidence, probabilities: r.probabilities,
+                           unsure: refused || (hasNotADigitOutput && workspace.logits[10] > workspace.logits[r.digit]))
+    }
+
+    /// The features the refusal rule judges a whole drawing by (for tests and tools).
+    public func refusalFeatures(_ drawing: Drawing, in workspace: Workspace) throws(RecognitionError) -> SIMD8<Double> {
+        let r = try recognize(drawing, in: workspace)
+        return RefusalRule.features(r.probabilities, rasterizer.shape(of: drawing))
     }
 
     /// Rasterizes and classifies one part of an already validated drawing (a digit

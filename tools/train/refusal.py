@@ -1,0 +1,231 @@
+"""The refusal rule of a whole drawing (issue 18): gradient-boosted trees on the network's
+calibrated probabilities and five features of the strokes, fitted on the calibration set.
+
+The confidence alone refuses 83.65 % of the held-out non-digits at 0.20 % of the held-out
+digits (docs/recognition.md, "A seventh pass"): a scribble the network takes for a digit
+is taken for it from every side of the image. The strokes say what the 28x28 image has
+lost: how many there are, how much ink over the drawing's extent, how much the pen turned.
+
+The features, mirrored by `StrokeShape` in Sources/MindPadRecognition (a parity fixture
+checks it), are measured on the points the rasterizer keeps (the drawing scaled so its
+longer side is FIT_SIZE px, a point closer than MIN_STEP px to the last kept one of its
+stroke skipped unless it ends the stroke), so a pen's sampling rate counts for little:
+  confidence, second, entropy  the calibrated probabilities of the ten digits: the largest,
+                               the second largest, and their entropy (nats);
+  strokes                      how many strokes;
+  ink                          the kept polylines' length over the kept points' extent
+                               (the longer side of their box);
+  turning                      how far the pen turned, in whole turns: the sum over each
+                               stroke's consecutive kept segments of |the angle between
+                               them|; segments shorter than TURN_MIN px (a stroke's last
+                               point may sit right after the last kept one) are passed over;
+  width, height                the kept points' box over its longer side.
+
+The trees are sklearn's HistGradientBoostingClassifier, depth 2, with monotonic
+constraints: a drawing is never judged more digit-like for a lower confidence, a higher
+second probability or entropy, or more strokes. Ink and turning are left free: a stray
+mark has little of both, a scribble much. Their score (the sum of
+the leaves plus a baseline: the log-odds of "not a digit") above `threshold` refuses the
+drawing; the threshold refuses REFUSE_DIGITS of the calibration digits, as export.py's
+confidence threshold does.
+
+usage: .venv/bin/python refusal.py [--write] [--free]
+  fits on the shipped weights' calibration set and prints the held-out shares refused;
+  --write also puts the rule into the shipped safetensors' metadata ("refusal", JSON;
+  the tensors are not touched) and writes Tests/MindPadRecognitionTests/RefusalFixture.swift;
+  --free also fits the trees without monotonic constraints, for comparison.
+export.py fits and embeds the rule too, after writing new weights.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+import data
+import export
+import raster
+
+FEATURES = ["confidence", "second", "entropy", "strokes", "ink", "turning", "width", "height"]
+# +1: "not a digit" never falls as the feature grows; -1: never rises; 0: free.
+MONOTONIC = [-1, 1, 1, 1, 0, 0, 0, 0]
+TURN_MIN = 0.25  # px
+DEPTH, TREES, RATE = 2, 150, 0.1
+FIXTURE = os.path.join(export.TESTS, "RefusalFixture.swift")
+
+
+def kept_strokes(strokes, fit_size=raster.FIT_SIZE, min_step=raster.MIN_STEP):
+    """Each stroke's points as the rasterizer keeps them, scaled (not centred): arrays (n, 2)."""
+    pts = [np.asarray([(float(p[0]), float(p[1])) for p in s], np.float64).reshape(-1, 2) for s in strokes]
+    allp = np.concatenate(pts)
+    minx, miny = allp.min(0)
+    maxx, maxy = allp.max(0)
+    extent = max(maxx - minx, maxy - miny)
+    mag = max(abs(minx), abs(maxx), abs(miny), abs(maxy), 1.0)
+    scale = 0.0 if extent <= raster.DEGENERATE * mag else fit_size / extent
+    midx, midy = (minx + maxx) / 2.0, (miny + maxy) / 2.0
+    step2 = min_step * min_step
+    out = []
+    for q in pts:
+        if len(q) == 0:
+            continue
+        kx, ky = (q[0, 0] - midx) * scale, (q[0, 1] - midy) * scale
+        kept = [(kx, ky)]
+        last = len(q) - 1
+        for i in range(1, len(q)):
+            px, py = (q[i, 0] - midx) * scale, (q[i, 1] - midy) * scale
+            if i != last:
+                dx, dy = px - kx, py - ky
+                if dx * dx + dy * dy < step2:
+                    continue
+            kept.append((px, py))
+            kx, ky = px, py
+        out.append(np.array(kept))
+    return out
+
+
+def stroke_features(strokes):
+    """[strokes, ink, turning, width, height] of one drawing (see the module's doc)."""
+    kept = kept_strokes(strokes)
+    allp = np.concatenate(kept)
+    w, h = np.ptp(allp[:, 0]), np.ptp(allp[:, 1])
+    ext = max(w, h, 1e-6)
+    length = 0.0
+    turn = 0.0
+    for q in kept:
+        d = np.diff(q, axis=0)
+        norms = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+        length += float(norms.sum())
+        a = np.arctan2(d[norms >= TURN_MIN, 1], d[norms >= TURN_MIN, 0])
+        if len(a) > 1:
+            turn += float(np.abs(np.angle(np.exp(1j * np.diff(a)))).sum())
+    return [float(len(kept)), length / ext, turn / (2 * math.pi), w / ext, h / ext]
+
+
+def network_features(probabilities):
+    """[confidence, second, entropy] of rows of the ten calibrated digit probabilities."""
+    s = np.sort(probabilities, 1)
+    ent = -(probabilities * np.log(np.maximum(probabilities, 1e-30))).sum(1)
+    return np.stack([s[:, -1], s[:, -2], ent], 1)
+
+
+def features(p, temperature, drawings):
+    """The eight features of each drawing (the network run as shipped, in float32)."""
+    probs = export.digit_probabilities(export.logits_of(p, data.render(drawings)), temperature)
+    return np.hstack([network_features(probs.astype(np.float64)), np.array([stroke_features(s) for s in drawings])])
+
+
+def fit(xd, xn, monotonic=True):
+    """Trees fitted on calibration digits `xd` and non-digits `xn` (feature rows), as the
+    rule Swift reads: {"features", "baseline", "threshold", "trees": [[node, ...], ...]},
+    a node [feature, threshold, left, right] (x[feature] <= threshold goes left) or [value]."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    clf = HistGradientBoostingClassifier(max_depth=DEPTH, max_iter=TREES, learning_rate=RATE,
+                                         class_weight="balanced", random_state=0,
+                                         monotonic_cst=MONOTONIC if monotonic else None)
+    x = np.vstack([xd, xn])
+    clf.fit(x, np.r_[np.zeros(len(xd)), np.ones(len(xn))])
+    trees = []
+    for (predictor,) in clf._predictors:
+        nodes = []
+        for n in predictor.nodes:
+            if n["is_leaf"]:
+                nodes.append([float(n["value"])])
+            else:
+                nodes.append([int(n["feature_idx"]), float(n["num_threshold"]), int(n["left"]), int(n["right"])])
+        trees.append(nodes)
+    rule = {"features": FEATURES, "baseline": float(np.ravel(clf._baseline_prediction)[0]), "trees": trees}
+    scores = score(rule, x)
+    # The exported trees are the classifier (missing values, categories: none here).
+    assert np.allclose(scores, clf.decision_function(x), atol=1e-9), "exported trees differ from sklearn"
+    rule["threshold"] = float(np.quantile(score(rule, xd), 1 - export.REFUSE_DIGITS))
+    return rule
+
+
+def score(rule, x):
+    """The rule's score of each feature row, as Swift computes it."""
+    out = np.full(len(x), rule["baseline"])
+    for nodes in rule["trees"]:
+        for r, row in enumerate(x):
+            i = 0
+            while len(nodes[i]) == 4:
+                f, t, left, right = nodes[i]
+                i = left if row[f] <= t else right
+            out[r] += nodes[i][0]
+    return out
+
+
+def refused(rule, x):
+    return score(rule, x) > rule["threshold"]
+
+
+def embed(rule, path=export.SAFETENSORS):
+    """Rewrites the safetensors header with the rule in its metadata; the tensor bytes stay."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    n = int.from_bytes(blob[:8], "little")
+    header = json.loads(blob[8:8 + n])
+    header.setdefault("__metadata__", {})["refusal"] = json.dumps(rule, separators=(",", ":"))
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)  # the tensors stay 8-byte aligned
+    with open(path, "wb") as f:
+        f.write(len(text).to_bytes(8, "little") + text + blob[8 + n:])
+    print("wrote the refusal rule into", path, os.path.getsize(path), "bytes")
+
+
+def write_fixture(rule, p, temperature):
+    """Drawings (the first 4 non-digits of each kind and 2 digits of each digit, held out,
+    not picked by outcome) with their stroke features, eight features, score and verdict."""
+    nondigits = data.nondigit_test_drawings()
+    cases = []
+    for kind in ("scribble", "letter", "two digits", "stray marks"):
+        cases += [(kind, s) for (k, _, s) in nondigits if k == kind][:4]
+    digits = data.synthetic_test_drawings()
+    for d in range(10):
+        cases += [(f"digit {d}", r[3]) for r in digits if r[0] == d][:2]
+    x = features(p, temperature, [s for _, s in cases])
+    rows = [{"line": json.dumps({"width": 400, "height": 400, "strokes": s}, separators=(",", ":")),
+             "kind": k, "features": [float(v) for v in f], "score": float(sc), "refused": bool(sc > rule["threshold"])}
+            for (k, s), f, sc in zip(cases, x, score(rule, x))]
+    export.swift_fixture("RefusalFixture", rows,
+                         "Held-out drawings, their eight refusal features and the rule's score.",
+                         by="tools/train/refusal.py")
+
+
+def calibrated(p, temperature):
+    """The rule fitted on the calibration set of weights `p`, and the eight features of
+    the calibration and held-out sets it was measured on."""
+    sets = {
+        "calibration digits": [r[3] for r in data.synthetic_calib_drawings()],
+        "calibration non-digits": [r[2] for r in data.nondigit_calib_drawings()],
+        "held-out digits": [r[3] for r in data.synthetic_test_drawings()],
+        "held-out non-digits": [r[2] for r in data.nondigit_test_drawings()],
+    }
+    x = {k: features(p, temperature, v) for k, v in sets.items()}
+    rule = fit(x["calibration digits"], x["calibration non-digits"])
+    print(f"refusal rule (threshold {rule['threshold']:.4f}): "
+          + " | ".join(f"{k} refused {100 * refused(rule, f).mean():.2f}%" for k, f in x.items()), flush=True)
+    return rule, x
+
+
+def main():
+    from safetensors import safe_open
+    import quick_eval
+    p = quick_eval.load(export.SAFETENSORS)
+    with safe_open(export.SAFETENSORS, framework="numpy") as f:
+        temperature = float(f.metadata()["temperature"])
+    rule, x = calibrated(p, temperature)
+    if "--free" in sys.argv:
+        free = fit(x["calibration digits"], x["calibration non-digits"], monotonic=False)
+        print("without monotonic constraints: "
+              + " | ".join(f"{k} refused {100 * refused(free, f).mean():.2f}%" for k, f in x.items()))
+    if "--write" in sys.argv:
+        embed(rule)
+        write_fixture(rule, p, temperature)
+
+
+if __name__ == "__main__":
+    main()
