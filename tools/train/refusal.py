@@ -29,11 +29,12 @@ the leaves plus a baseline: the log-odds of "not a digit") above `threshold` ref
 drawing; the threshold refuses REFUSE_DIGITS of the calibration digits, as export.py's
 confidence threshold does.
 
-usage: .venv/bin/python refusal.py [--write] [--free]
+usage: .venv/bin/python refusal.py [--write] [--free] [--shaky]
   fits on the shipped weights' calibration set and prints the held-out shares refused;
   --write also puts the rule into the shipped safetensors' metadata ("refusal", JSON;
   the tensors are not touched) and writes Tests/MindPadRecognitionTests/RefusalFixture.swift;
-  --free also fits the trees without monotonic constraints, for comparison.
+  --free also fits the trees without monotonic constraints, for comparison;
+  --shaky also reads the held-out digits drawn with denser, shakier pens (true digits).
 export.py fits and embeds the rule too, after writing new weights.
 """
 from __future__ import annotations
@@ -211,6 +212,22 @@ def calibrated(p, temperature):
     return rule, x
 
 
+def shaky(strokes, rng, denser, noise):
+    """A drawing again with a denser, shakier pen: each segment cut in `denser`, every
+    point moved by gaussian noise of `noise` times the drawing's extent."""
+    out = []
+    allp = np.concatenate([np.asarray(s, float)[:, :2] for s in strokes])
+    ext = max(np.ptp(allp[:, 0]), np.ptp(allp[:, 1]), 1.0)
+    for s in strokes:
+        q = np.asarray(s, float)[:, :2]
+        if len(q) > 1:
+            t = np.linspace(0, len(q) - 1, denser * (len(q) - 1) + 1)
+            q = np.stack([np.interp(t, np.arange(len(q)), q[:, 0]), np.interp(t, np.arange(len(q)), q[:, 1])], 1)
+        q = q + rng.normal(0, noise * ext, q.shape)
+        out.append([[float(a), float(b)] for a, b in q])
+    return out
+
+
 def main():
     from safetensors import safe_open
     import quick_eval
@@ -222,6 +239,14 @@ def main():
         free = fit(x["calibration digits"], x["calibration non-digits"], monotonic=False)
         print("without monotonic constraints: "
               + " | ".join(f"{k} refused {100 * refused(free, f).mean():.2f}%" for k, f in x.items()))
+    if "--shaky" in sys.argv:
+        # True digits, so every refusal is a loss: the held-out digits with a shaky pen.
+        conf_thr = float(np.quantile(x["calibration digits"][:, 0], export.REFUSE_DIGITS))
+        for denser, noise in ((4, 0.01), (8, 0.02)):
+            rng = np.random.default_rng(7)
+            xs = features(p, temperature, [shaky(r[3], rng, denser, noise) for r in data.synthetic_test_drawings()])
+            print(f"held-out digits, pen x{denser} denser, noise {100 * noise:.0f} %: refused by the confidence "
+                  f"alone {100 * (xs[:, 0] < conf_thr).mean():.2f}%, by the rule {100 * refused(rule, xs).mean():.2f}%")
     if "--write" in sys.argv:
         embed(rule)
         write_fixture(rule, p, temperature)

@@ -18,6 +18,7 @@ import data
 import export
 import quick_eval
 import raster
+import refusal
 
 p = quick_eval.load(sys.argv[1])
 T = 0.4644
@@ -169,19 +170,7 @@ def features():
     # DENSER, every point moved by gaussian noise of NOISE of the digit's extent): true digits.
     rng = np.random.default_rng(7)
 
-    def shaky(strokes):
-        out = []
-        allp = np.concatenate([np.asarray(s, float)[:, :2] for s in strokes])
-        ext = max(np.ptp(allp[:, 0]), np.ptp(allp[:, 1]), 1.0)
-        for s in strokes:
-            q = np.asarray(s, float)[:, :2]
-            if len(q) > 1:
-                t = np.linspace(0, len(q) - 1, DENSER * (len(q) - 1) + 1)
-                q = np.stack([np.interp(t, np.arange(len(q)), q[:, 0]), np.interp(t, np.arange(len(q)), q[:, 1])], 1)
-            q = q + rng.normal(0, NOISE * ext, q.shape)
-            out.append([[float(a), float(b)] for a, b in q])
-        return out
-    sh = [shaky(s) for s in sets["test digits"]]
+    sh = [refusal.shaky(s, rng, DENSER, NOISE) for s in sets["test digits"]]
     Xs = np.hstack([net(data.render(sh)), feats(sh)])
     conf_thr = np.quantile(X["calib digits"][:, 0], 0.0025)
     print(f"shaky test digits refused: confidence alone {100 * (Xs[:, 0] < conf_thr).mean():.2f}% | "
