@@ -29,11 +29,12 @@ the leaves plus a baseline: the log-odds of "not a digit") above `threshold` ref
 drawing; the threshold refuses REFUSE_DIGITS of the calibration digits, as export.py's
 confidence threshold does.
 
-usage: .venv/bin/python refusal.py [--write] [--free] [--shaky]
+usage: .venv/bin/python refusal.py [--write] [--free] [--shares] [--shaky]
   fits on the shipped weights' calibration set and prints the held-out shares refused;
   --write also puts the rule into the shipped safetensors' metadata ("refusal", JSON;
   the tensors are not touched) and writes Tests/MindPadRecognitionTests/RefusalFixture.swift;
   --free also fits the trees without monotonic constraints, for comparison;
+  --shares also fits thresholds refusing 0.10-0.25 % of the calibration digits;
   --shaky also reads the held-out digits drawn with denser, shakier pens (true digits).
 export.py fits and embeds the rule too, after writing new weights.
 """
@@ -119,7 +120,7 @@ def features(p, temperature, drawings):
     return np.hstack([network_features(probs.astype(np.float64)), np.array([stroke_features(s) for s in drawings])])
 
 
-def fit(xd, xn, monotonic=True):
+def fit(xd, xn, monotonic=True, refuse_digits=export.REFUSE_DIGITS):
     """Trees fitted on calibration digits `xd` and non-digits `xn` (feature rows), as the
     rule Swift reads: {"features", "baseline", "threshold", "trees": [[node, ...], ...]},
     a node [feature, threshold, left, right] (x[feature] <= threshold goes left) or [value]."""
@@ -142,7 +143,7 @@ def fit(xd, xn, monotonic=True):
     scores = score(rule, x)
     # The exported trees are the classifier (missing values, categories: none here).
     assert np.allclose(scores, clf.decision_function(x), atol=1e-9), "exported trees differ from sklearn"
-    rule["threshold"] = float(np.quantile(score(rule, xd), 1 - export.REFUSE_DIGITS))
+    rule["threshold"] = float(np.quantile(score(rule, xd), 1 - refuse_digits))
     return rule
 
 
@@ -239,6 +240,17 @@ def main():
         free = fit(x["calibration digits"], x["calibration non-digits"], monotonic=False)
         print("without monotonic constraints: "
               + " | ".join(f"{k} refused {100 * refused(free, f).mean():.2f}%" for k, f in x.items()))
+    if "--shares" in sys.argv:
+        # Other shares of the calibration digits refused: the held-out shares, and the
+        # three styles of held-out digits refused most.
+        styles = np.array([f"{r[0]} {r[1]}" for r in data.synthetic_test_drawings()])
+        for share in (0.001, 0.0015, 0.002, 0.0025):
+            other = fit(x["calibration digits"], x["calibration non-digits"], refuse_digits=share)
+            ref = refused(other, x["held-out digits"])
+            worst = sorted(((ref[styles == s].mean(), s) for s in set(styles)), reverse=True)[:3]
+            print(f"refusing {100 * share:.2f}% of the calibration digits: held-out non-digits refused "
+                  f"{100 * refused(other, x['held-out non-digits']).mean():.2f}%, digits {100 * ref.mean():.2f}%; "
+                  "most refused styles " + ", ".join(f"{s} {100 * v:.2f}%" for v, s in worst))
     if "--shaky" in sys.argv:
         # True digits, so every refusal is a loss: the held-out digits with a shaky pen.
         conf_thr = float(np.quantile(x["calibration digits"][:, 0], export.REFUSE_DIGITS))
