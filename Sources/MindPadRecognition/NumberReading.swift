@@ -77,7 +77,7 @@ extension Recognizer {
     public static let maxNumberDigits = 8
 
     /// Splits a drawing of a number written left to right into digits and
-    /// reads each one with the digit network (see `NumberSegmenter`): strokes
+    /// reads each one with the `numbers` network (see `NumberSegmenter`): strokes
     /// that overlap or nearly overlap horizontally are one digit, a gap splits,
     /// and touching digits are cut where their ink is thinnest when that reads
     /// better than one digit. Validates like `recognize`; boxes are in the
@@ -92,7 +92,7 @@ extension Recognizer {
         gateFeatures: ((UInt64, [Double]) -> Void)? = nil
     ) throws(RecognitionError) -> NumberReading {
         try Rasterizer.validate(drawing)
-        var segmenter = NumberSegmenter(drawing, recognizer: self, workspace: workspace, tuning: tuning)
+        var segmenter = NumberSegmenter(drawing, recognizer: numbers, workspace: workspace, tuning: tuning)
         segmenter.gateFeatures = gateFeatures
         return NumberReading(digits: segmenter.read())
     }

@@ -11,6 +11,9 @@ import Foundation
 public final class Recognizer: Sendable {
     /// File name of the bundled weights in the target's `Resources`.
     public static let bundledModelName = "mindpad-digits"
+    /// File name of the bundled weights the number reader reads its digits with
+    /// (see `numbers`).
+    public static let bundledNumbersModelName = "mindpad-numbers"
 
     /// The preprocessing the model was trained with (from the file's metadata).
     public let rasterizer: Rasterizer
@@ -31,19 +34,22 @@ public final class Recognizer: Sendable {
     /// The network has an 11th output, "not a digit": a drawing where it is the
     /// largest logit is `unsure` whatever its confidence.
     public var hasNotADigitOutput: Bool { network.outputs == 11 }
+    private let numberReader: Recognizer?
+    /// The recognizer `readNumber` reads each digit of a number with: its own
+    /// weights when it was given some, else this one. The number segmenter's
+    /// gates and margins are fitted to one network's confidences
+    /// (`number_reading.py --fit-gate`), so the bundled recognizer keeps the
+    /// network they were fitted on for numbers while single digits move on.
+    public var numbers: Recognizer { numberReader ?? self }
 
     /// Loads weights from a safetensors file made by `tools/train/export.py`.
     public convenience init(contentsOf url: URL) throws(RecognitionError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw RecognitionError(.invalidModel, detail: "\(url.path): \(error)")
-        }
-        try self.init(safetensors: [UInt8](data))
+        try self.init(safetensors: try Self.read(url))
     }
 
-    public init(safetensors bytes: [UInt8]) throws(RecognitionError) {
+    /// `numbers`: the recognizer to read numbers' digits with (nil: this one).
+    public init(safetensors bytes: [UInt8], numbers: Recognizer? = nil) throws(RecognitionError) {
+        numberReader = numbers
         let file = try SafeTensors(bytes: bytes)
         network = try DigitNetwork(file)
         metadata = file.metadata
@@ -76,18 +82,32 @@ public final class Recognizer: Sendable {
     }
 
     /// URL of the weights shipped in this module's resources.
-    public static var bundledModelURL: URL? {
-        Bundle.module.url(forResource: bundledModelName, withExtension: "safetensors", subdirectory: "Resources")
+    public static var bundledModelURL: URL? { bundledURL(bundledModelName) }
+
+    private static func bundledURL(_ name: String) -> URL? {
+        Bundle.module.url(forResource: name, withExtension: "safetensors", subdirectory: "Resources")
     }
 
-    private static let shared: Result<Recognizer, RecognitionError> = {
-        guard let url = bundledModelURL else {
-            return .failure(RecognitionError(.invalidModel, detail: "\(bundledModelName).safetensors not in bundle"))
+    private static func read(_ url: URL) throws(RecognitionError) -> [UInt8] {
+        do {
+            return [UInt8](try Data(contentsOf: url))
+        } catch {
+            throw RecognitionError(.invalidModel, detail: "\(url.path): \(error)")
         }
-        return Result { () throws(RecognitionError) in try Recognizer(contentsOf: url) }
-    }()
+    }
 
-    /// The bundled model, loaded once per process.
+    private static let shared: Result<Recognizer, RecognitionError> = Result { () throws(RecognitionError) in
+        func url(_ name: String) throws(RecognitionError) -> URL {
+            guard let url = bundledURL(name) else {
+                throw RecognitionError(.invalidModel, detail: "\(name).safetensors not in bundle")
+            }
+            return url
+        }
+        let numbers = try Recognizer(safetensors: try read(try url(bundledNumbersModelName)))
+        return try Recognizer(safetensors: try read(try url(bundledModelName)), numbers: numbers)
+    }
+
+    /// The bundled model (and the number reader's, as `numbers`), loaded once per process.
     public static func bundled() throws(RecognitionError) -> Recognizer {
         try shared.get()
     }

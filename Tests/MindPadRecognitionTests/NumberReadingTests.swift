@@ -92,7 +92,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         let recognizer = try Recognizer.bundled()
         #expect(fixtureDigits.count == 30)
         for f in fixtureDigits {
-            #expect(try recognizer.recognize(f.drawing).digit == f.digit, "\(f.style)")
+            #expect(try recognizer.numbers.recognize(f.drawing).digit == f.digit, "\(f.style)")
             // A one-digit "number" is that digit.
             #expect(try recognizer.readNumber(f.drawing, in: recognizer.makeWorkspace()).number == "\(f.digit)")
         }
@@ -339,7 +339,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
             let groups = segmenter.groups()
             _ = segmenter.read()  // sets the typical width
             guard groups.count == 1 else { return nil }
-            let whole = recognizer.recognize(d, part: .whole, in: recognizer.makeWorkspace())
+            let whole = recognizer.numbers.recognize(d, part: .whole, in: recognizer.makeWorkspace())
             return segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width)?.runs
         }
         let pair = written("56", gap: -0.25).drawing
@@ -424,7 +424,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     func unsureGroupsPassNoPreGate(_ number: String) throws {
         let recognizer = try Recognizer.bundled()
         let w = oneStroke(number)
-        let whole = recognizer.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
+        let whole = recognizer.numbers.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
         #expect(whole.confidence < NumberReadingTuning.standard.preGateConfidence)
         var passAll = NumberReadingTuning.standard
         passAll.preGateFloor = .infinity
@@ -483,7 +483,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         let groups = segmenter.groups()
         _ = segmenter.read()  // sets the typical width
         #expect(groups.count == 1)
-        let whole = recognizer.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
+        let whole = recognizer.numbers.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
         let cuts = segmenter.cuts(groups[0], into: 2)
         let found = segmenter.readByOrder(groups[0], whole: whole, wholeWidth: groups[0].width, runOn: cuts)
         let runs = try #require(found)
@@ -600,7 +600,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     /// standard tuning changed by `tune`.
     private func readOneGroupByOrder(_ w: NumberWriter, tune: (inout NumberReadingTuning) -> Void) throws -> [(Recognition, InkPart)]? {
         let recognizer = try Recognizer.bundled()
-        let whole = recognizer.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
+        let whole = recognizer.numbers.recognize(w.drawing, part: .whole, in: recognizer.makeWorkspace())
         var tuning = NumberReadingTuning.standard
         tune(&tuning)
         var segmenter = NumberSegmenter(w.drawing, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: tuning)

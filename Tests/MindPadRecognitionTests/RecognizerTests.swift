@@ -19,6 +19,22 @@ import Testing
         #expect(again.metadata == r.metadata)
     }
 
+    /// The bundled recognizer reads numbers with its own network (the one the
+    /// number segmenter's gates were fitted to); one loaded from a file reads
+    /// numbers with itself.
+    @Test func numbersHaveTheirOwnNetwork() throws {
+        let r = try Recognizer.bundled()
+        #expect(r.numbers !== r)
+        #expect(r.numbers.numbers === r.numbers)
+        #expect(r.numbers.metadata["architecture"] == "mindpad-cnn-v1")
+        #expect(r.numbers.metadata["temperature"] != r.metadata["temperature"])
+        let alone = try Recognizer(contentsOf: try #require(Recognizer.bundledModelURL))
+        #expect(alone.numbers === alone)
+        // The same image, two networks: their logits differ.
+        let image = try r.rasterizer.rasterize(Drawing(strokes: [[StrokePoint(x: 0, y: 0), StrokePoint(x: 40, y: 90)]]))
+        #expect(r.logits(image: image, in: r.makeWorkspace()) != r.numbers.logits(image: image, in: r.makeWorkspace()))
+    }
+
     @Test func missingFileIsAnInvalidModel() {
         #expect(throws: RecognitionError.self) {
             try Recognizer(contentsOf: URL(fileURLWithPath: "/nonexistent/model.safetensors"))

@@ -12,7 +12,7 @@ public protocol DrawingRecognizer: Sendable {
     /// A number written left to right (games answered `drawn_number`).
     func readNumber(_ drawing: Drawing, completion: @escaping @Sendable (Result<NumberReading, RecognitionError>) -> Void)
     /// A digit of a number read with less confidence than this is unsure
-    /// (`Recognizer.unsureBelow`; a one-digit `Recognition` says so itself).
+    /// (`Recognizer.numbers.unsureBelow`; a one-digit `Recognition` says so itself).
     var unsureBelow: Float { get }
 }
 
