@@ -1,9 +1,12 @@
 """Export out/weights.npz: safetensors (shipped), ONNX (benchmark), and the Swift test fixtures.
 
 usage: .venv/bin/python export.py
-writes Sources/MindPadRecognition/Resources/mindpad-digits.safetensors,
+writes Sources/MindPadRecognition/Resources/mindpad-digits.safetensors (single digits, with
+       refusal.py's rule in its metadata; the number reader's mindpad-numbers.safetensors is
+       not touched: docs/recognition.md, "A ninth pass"),
        tools/train/out/mindpad-digits.onnx,
-       Tests/MindPadRecognitionTests/Fixtures*.swift (golden logits, raster parity, JSON lines)
+       Tests/MindPadRecognitionTests/*Fixture.swift (golden logits, raster parity, JSON lines,
+       non-digits, the refusal rule)
 """
 from __future__ import annotations
 
