@@ -93,6 +93,7 @@ extension Recognizer {
     ) throws(RecognitionError) -> NumberReading {
         try Rasterizer.validate(drawing)
         var segmenter = NumberSegmenter(drawing, recognizer: numbers, workspace: workspace, tuning: tuning)
+        if numbers !== self { segmenter.finalReader = self }
         segmenter.gateFeatures = gateFeatures
         return NumberReading(digits: segmenter.read())
     }

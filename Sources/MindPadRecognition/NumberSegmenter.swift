@@ -24,6 +24,9 @@ import Foundation
 ///    read on its own: it joins that neighbour (`dropFlatDigits`).
 struct NumberSegmenter {
     let recognizer: Recognizer
+    /// Reads each digit the segmenter settled on once more, when set and
+    /// `tuning.rereadDigits` (see there).
+    var finalReader: Recognizer?
     let workspace: Recognizer.Workspace
     let drawing: Drawing
     let tuning: NumberReadingTuning
@@ -348,6 +351,10 @@ struct NumberSegmenter {
 
     mutating func emit(_ r: Recognition, _ part: InkPart) {
         guard digits.count < Recognizer.maxNumberDigits, let box = part.box(in: drawing) else { return }
+        var r = r
+        if tuning.rereadDigits, let finalReader {
+            r = finalReader.recognize(drawing, part: part, in: workspace)
+        }
         digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box))
     }
 
@@ -801,6 +808,11 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// are one digit (`NumberSegmenter.joinStacked`; 0: never).
     public var stackOverlap = 0.7
     public var stackGap = 0.15
+
+    /// Each digit the segmenter settled on (with `Recognizer.numbers`, the
+    /// network its gates were fitted to) is read again by the single-digit
+    /// network, whose reading and confidence it gets.
+    public var rereadDigits = false
 
     public init() {}
 

@@ -78,6 +78,7 @@ if args[1] == "--numbers" {
         case "stretchSplits": tuning.stretchSplits = Int(v)
         case "multiSplitSeeds": tuning.multiSplitSeeds = Int(v)
         case "straightTurn": tuning.straightTurn = v
+        case "reread": tuning.rereadDigits = v != 0
         case "splitOverSplit": tuning.splitOverSplit = v
         case "multiSplitWidth": tuning.multiSplitWidth = v
         case "runOnWidth": tuning.runOnWidth = v
