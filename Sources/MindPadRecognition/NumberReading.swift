@@ -48,11 +48,15 @@ public struct DigitReading: Sendable, Equatable {
     public let confidence: Float
     /// Where the digit's ink is, in the drawing's coordinates.
     public let box: InkBox
+    /// Read less surely than the refusal threshold of the network that read
+    /// it (`Recognition.unsure`): shown as "?", and the number is not graded.
+    public let unsure: Bool
 
-    public init(digit: Int, confidence: Float, box: InkBox) {
+    public init(digit: Int, confidence: Float, box: InkBox, unsure: Bool = false) {
         self.digit = digit
         self.confidence = confidence
         self.box = box
+        self.unsure = unsure
     }
 }
 

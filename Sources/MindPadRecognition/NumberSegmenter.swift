@@ -123,7 +123,7 @@ struct NumberSegmenter {
             let d = digits[near]
             let box = InkBox(x0: min(d.box.x0, flat.x0), y0: min(d.box.y0, flat.y0),
                              x1: max(d.box.x1, flat.x1), y1: max(d.box.y1, flat.y1))
-            digits[near] = DigitReading(digit: d.digit, confidence: d.confidence, box: box)
+            digits[near] = DigitReading(digit: d.digit, confidence: d.confidence, box: box, unsure: d.unsure)
             digits.remove(at: k)
         }
         return digits
@@ -352,10 +352,10 @@ struct NumberSegmenter {
     mutating func emit(_ r: Recognition, _ part: InkPart) {
         guard digits.count < Recognizer.maxNumberDigits, let box = part.box(in: drawing) else { return }
         var r = r
-        if tuning.rereadDigits, let finalReader {
+        if let finalReader, r.confidence < tuning.rereadBelow || tuning.rereadAs & (1 << r.digit) != 0 {
             r = finalReader.recognize(drawing, part: part, in: workspace)
         }
-        digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box))
+        digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box, unsure: r.unsure))
     }
 
     /// One way to read a group as k digits: its score, its digits, and what the
@@ -809,10 +809,17 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var stackOverlap = 0.7
     public var stackGap = 0.15
 
-    /// Each digit the segmenter settled on (with `Recognizer.numbers`, the
+    /// A digit the segmenter settled on (with `Recognizer.numbers`, the
     /// network its gates were fitted to) is read again by the single-digit
-    /// network, whose reading and confidence it gets.
-    public var rereadDigits = false
+    /// network, whose reading and confidence it then gets, when its reading
+    /// is less sure than `rereadBelow` (0: never; above 1: always) or is one
+    /// of the digits in `rereadAs` (bit d for digit d).
+    /// Chosen on the dev set (`number_reading.py --set dev`, docs/recognition.md)
+    /// among never, always, a 7, below 0.9, and both: a 1 read as 7 was the
+    /// number network's most common misreading, and the single-digit network
+    /// reads 1s better.
+    public var rereadBelow: Float = 0.9
+    public var rereadAs: UInt16 = 1 << 7
 
     public init() {}
 

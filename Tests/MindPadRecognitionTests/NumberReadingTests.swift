@@ -116,6 +116,43 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         }
     }
 
+    /// Which network a digit of a number gets its reading from: the number
+    /// network's (`Recognizer.numbers`), unless that reads it as one of
+    /// `rereadAs` or less surely than `rereadBelow`; then the single-digit
+    /// network's, whose verdict on `unsure` it also gets. Digits written apart,
+    /// so each is read from its own ink: the same image as the digit alone.
+    @Test func digitsAreReadAgainByTheSingleDigitNetwork() throws {
+        let recognizer = try Recognizer.bundled()
+        let ws = recognizer.makeWorkspace()
+        let number = "3217904"
+        let w = written(number)
+        var never = NumberReadingTuning.standard
+        never.rereadBelow = 0
+        never.rereadAs = 0
+        var always = never
+        always.rereadBelow = 2
+        let first = try recognizer.readNumber(w.drawing, in: ws, tuning: never)
+        let again = try recognizer.readNumber(w.drawing, in: ws, tuning: always)
+        let standard = try recognizer.readNumber(w.drawing, in: ws)
+        #expect(first.number == number && again.number == number && standard.number == number)
+        var reread = 0
+        for (k, ch) in number.enumerated() {
+            let alone = digit(Int(String(ch))!, nil, k)
+            let byNumbers = recognizer.numbers.recognize(alone, part: .whole, in: ws)
+            let byDigits = recognizer.recognize(alone, part: .whole, in: ws)
+            #expect(abs(first.digits[k].confidence - byNumbers.confidence) < 1e-4)
+            #expect(abs(again.digits[k].confidence - byDigits.confidence) < 1e-4)
+            #expect(first.digits[k].unsure == byNumbers.unsure && again.digits[k].unsure == byDigits.unsure)
+            // The two networks differ on each of these drawings.
+            #expect(byNumbers.confidence != byDigits.confidence)
+            let rule = NumberReadingTuning.standard
+            let asked = byNumbers.confidence < rule.rereadBelow || rule.rereadAs & (1 << byNumbers.digit) != 0
+            #expect(standard.digits[k] == (asked ? again.digits[k] : first.digits[k]))
+            if asked { reread += 1 }
+        }
+        #expect(reread >= 1, "the 7 is read again")
+    }
+
     @Test(arguments: ["010", "0042", "00", "000910"])
     func leadingZerosAreKept(_ number: String) throws {
         let r = try read(written(number))

@@ -121,9 +121,9 @@ import Testing
                 #"{"type":"guess","question":"r1q4","digit":null,"unsure":true,"confidence":0.2,"points":12}"#)
         let number = NumberReading(digits: [
             DigitReading(digit: 1, confidence: 0.9, box: InkBox(x0: 0, y0: 0, x1: 10.5, y1: 20)),
-            DigitReading(digit: 2, confidence: 0.3, box: InkBox(x0: 12, y0: 0, x1: 20, y1: 20)),
+            DigitReading(digit: 2, confidence: 0.3, box: InkBox(x0: 12, y0: 0, x1: 20, y1: 20), unsure: true),
         ])
-        try pin(ServerMessage.guess(question: q, number: number, unsureBelow: 0.5, points: 40),
+        try pin(ServerMessage.guess(question: q, number: number, points: 40),
                 #"{"type":"guess","question":"r1q4","number":"1?","confidence":0.3,"digits":[{"digit":1,"confidence":0.9,"#
                     + #""box":[0.0,0.0,10.5,20.0]},{"digit":null,"confidence":0.3,"box":[12.0,0.0,20.0,20.0]}],"points":40}"#)
         try pin(ServerMessage.graded(question: q, answer: .int(7), expected: .int(7), confidence: 0.98765, correct: true,

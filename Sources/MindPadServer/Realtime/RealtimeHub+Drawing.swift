@@ -72,8 +72,7 @@ extension RealtimeHub {
     /// (`drawn_number`); `completion` runs on a recognition thread.
     private func read(_ buffer: DrawingBuffer, completion: @escaping @Sendable (Result<DrawingReading, RecognitionError>) -> Void) {
         if buffer.readsNumber {
-            let unsureBelow = recognition.unsureBelow
-            recognition.readNumber(buffer.drawing) { completion($0.map { DrawingReading.number($0, unsureBelow: unsureBelow) }) }
+            recognition.readNumber(buffer.drawing) { completion($0.map(DrawingReading.number)) }
         } else {
             recognition.recognize(buffer.drawing) { completion($0.map(DrawingReading.digit)) }
         }
@@ -197,14 +196,13 @@ extension RealtimeHub {
 /// A drawing as read: one digit (`drawn_digit`) or a number (`drawn_number`).
 enum DrawingReading: Sendable {
     case digit(Recognition)
-    /// `unsureBelow`: the model's refusal threshold, for each digit.
-    case number(NumberReading, unsureBelow: Float)
+    case number(NumberReading)
 
     /// The digits read, left to right, for the game's `answer(handwritten:)`.
     var handwritten: HandwrittenAnswer {
         switch self {
         case .digit(let r): HandwrittenAnswer(digits: [r.digit])
-        case .number(let n, _): HandwrittenAnswer(digits: n.digits.map(\.digit))
+        case .number(let n): HandwrittenAnswer(digits: n.digits.map(\.digit))
         }
     }
 
@@ -213,7 +211,7 @@ enum DrawingReading: Sendable {
     var unsure: Bool {
         switch self {
         case .digit(let r): r.unsure
-        case .number(let n, let below): n.digits.contains { $0.confidence < below }
+        case .number(let n): n.digits.contains(where: \.unsure)
         }
     }
 
@@ -221,7 +219,7 @@ enum DrawingReading: Sendable {
     var confidence: Double {
         switch self {
         case .digit(let r): Double(r.confidence)
-        case .number(let n, _): Double(n.confidence)
+        case .number(let n): Double(n.confidence)
         }
     }
 
@@ -229,8 +227,8 @@ enum DrawingReading: Sendable {
     func guess(question: QuestionID, points: Int) -> OutgoingMessage? {
         switch self {
         case .digit(let r): ServerMessage.guess(question: question, recognition: r, points: points)
-        case .number(let n, let below):
-            n.digits.isEmpty ? nil : ServerMessage.guess(question: question, number: n, unsureBelow: below, points: points)
+        case .number(let n):
+            n.digits.isEmpty ? nil : ServerMessage.guess(question: question, number: n, points: points)
         }
     }
 }

@@ -11,9 +11,6 @@ public protocol DrawingRecognizer: Sendable {
     func recognize(_ drawing: Drawing, completion: @escaping @Sendable (Result<Recognition, RecognitionError>) -> Void)
     /// A number written left to right (games answered `drawn_number`).
     func readNumber(_ drawing: Drawing, completion: @escaping @Sendable (Result<NumberReading, RecognitionError>) -> Void)
-    /// A digit of a number read with less confidence than this is unsure
-    /// (`Recognizer.numbers.unsureBelow`; a one-digit `Recognition` says so itself).
-    var unsureBelow: Float { get }
 }
 
 /// The realtime game over WebSocket (protocol `mindpad.v1`, see

@@ -29,9 +29,6 @@ public final class RecognitionPool: DrawingRecognizer {
     }
 
     public let recognizer: Recognizer
-    /// The threshold below which a digit of a number is unsure: that of the
-    /// network the number reader uses (`Recognizer.numbers`).
-    public var unsureBelow: Float { recognizer.numbers.unsureBelow }
     public let threadCount: Int
     private let metrics: ServerMetrics?
     private let queue = Mutex(Queue())

@@ -120,10 +120,10 @@ enum ServerMessage {
 
     /// A `drawn_number` game's live reading: the number, the least sure
     /// digit's confidence, and each digit with its box in the coordinates of
-    /// the strokes the client sent. A digit read with less confidence than
-    /// `unsureBelow` is `"digit":null` and `?` in `number`.
-    static func guess(question: QuestionID, number: NumberReading, unsureBelow: Float, points: Int) -> OutgoingMessage {
-        let unsure = number.digits.map { $0.confidence < unsureBelow }
+    /// the strokes the client sent. An unsure digit (`DigitReading.unsure`)
+    /// is `"digit":null` and `?` in `number`.
+    static func guess(question: QuestionID, number: NumberReading, points: Int) -> OutgoingMessage {
+        let unsure = number.digits.map(\.unsure)
         var digits = number.digitsJSON
         var text = number.number
         if unsure.contains(true), case .array(let items) = digits {

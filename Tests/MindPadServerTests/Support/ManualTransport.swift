@@ -133,7 +133,6 @@ final class InlineRecognizer: DrawingRecognizer {
     }
 
     var readings: Int { state.withLock { $0.readings } }
-    var unsureBelow: Float { recognizer.numbers.unsureBelow }
 
     func recognize(_ drawing: Drawing, completion: @escaping @Sendable (Result<Recognition, RecognitionError>) -> Void) {
         let result = state.withLock { s in

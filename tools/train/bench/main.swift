@@ -78,7 +78,8 @@ if args[1] == "--numbers" {
         case "stretchSplits": tuning.stretchSplits = Int(v)
         case "multiSplitSeeds": tuning.multiSplitSeeds = Int(v)
         case "straightTurn": tuning.straightTurn = v
-        case "reread": tuning.rereadDigits = v != 0
+        case "rereadBelow": tuning.rereadBelow = Float(v)
+        case "rereadAs": tuning.rereadAs = kv[1].split(separator: ":").compactMap { UInt16($0) }.reduce(0) { $0 | 1 << $1 }
         case "splitOverSplit": tuning.splitOverSplit = v
         case "multiSplitWidth": tuning.multiSplitWidth = v
         case "runOnWidth": tuning.runOnWidth = v
