@@ -24,8 +24,8 @@ import Foundation
 ///    read on its own: it joins that neighbour (`dropFlatDigits`).
 struct NumberSegmenter {
     let recognizer: Recognizer
-    /// Reads each digit the segmenter settled on once more, when set and
-    /// `tuning.rereadDigits` (see there).
+    /// Reads a digit the segmenter settled on once more, when set, as
+    /// `tuning.rereadAs` and `rereadBelow` ask (see there).
     var finalReader: Recognizer?
     let workspace: Recognizer.Workspace
     let drawing: Drawing
