@@ -5,7 +5,7 @@ import MindPadJSON
 /// trees on eight features: the network's calibrated confidence, its second
 /// probability and the entropy of the ten, and the drawing's `StrokeShape`.
 /// The confidence alone cannot tell a scribble the network takes for a digit
-/// from that digit; the strokes can (docs/recognition.md, "The refusal rule").
+/// from that digit; the strokes can (docs/recognition.md, "Calibration and refusal").
 ///
 /// Fitted by `tools/train/refusal.py` on the calibration set and carried in the
 /// weights' metadata (`refusal`, JSON): the trees' score is the log-odds of

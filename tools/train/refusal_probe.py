@@ -1,11 +1,11 @@
-"""Probes of the refusal rule (issue 18), measured, nothing shipped (docs/recognition.md,
-"A seventh pass"): would more than the network's calibrated confidence refuse more
+"""Probes of the refusal rule (issue 18), measured (docs/recognition.md, "A seventh pass"; the
+stroke features then shipped through refusal.py, "An eighth pass"): would more than the network's calibrated confidence refuse more
 non-digits at the same share of true digits refused (0.25 % of the calibration digits)?
 
 usage: .venv/bin/python refusal_probe.py WEIGHTS --tta       # the network on shifted, turned, scaled images
        .venv/bin/python refusal_probe.py WEIGHTS --features  # the confidence with features of the strokes
-(WEIGHTS: ../../Sources/MindPadRecognition/Resources/mindpad-digits.safetensors for the shipped ones;
- T = the shipped temperature.)
+(WEIGHTS: the seventh pass probed the v5 weights, today ../../Sources/MindPadRecognition/Resources/
+ mindpad-numbers.safetensors; T = the file's temperature.)
 """
 import sys
 
@@ -21,7 +21,12 @@ import raster
 import refusal
 
 p = quick_eval.load(sys.argv[1])
-T = 0.4644
+if sys.argv[1].endswith(".safetensors"):  # the file's own temperature (0.4644 for the v5 weights probed)
+    from safetensors import safe_open
+    with safe_open(sys.argv[1], framework="numpy") as f:
+        T = float(f.metadata()["temperature"])
+else:
+    T = 0.4644
 
 
 def option(name, default):
