@@ -20,21 +20,26 @@ public struct NumberReading: Sendable, Equatable {
         digits.map(\.confidence).min() ?? 0
     }
 
-    /// `{"number":"3240","digits":[…]}`, what `mindpad recognize --number` writes.
+    /// `{"number":"3240","digits":[…]}`, what `mindpad recognize --number`
+    /// writes: `digitsJSON`, with `"unsure":true` on an unsure digit.
     public var json: JSON {
-        .object([("number", .string(number)), ("digits", digitsJSON)])
+        .object([("number", .string(number)), ("digits", digitObjects(markingUnsure: true))])
     }
 
     /// `[{"digit":3,"confidence":0.99,"box":[x0,y0,x1,y1]},…]`, the digits as the
-    /// wire carries them (`mindpad recognize --number`, the live guess), every
+    /// live guess carries them (which writes an unsure digit as `null`), every
     /// number to 3 decimals.
-    public var digitsJSON: JSON {
+    public var digitsJSON: JSON { digitObjects(markingUnsure: false) }
+
+    private func digitObjects(markingUnsure: Bool) -> JSON {
         .array(digits.map { d in
-            .object([
+            var fields: [(String, JSON)] = [
                 ("digit", .int(d.digit)),
                 ("confidence", .double(Self.rounded(Double(d.confidence)))),
                 ("box", .array([d.box.x0, d.box.y0, d.box.x1, d.box.y1].map { .double(Self.rounded($0)) })),
-            ])
+            ]
+            if markingUnsure && d.unsure { fields.append(("unsure", .bool(true))) }
+            return .object(fields)
         })
     }
 

@@ -779,12 +779,15 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     @Test func readingsAsJSON() throws {
         let r = NumberReading(digits: [
             DigitReading(digit: 0, confidence: 0.99, box: InkBox(x0: 1, y0: 2, x1: 3.5, y1: 4)),
-            DigitReading(digit: 7, confidence: 0.5, box: InkBox(x0: 10, y0: 2, x1: 13, y1: 40)),
+            DigitReading(digit: 7, confidence: 0.5, box: InkBox(x0: 10, y0: 2, x1: 13, y1: 40), unsure: true),
         ])
         #expect(r.number == "07")
         #expect(r.confidence == 0.5)
         #expect(r.json.text == #"{"number":"07","digits":[{"digit":0,"confidence":0.99,"box":[1.0,2.0,3.5,4.0]},"#
-            + #"{"digit":7,"confidence":0.5,"box":[10.0,2.0,13.0,40.0]}]}"#)
+            + #"{"digit":7,"confidence":0.5,"box":[10.0,2.0,13.0,40.0],"unsure":true}]}"#)
+        // The live guess's digits carry no such field (it writes an unsure digit as null).
+        #expect(r.digitsJSON.text == #"[{"digit":0,"confidence":0.99,"box":[1.0,2.0,3.5,4.0]},"#
+            + #"{"digit":7,"confidence":0.5,"box":[10.0,2.0,13.0,40.0]}]"#)
         #expect(NumberReading(digits: []).json.text == #"{"number":"","digits":[]}"#)
     }
 }

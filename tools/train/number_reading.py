@@ -377,6 +377,12 @@ def evaluate(numbers, replies, out=sys.stdout):
     print(f"  too many : {many} ({100 * many / total:.2f}%)", file=out)
     if errors:
         print(f"  errors   : {errors}", file=out)
+    # A number with an unsure digit is not graded: the player is asked to write it again.
+    unsure = [any(d.get("unsure") for d in reply.get("digits", [])) for reply in replies]
+    asked = sum(unsure)
+    asked_right = sum(u and l == r for u, (l, _, r) in zip(unsure, rows))
+    print(f"\nwith a digit unsure (asked to write again): {asked} ({100 * asked / total:.2f}%), "
+          f"of which read right: {asked_right}", file=out)
     return rows
 
 
