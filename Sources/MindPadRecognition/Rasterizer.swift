@@ -82,11 +82,7 @@ public struct Rasterizer: Sendable {
             pixels.update(repeating: 0, count: Self.side * Self.side)
             return
         }
-        let minX = box.x0, maxX = box.x1, minY = box.y0, maxY = box.y1
-        let extent = max(maxX - minX, maxY - minY)
-        let magnitude = max(abs(minX), abs(maxX), abs(minY), abs(maxY), 1)
-        let scale = extent <= 1e-9 * magnitude ? 0 : fitSize / extent
-        let midX = (minX + maxX) / 2, midY = (minY + maxY) / 2
+        let (scale, midX, midY) = frame(box)
 
         // Squared distances to the nearest capsule, one Double per pixel (rows of
         // `distanceRow`), on the stack (7 KB: no heap allocation, unless the
@@ -100,6 +96,14 @@ public struct Rasterizer: Sendable {
                          into: pixels, distances: distances)
             }
         }
+    }
+
+    /// How points map to output pixels: (p − mid) · scale puts the box's centre
+    /// at 0 and its longer side at `fitSize` (scale 0: a box without extent, a dot).
+    func frame(_ box: InkBox) -> (scale: Double, midX: Double, midY: Double) {
+        let extent = max(box.x1 - box.x0, box.y1 - box.y0)
+        let magnitude = max(abs(box.x0), abs(box.x1), abs(box.y0), abs(box.y1), 1)
+        return (extent <= 1e-9 * magnitude ? 0 : fitSize / extent, (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
     }
 
     /// The shift that moves the image's intensity centre of mass onto (`centre`,

@@ -119,16 +119,13 @@ public final class Recognizer: Sendable {
     /// model has one. Allocates nothing.
     public func recognize(_ drawing: Drawing, in workspace: Workspace) throws(RecognitionError) -> Recognition {
         try rasterizer.rasterize(drawing, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
-        let r = classifyWorkspaceImage(workspace)
-        guard let refusal else { return r }
-        let refused = refusal.refuses(RefusalRule.features(r.probabilities, rasterizer.shape(of: drawing)))
-        return Recognition(digit: r.digit, confidence: r.confidence, probabilities: r.probabilities,
-                           unsure: refused || (hasNotADigitOutput && workspace.logits[10] > workspace.logits[r.digit]))
+        return classifyWorkspaceImage(workspace, strokesOf: drawing)
     }
 
     /// The features the refusal rule judges a whole drawing by (for tests and tools).
     public func refusalFeatures(_ drawing: Drawing, in workspace: Workspace) throws(RecognitionError) -> SIMD8<Double> {
-        let r = try recognize(drawing, in: workspace)
+        try rasterizer.rasterize(drawing, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
+        let r = classifyWorkspaceImage(workspace)
         return RefusalRule.features(r.probabilities, rasterizer.shape(of: drawing))
     }
 
@@ -161,8 +158,9 @@ public final class Recognizer: Sendable {
     /// The digit read and its probabilities are the softmax of the ten digit
     /// logits (with an 11-output model, given that it is a digit: the number reader
     /// compares digits by them); "not a digit" only decides `unsure`, as
-    /// tools/train/export.py's `unsure` does.
-    private func classifyWorkspaceImage(_ workspace: Workspace) -> Recognition {
+    /// tools/train/export.py's `unsure` does. With the drawing's strokes and a
+    /// refusal rule, the rule judges instead of the confidence threshold.
+    private func classifyWorkspaceImage(_ workspace: Workspace, strokesOf drawing: Drawing? = nil) -> Recognition {
         network.forward(workspace)
         let l = workspace.logits
         var best = 0
@@ -176,8 +174,13 @@ public final class Recognizer: Sendable {
         }
         p /= SIMD16(repeating: sum)
         let notADigit = network.outputs == 11 && l[10] > l[best]
-        return Recognition(digit: best, confidence: p[best], probabilities: DigitProbabilities(p),
-                           unsure: notADigit || p[best] < unsureBelow)
+        let probabilities = DigitProbabilities(p)
+        let refused = if let refusal, let drawing {
+            refusal.refuses(RefusalRule.features(probabilities, rasterizer.shape(of: drawing)))
+        } else {
+            p[best] < unsureBelow
+        }
+        return Recognition(digit: best, confidence: p[best], probabilities: probabilities, unsure: notADigit || refused)
     }
 
     /// Per-thread scratch memory: the image, every layer's activations and where

@@ -29,19 +29,9 @@ public struct StrokeShape: Sendable, Equatable {
 extension Rasterizer {
     /// The stroke shape of a whole, already validated drawing. Allocates nothing.
     func shape(of drawing: Drawing) -> StrokeShape {
-        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
-        for stroke in drawing.strokes {
-            for p in stroke {
-                minX = min(minX, p.x); maxX = max(maxX, p.x)
-                minY = min(minY, p.y); maxY = max(maxY, p.y)
-            }
-        }
         var shape = StrokeShape(strokes: 0, ink: 0, turning: 0, width: 0, height: 0)
-        guard minX <= maxX else { return shape }
-        let extent = max(maxX - minX, maxY - minY)
-        let magnitude = max(abs(minX), abs(maxX), abs(minY), abs(maxY), 1)
-        let scale = extent <= 1e-9 * magnitude ? 0 : fitSize / extent
-        let midX = (minX + maxX) / 2, midY = (minY + maxY) / 2
+        guard let box = InkPart.whole.box(in: drawing) else { return shape }
+        let (scale, midX, midY) = frame(box)
         let step2 = minimumStep * minimumStep
         var keptBox = (Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
         var length = 0.0, turning = 0.0
