@@ -38,20 +38,29 @@ class RasterError(ValueError):
     pass
 
 
-def _decimated_segments(strokes, midx, midy, scale, min_step):
-    """Segments between consecutive kept points, in scaled (not yet centred) pixels.
-    A point closer than min_step px to the last kept point of its stroke is skipped,
-    unless it ends the stroke: dense input (a pen at 240 Hz) costs no more than
+def frame(strokes, fit_size: float = FIT_SIZE):
+    """(midx, midy, scale): (p - mid) * scale puts the points' box centre at 0 and its
+    longer side at fit_size (scale 0: a box without extent, a dot)."""
+    xs = [float(p[0]) for s in strokes for p in s]; ys = [float(p[1]) for s in strokes for p in s]
+    minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    extent = max(maxx - minx, maxy - miny)
+    mag = max(abs(minx), abs(maxx), abs(miny), abs(maxy), 1.0)
+    scale = 0.0 if extent <= DEGENERATE * mag else fit_size / extent
+    return (minx + maxx) / 2.0, (miny + maxy) / 2.0, scale
+
+
+def kept_points(strokes, midx, midy, scale, min_step: float = MIN_STEP):
+    """Each non-empty stroke's kept points [(x, y), ...], in scaled (not yet centred)
+    pixels. A point closer than min_step px to the last kept point of its stroke is
+    skipped, unless it ends the stroke: dense input (a pen at 240 Hz) costs no more than
     sparse input, and the line moves by at most min_step^2 / (8 r) px on a curve of radius r."""
-    ax, ay, bx, by = [], [], [], []
+    out = []
     step2 = min_step * min_step
     for s in strokes:
         if len(s) == 0:
             continue
         kx = (float(s[0][0]) - midx) * scale; ky = (float(s[0][1]) - midy) * scale
-        if len(s) == 1:
-            ax.append(kx); ay.append(ky); bx.append(kx); by.append(ky)
-            continue
+        kept = [(kx, ky)]
         last = len(s) - 1
         for i in range(1, len(s)):
             px = (float(s[i][0]) - midx) * scale; py = (float(s[i][1]) - midy) * scale
@@ -59,8 +68,19 @@ def _decimated_segments(strokes, midx, midy, scale, min_step):
                 dx = px - kx; dy = py - ky
                 if dx * dx + dy * dy < step2:
                     continue
-            ax.append(kx); ay.append(ky); bx.append(px); by.append(py)
+            kept.append((px, py))
             kx, ky = px, py
+        out.append(kept)
+    return out
+
+
+def _decimated_segments(strokes, midx, midy, scale, min_step):
+    """Segments between consecutive kept points (a one-point stroke: a zero-length one)."""
+    ax, ay, bx, by = [], [], [], []
+    for kept in kept_points(strokes, midx, midy, scale, min_step):
+        pairs = zip(kept, kept[1:]) if len(kept) > 1 else [(kept[0], kept[0])]
+        for (kx, ky), (px, py) in pairs:
+            ax.append(kx); ay.append(ky); bx.append(px); by.append(py)
     return (np.array(ax, np.float64), np.array(ay, np.float64),
             np.array(bx, np.float64), np.array(by, np.float64))
 
@@ -102,12 +122,7 @@ def rasterize(strokes, pen_width: float = PEN_WIDTH, fit_size: float = FIT_SIZE,
               min_step: float = MIN_STEP) -> np.ndarray:
     """strokes: list of strokes, each a sequence of (x, y[, t]). Returns float32 (28, 28) in [0, 1]."""
     validate(strokes)
-    xs = [float(p[0]) for s in strokes for p in s]; ys = [float(p[1]) for s in strokes for p in s]
-    minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
-    extent = max(maxx - minx, maxy - miny)
-    mag = max(abs(minx), abs(maxx), abs(miny), abs(maxy), 1.0)
-    scale = 0.0 if extent <= DEGENERATE * mag else fit_size / extent
-    midx = (minx + maxx) / 2.0; midy = (miny + maxy) / 2.0
+    midx, midy, scale = frame(strokes, fit_size)
     return _centred(*_decimated_segments(strokes, midx, midy, scale, min_step), pen_width)
 
 

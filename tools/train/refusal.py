@@ -59,39 +59,9 @@ DEPTH, TREES, RATE = 2, 150, 0.1
 FIXTURE = os.path.join(export.TESTS, "RefusalFixture.swift")
 
 
-def kept_strokes(strokes, fit_size=raster.FIT_SIZE, min_step=raster.MIN_STEP):
-    """Each stroke's points as the rasterizer keeps them, scaled (not centred): arrays (n, 2)."""
-    pts = [np.asarray([(float(p[0]), float(p[1])) for p in s], np.float64).reshape(-1, 2) for s in strokes]
-    allp = np.concatenate(pts)
-    minx, miny = allp.min(0)
-    maxx, maxy = allp.max(0)
-    extent = max(maxx - minx, maxy - miny)
-    mag = max(abs(minx), abs(maxx), abs(miny), abs(maxy), 1.0)
-    scale = 0.0 if extent <= raster.DEGENERATE * mag else fit_size / extent
-    midx, midy = (minx + maxx) / 2.0, (miny + maxy) / 2.0
-    step2 = min_step * min_step
-    out = []
-    for q in pts:
-        if len(q) == 0:
-            continue
-        kx, ky = (q[0, 0] - midx) * scale, (q[0, 1] - midy) * scale
-        kept = [(kx, ky)]
-        last = len(q) - 1
-        for i in range(1, len(q)):
-            px, py = (q[i, 0] - midx) * scale, (q[i, 1] - midy) * scale
-            if i != last:
-                dx, dy = px - kx, py - ky
-                if dx * dx + dy * dy < step2:
-                    continue
-            kept.append((px, py))
-            kx, ky = px, py
-        out.append(np.array(kept))
-    return out
-
-
 def stroke_features(strokes):
     """[strokes, ink, turning, width, height] of one drawing (see the module's doc)."""
-    kept = kept_strokes(strokes)
+    kept = [np.array(k) for k in raster.kept_points(strokes, *raster.frame(strokes))]
     allp = np.concatenate(kept)
     w, h = np.ptp(allp[:, 0]), np.ptp(allp[:, 1])
     ext = max(w, h, 1e-6)
