@@ -22,7 +22,10 @@ Two sets, from separate seeds and with separate ranges:
 --eval runs every number through the real binary, `mindpad recognize --number`
 (the server's code path: RecognizeLines + Recognizer.readNumber), and prints the
 share of numbers read exactly, per length and per kind, and the confusion of
-splits (too few / right count / too many digits); then, apart, 200 numbers
+splits (too few / right count / too many digits), the share read exactly
+with and without a stroke the pen ran on from one digit into the next, and
+what a perfect split would read (each digit alone from its own strokes,
+through `mindpad recognize`); then, apart, 200 numbers
 (seed + 1) in which one digit's last stroke was written after the next digit
 (`--late`; the main sets keep each digit's strokes together and in order, as
 people write: see make_set / make_number). `--via-bench` reads them through
@@ -183,8 +186,10 @@ def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str,
 KINDS = ["clean", "touching", "uneven", "touching+uneven"]
 
 
-def make_set(name: str, count: int):
-    """[(label, kind, strokes)]: lengths 2-6 in equal shares."""
+def make_set(name: str, count: int, parts=None, owners=None):
+    """[(label, kind, strokes)]: lengths 2-6 in equal shares. `parts` and
+    `owners`, if given, get each number's (see make_number; the numbers drawn
+    are the same either way)."""
     ranges = SETS[name]
     rng = np.random.default_rng(ranges.seed)
     out = []
@@ -196,7 +201,12 @@ def make_set(name: str, count: int):
         uneven = rng.random() < ranges.uneven
         kind = ("touching+uneven" if touching and uneven else "touching" if touching
                 else "uneven" if uneven else "clean")
-        out.append((label, kind, make_number(label, ranges, rng, kind)))
+        p, o = [], []
+        out.append((label, kind, make_number(label, ranges, rng, kind, parts=p, owners=o)))
+        if parts is not None:
+            parts.append(p)
+        if owners is not None:
+            owners.append(o)
     return out
 
 
@@ -409,7 +419,8 @@ def main():
     if args.write:
         write_lines(args.write, make_set(args.set, args.count))
     if args.eval:
-        numbers = make_set(args.set, args.count)
+        parts, owners = [], []
+        numbers = make_set(args.set, args.count, parts=parts, owners=owners)
         path = os.path.join(out, f"numbers_{args.set}.jsonl")
         write_lines(path, numbers)
         if args.via_bench:
@@ -423,6 +434,13 @@ def main():
                 subprocess.run([bench, "--numbers", path, replies_path, "0"], check=True, capture_output=True)
                 with open(replies_path) as f:
                     return [json.loads(line) for line in f]
+
+            def read_digits(singles):
+                path = os.path.join(out, "numbers_alone.jsonl")
+                write_lines(path, singles)
+                subprocess.run([bench, path, path + ".f32", path + ".txt", "1"], check=True, capture_output=True)
+                with open(path + ".txt") as f:
+                    return [int(line.split()[0]) for line in f]
         else:
             binary = args.binary or mindpad_binary()
 
@@ -431,11 +449,37 @@ def main():
                     res = subprocess.run([binary, "recognize", "--number"], stdin=f, check=True, capture_output=True,
                                          text=True)
                 return [json.loads(line) for line in res.stdout.splitlines()]
+
+            def read_digits(singles):
+                path = os.path.join(out, "numbers_alone.jsonl")
+                write_lines(path, singles)
+                with open(path) as f:
+                    res = subprocess.run([binary, "recognize"], stdin=f, check=True, capture_output=True, text=True)
+                return [json.loads(line)["digit"] for line in res.stdout.splitlines()]
         replies = read_lines(path)
         assert len(replies) == len(numbers), "one reply per line"
         print(f"Numbers: {len(numbers)} synthetic ({args.set} set, seed {SETS[args.set].seed}), "
               f"through `{os.path.basename(binary)}" + ("`" if args.via_bench else " recognize --number`"))
         rows = evaluate(numbers, replies)
+        # Numbers in which the pen ran on from one digit into the next
+        # (a stroke owned by two digits) against the rest.
+        print("\nby whether the pen ran on between two digits:")
+        for name, want in (("never", False), ("ran on", True)):
+            sub = [(l, r) for (l, _, r), o in zip(rows, owners) if any(len(x) > 1 for x in o) == want]
+            ok = sum(1 for l, r in sub if l == r)
+            print(f"  {name:16s} {100 * ok / max(len(sub), 1):6.2f}% ({ok}/{len(sub)})")
+        # What a perfect split would give: every digit read alone from its
+        # own strokes (as written, before any joining) by the single-digit
+        # reader (`mindpad recognize`), the number right if all its digits are.
+        singles = [(ch, "digit", p) for (label, _, _), ps in zip(numbers, parts) for ch, p in zip(label, ps)]
+        alone = read_digits(singles)
+        k, right_alone = 0, 0
+        for label, _, _ in numbers:
+            right_alone += all(alone[k + j] == int(ch) for j, ch in enumerate(label))
+            k += len(label)
+        print(f"\neach digit read alone from its own strokes (a perfect split): "
+              f"{100 * right_alone / len(numbers):.2f}% ({right_alone}/{len(numbers)}) of the numbers right, "
+              f"{100 * sum(a == int(c) for a, (c, _, _) in zip(alone, singles)) / len(singles):.2f}% of the digits")
         bad = [(i, l, k, r) for i, (l, k, r) in enumerate(rows) if l != r]
         for i, l, k, r in bad[:args.show]:
             print(f"  line {i + 1}: wrote {l} read {r} ({k})")
