@@ -80,6 +80,9 @@ if args[1] == "--numbers" {
         case "straightTurn": tuning.straightTurn = v
         case "rereadBelow": tuning.rereadBelow = Float(v)
         case "rereadAs": tuning.rereadAs = kv[1].split(separator: ":").compactMap { UInt16($0) }.reduce(0) { $0 | 1 << $1 }
+        case "apartSplitMargin": tuning.apartSplitMargin = v
+        case "apartExitConfidence": tuning.apartExitConfidence = Float(v)
+        case "apartConfidence": tuning.apartConfidence = Float(v)
         case "splitOverSplit": tuning.splitOverSplit = v
         case "multiSplitWidth": tuning.multiSplitWidth = v
         case "runOnWidth": tuning.runOnWidth = v
