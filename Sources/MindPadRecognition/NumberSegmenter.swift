@@ -743,8 +743,8 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var strokeSplits = 3
     /// Strokes wider than this (in heights; the widest third of the height)
     /// are tried split (0.8 before; 0.6 catches two narrow digits joined;
-    /// 0.45 a 1 the pen ran on into from a neighbour's stem, 94112 read
-    /// 9412: dev set 0.6 / 0.5 / 0.45 / 0.2 → 1904 / 1909 / 1910 / 1910 of
+    /// 0.45 a 1 the pen ran on into from a neighbour's stem, 20410 read
+    /// 2040: dev set 0.6 / 0.5 / 0.45 / 0.2 → 1904 / 1909 / 1910 / 1910 of
     /// 2,000, numbers the pen ran on in 171 → 177 of 214, the rest the same).
     public var strokeSplitWidth = 0.45
     /// A reading with a piece wider than this (in heights) is left to the cuts:
