@@ -170,6 +170,8 @@ final class Conn {
     let room: Int
     let seat: Int
     var wsi: OpaquePointer?
+    /// Established and not closed: a message may be written at once.
+    var open = false
     var phase = Phase.connecting
     var outbox: [[UInt8]] = []
     var rx: [UInt8] = []
@@ -218,11 +220,23 @@ var stopping = false
 
 let pre = loadgen_lws_pre()
 
+/// Sends a message: written at once when nothing waits before it and the
+/// socket takes it, else queued for WRITEABLE. Asking for WRITEABLE on every
+/// message cost four `epoll_ctl` per send on libuv (lws' glue re-arms the
+/// descriptor), as it did the server (tools/loadgen/analysis.md).
 func enqueue(_ c: Conn, _ text: String, type: String) {
-    c.outbox.append(Array(text.utf8))
     sent += 1
     if measuring { windowSent += 1 }
     sentByType[type, default: 0] += 1
+    if let wsi = c.wsi, c.open, c.outbox.isEmpty, lws_send_pipe_choked(wsi) == 0 {
+        var frame = [UInt8](repeating: 0, count: pre)
+        frame.append(contentsOf: text.utf8)
+        let length = frame.count - pre
+        // A socket that failed is closed by lws on its next pass (CLIENT_CLOSED).
+        _ = frame.withUnsafeMutableBufferPointer { lws_write(wsi, $0.baseAddress! + pre, length, LWS_WRITE_TEXT) }
+        return
+    }
+    c.outbox.append(Array(text.utf8))
     if let wsi = c.wsi { lws_callback_on_writable(wsi) }
 }
 
@@ -518,6 +532,7 @@ func callback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: Uns
     case LWS_CALLBACK_CLIENT_ESTABLISHED:
         guard let i = byWsi[wsi] else { return 0 }
         established += 1
+        conns[i].open = true
         conns[i].phase = .welcome
         if opt.mode == "echo" {
             let c = conns[i]
@@ -548,10 +563,11 @@ func callback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: Uns
         if !c.outbox.isEmpty { lws_callback_on_writable(wsi) }
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
         connectErrors += 1
-        if let i = byWsi.removeValue(forKey: wsi) { conns[i].phase = .failed; conns[i].wsi = nil }
+        if let i = byWsi.removeValue(forKey: wsi) { conns[i].phase = .failed; conns[i].wsi = nil; conns[i].open = false }
     case LWS_CALLBACK_CLIENT_CLOSED:
         if let i = byWsi.removeValue(forKey: wsi) {
             conns[i].wsi = nil
+            conns[i].open = false
             if conns[i].hopping && !stopping {
                 conns[i].hopping = false
                 conns[i].phase = .connecting
