@@ -435,9 +435,7 @@ def main():
                 with open(replies_path) as f:
                     return [json.loads(line) for line in f]
 
-            def read_digits(singles):
-                path = os.path.join(out, "numbers_alone.jsonl")
-                write_lines(path, singles)
+            def read_digits(path):
                 subprocess.run([bench, path, path + ".f32", path + ".txt", "1"], check=True, capture_output=True)
                 with open(path + ".txt") as f:
                     return [int(line.split()[0]) for line in f]
@@ -450,9 +448,7 @@ def main():
                                          text=True)
                 return [json.loads(line) for line in res.stdout.splitlines()]
 
-            def read_digits(singles):
-                path = os.path.join(out, "numbers_alone.jsonl")
-                write_lines(path, singles)
+            def read_digits(path):
                 with open(path) as f:
                     res = subprocess.run([binary, "recognize"], stdin=f, check=True, capture_output=True, text=True)
                 return [json.loads(line)["digit"] for line in res.stdout.splitlines()]
@@ -472,7 +468,9 @@ def main():
         # own strokes (as written, before any joining) by the single-digit
         # reader (`mindpad recognize`), the number right if all its digits are.
         singles = [(ch, "digit", p) for (label, _, _), ps in zip(numbers, parts) for ch, p in zip(label, ps)]
-        alone = read_digits(singles)
+        alone_path = os.path.join(out, "numbers_alone.jsonl")
+        write_lines(alone_path, singles)
+        alone = read_digits(alone_path)
         k, right_alone = 0, 0
         for label, _, _ in numbers:
             right_alone += all(alone[k + j] == int(ch) for j, ch in enumerate(label))

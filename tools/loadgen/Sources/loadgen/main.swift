@@ -229,15 +229,20 @@ func enqueue(_ c: Conn, _ text: String, type: String) {
     if measuring { windowSent += 1 }
     sentByType[type, default: 0] += 1
     if let wsi = c.wsi, c.open, c.outbox.isEmpty, lws_send_pipe_choked(wsi) == 0 {
-        var frame = [UInt8](repeating: 0, count: pre)
-        frame.append(contentsOf: text.utf8)
-        let length = frame.count - pre
-        // A socket that failed is closed by lws on its next pass (CLIENT_CLOSED).
-        _ = frame.withUnsafeMutableBufferPointer { lws_write(wsi, $0.baseAddress! + pre, length, LWS_WRITE_TEXT) }
+        write(wsi, text.utf8)
         return
     }
     c.outbox.append(Array(text.utf8))
     if let wsi = c.wsi { lws_callback_on_writable(wsi) }
+}
+
+/// One text frame: the message after LWS_PRE bytes of headroom, as lws_write
+/// wants it. A socket that failed is closed by lws on its next pass (CLIENT_CLOSED).
+func write(_ wsi: OpaquePointer, _ message: some Collection<UInt8>) {
+    var frame = [UInt8](repeating: 0, count: pre)
+    frame.append(contentsOf: message)
+    let length = frame.count - pre
+    _ = frame.withUnsafeMutableBufferPointer { lws_write(wsi, $0.baseAddress! + pre, length, LWS_WRITE_TEXT) }
 }
 
 // MARK: Tiny JSON field scans (the server writes compact JSON, "type" first)
@@ -554,12 +559,7 @@ func callback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: Uns
         guard let i = byWsi[wsi] else { return 0 }
         let c = conns[i]
         guard !c.outbox.isEmpty else { return 0 }
-        let msg = c.outbox.removeFirst()
-        var buf = [UInt8](repeating: 0, count: pre + msg.count)
-        buf.withUnsafeMutableBufferPointer { p in
-            for k in 0..<msg.count { p[pre + k] = msg[k] }
-            _ = lws_write(wsi, p.baseAddress! + pre, msg.count, LWS_WRITE_TEXT)
-        }
+        write(wsi, c.outbox.removeFirst())
         if !c.outbox.isEmpty { lws_callback_on_writable(wsi) }
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
         connectErrors += 1
