@@ -23,7 +23,9 @@
 # PERF_DIR/<side>-<round>.perf with the server's pid in .perf.pid: `-p PID`
 # busy-polls on this kernel under load and takes a core from the server); then
 # tools/loadgen/profile_share.py PERF_DIR/*.perf says which share of the
-# samples each part of the hot path took.
+# samples each part of the hot path took. PERF_SIDES (default "A B"): which
+# sides are profiled, e.g. PERF_SIDES=B on one build on both sides measures
+# what the profiler itself costs the server.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -53,7 +55,7 @@ for round in $(seq "$rounds"); do
         pid=$!
         for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
         perfjob=
-        if [ -n "${PERF_DIR:-}" ]; then
+        if [ -n "${PERF_DIR:-}" ] && [[ " ${PERF_SIDES:-A B} " == *" $side "* ]]; then
             mkdir -p "$PERF_DIR"
             echo "$pid" > "$PERF_DIR/$side-$round.perf.pid"
             ( for _ in $(seq 1200); do [ -f "$out/window" ] && break; sleep 0.1; done
@@ -74,7 +76,15 @@ print(f"{sys.argv[2]} ({d.get('event_loop', '?')} client) round {sys.argv[3]}: r
       f" | CPU {d['server_cpu_percent']:.0f}%, {d['server_cpu_percent'] / 100 * d['window_s'] / max(1, d['window_sent']) * 1e6:.0f} µs/msg | RSS {d['server_rss_max_kb'] / 1024:.0f} MB"
       f" | lost {d['lost_guesses'] + d['lost_grades']} | errors {sum(d['errors_by_code'].values())}"
       f" | service thread {d.get('server_threads_cpu_percent', {}).get('mindpad-lws', 0):.0f}%"
-      f" | load generator CPU {d.get('loadgen_cpu_percent', 0):.0f}%, machine {d.get('machine_cpu_percent', 0):.0f}%")
+      f" | load generator CPU {d.get('loadgen_cpu_percent', 0):.0f}%, machine {d.get('machine_cpu_percent', 0):.0f}%"
+      f" | waiting for a core: service thread {d.get('server_threads_wait_percent', {}).get('mindpad-lws', 0):.1f}%,"
+      f" load generator {d.get('loadgen_wait_percent', 0):.1f}%")
+# The seconds of the window that held the tail (a grade or unthrottled guess over 50 ms).
+for t in d.get("timeline", []):
+    if t["grades_over_50ms"] or t["guesses_over_50ms"]:
+        print(f"    second {t['second']:2d}: over 50 ms {t['grades_over_50ms']}/{t['grades']} grades (max {t['grade_max_ms']:.0f}),"
+              f" {t['guesses_over_50ms']}/{t['guesses_unthrottled']} guesses (max {t['guess_max_ms']:.0f});"
+              f" waited for a core: service thread {t['service_thread_wait_ms']:.0f} ms, load generator {t['loadgen_wait_ms']:.0f} ms")
 PY
     done
 done

@@ -136,6 +136,34 @@ func threadTicks(_ pids: [Int32]) -> [String: UInt64] {
     return byName
 }
 
+/// Nanoseconds a thread has waited on a run queue for a core
+/// (`/proc/.../schedstat`: run time, wait time, time slices).
+func waitNs(path: String) -> UInt64? {
+    guard let s = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    let f = s.split(separator: " ")
+    return f.count > 1 ? UInt64(f[1].trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+}
+
+/// Run-queue waits of each thread of the server processes, by thread name
+/// (as `threadTicks`), in nanoseconds.
+func threadWaits(_ pids: [Int32]) -> [String: UInt64] {
+    var byName: [String: UInt64] = [:]
+    for pid in pids where pid > 0 {
+        guard let tids = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { continue }
+        for tid in tids {
+            guard let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8),
+                  let w = waitNs(path: "/proc/\(pid)/task/\(tid)/schedstat") else { continue }
+            byName[comm.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += w
+        }
+    }
+    return byName
+}
+
+/// The load generator's own run-queue wait (its main thread, which does
+/// all the work): while it waits, what it receives waits too, and counts in
+/// the latencies it measures.
+func ownWaitNs() -> UInt64 { waitNs(path: "/proc/self/task/\(getpid())/schedstat") ?? 0 }
+
 /// The whole machine's busy and total ticks (`/proc/stat`, all cores): with
 /// the server's and our own share, what else was running in the window.
 func machineTicks() -> (busy: UInt64, total: UInt64)? {
@@ -204,6 +232,54 @@ var rooms: [Room] = (0..<(total / 8 + 1)).map { _ in Room() }
 var byWsi: [OpaquePointer: Int] = [:]
 let runID = String(UInt32.random(in: 0...UInt32.max), radix: 36)
 
+/// The window second by second: is the tail spread over the window, or a
+/// few seconds in which something stalled (and was it the server's service
+/// thread, or the load generator, waiting for a core)?
+struct Timeline {
+    struct Second {
+        var grades = 0, gradesOver50 = 0, gradeMaxNs: UInt64 = 0
+        var guesses = 0, guessesOver50 = 0, guessMaxNs: UInt64 = 0
+        var serviceWaitNs: UInt64 = 0, ownWaitNs: UInt64 = 0
+    }
+    var seconds: [Second] = []
+    var from: UInt64 = 0
+    var lastWaits: (service: UInt64, own: UInt64) = (0, 0)
+
+    mutating func slot(_ at: UInt64) -> Int {
+        let i = Int((at - min(at, from)) / 1_000_000_000)
+        while seconds.count <= i { seconds.append(Second()) }
+        return i
+    }
+    mutating func note(grade ns: UInt64, at: UInt64) {
+        let i = slot(at)
+        seconds[i].grades += 1
+        if ns > 50_000_000 { seconds[i].gradesOver50 += 1 }
+        seconds[i].gradeMaxNs = max(seconds[i].gradeMaxNs, ns)
+    }
+    mutating func note(guess ns: UInt64, at: UInt64) {
+        let i = slot(at)
+        seconds[i].guesses += 1
+        if ns > 50_000_000 { seconds[i].guessesOver50 += 1 }
+        seconds[i].guessMaxNs = max(seconds[i].guessMaxNs, ns)
+    }
+    /// The run-queue waits since the last call, charged to the second `at` ends.
+    mutating func noteWaits(service: UInt64, own: UInt64, at: UInt64) {
+        let i = slot(max(from, at &- 1))
+        seconds[i].serviceWaitNs += service - min(service, lastWaits.service)
+        seconds[i].ownWaitNs += own - min(own, lastWaits.own)
+        lastWaits = (service, own)
+    }
+    var json: [[String: Any]] {
+        func ms(_ ns: UInt64) -> Double { (Double(ns) / 1e5).rounded() / 10 }
+        return seconds.enumerated().map { i, s in
+            ["second": i, "grades": s.grades, "grades_over_50ms": s.gradesOver50, "grade_max_ms": ms(s.gradeMaxNs),
+             "guesses_unthrottled": s.guesses, "guesses_over_50ms": s.guessesOver50, "guess_max_ms": ms(s.guessMaxNs),
+             "service_thread_wait_ms": ms(s.serviceWaitNs), "loadgen_wait_ms": ms(s.ownWaitNs)]
+        }
+    }
+}
+var timeline = Timeline()
+
 var strokeToGuess = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
 var strokeToGuessOpen = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
 var submitToGrade = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
@@ -220,15 +296,18 @@ var stopping = false
 
 let pre = loadgen_lws_pre()
 
-/// Sends a message: written at once when nothing waits before it and the
-/// socket takes it, else queued for WRITEABLE. Asking for WRITEABLE on every
-/// message cost four `epoll_ctl` per send on libuv (lws' glue re-arms the
-/// descriptor), as it did the server (tools/loadgen/analysis.md).
+/// Sends a message: written at once when nothing waits before it (in the
+/// outbox, or unsent in lws: `lws_partial_buffered`), else queued for
+/// WRITEABLE. Asking for WRITEABLE on every message cost four `epoll_ctl`
+/// per send on libuv (lws' glue re-arms the descriptor), as it did the
+/// server (tools/loadgen/analysis.md). A full socket is not asked about
+/// first (`lws_send_pipe_choked` is a `poll()` per message): lws keeps what
+/// the socket refuses and asks for WRITEABLE itself.
 func enqueue(_ c: Conn, _ text: String, type: String) {
     sent += 1
     if measuring { windowSent += 1 }
     sentByType[type, default: 0] += 1
-    if let wsi = c.wsi, c.open, c.outbox.isEmpty, lws_send_pipe_choked(wsi) == 0 {
+    if let wsi = c.wsi, c.open, c.outbox.isEmpty, lws_partial_buffered(wsi) == 0 {
         write(wsi, text.utf8)
         return
     }
@@ -323,7 +402,10 @@ func submit(_ c: Conn, now: UInt64) {
 
 func graded(_ c: Conn, now: UInt64) {
     if c.submitAt > 0 {
-        if measuring && c.submitAt >= measureFrom { _ = submitToGrade.record((now - c.submitAt) / 1000) }
+        if measuring && c.submitAt >= measureFrom {
+            _ = submitToGrade.record((now - c.submitAt) / 1000)
+            timeline.note(grade: now - c.submitAt, at: now)
+        }
         c.submitAt = 0
         // echo: the next drawing begins one cycle after this one began (race:
         // on the next `question`).
@@ -505,7 +587,10 @@ func handle(_ c: Conn, _ b: [UInt8], now: UInt64) {
             // The server had started no guess for this player in the 100 ms
             // before the batch left (the last one arrived earlier still), so
             // its ≤ 10 guesses/s limit did not hold this one back.
-            if newest >= c.lastGuessAt + 100_000_000 { _ = strokeToGuessOpen.record((now - newest) / 1000) }
+            if newest >= c.lastGuessAt + 100_000_000 {
+                _ = strokeToGuessOpen.record((now - newest) / 1000)
+                timeline.note(guess: now - newest, at: now)
+            }
         }
         c.lastGuessAt = now
         submitIfCovered(c, now: now)
@@ -664,8 +749,19 @@ if let mark = opt.mark { unlink(mark) }
 var rssMaxKB = 0
 var rssBeforeKB = procKB(opt.serverPids, "VmRSS") ?? 0
 var lastSample: UInt64 = 0
+var lastWaitSample: UInt64 = 0
+var waitsStart: [String: UInt64] = [:], waitsEnd: [String: UInt64] = [:]
+var ownWaitStart: UInt64 = 0, ownWaitEnd: UInt64 = 0
 var lastTick: UInt64 = 0
 let hardDeadline = started + UInt64((Double(total) / opt.rampPerSecond + 60 + opt.warmup + opt.duration) * 1e9)
+
+/// The counters read at the window's end.
+func endWindow(_ now: UInt64) {
+    (cpuEnd, threadsEnd, selfEnd, machineEnd) = ticksNow()
+    (waitsEnd, ownWaitEnd) = (threadWaits(opt.serverPids), ownWaitNs())
+    timeline.noteWaits(service: waitsEnd["mindpad-lws"] ?? 0, own: ownWaitEnd, at: now)
+    measuring = false
+}
 
 while true {
     let now = nowNs()
@@ -686,22 +782,29 @@ while true {
         measuring = true
         measureFrom = now
         (cpuStart, threadsStart, selfStart, machineStart) = ticksNow()
+        (waitsStart, ownWaitStart) = (threadWaits(opt.serverPids), ownWaitNs())
+        timeline.from = now
+        timeline.lastWaits = (waitsStart["mindpad-lws"] ?? 0, ownWaitStart)
+        lastWaitSample = now
         measureEnd = now + UInt64(opt.duration * 1e9)
         if let mark = opt.mark { FileManager.default.createFile(atPath: mark, contents: Data("\(opt.duration)\n".utf8)) }
+    }
+    if measuring && now >= lastWaitSample + 1_000_000_000 {
+        lastWaitSample = now
+        timeline.noteWaits(service: threadWaits(opt.serverPids)["mindpad-lws"] ?? 0, own: ownWaitNs(), at: now)
     }
     if measuring && now - lastSample > 500_000_000 {
         lastSample = now
         rssMaxKB = max(rssMaxKB, procKB(opt.serverPids, "VmRSS") ?? 0)
     }
     if measuring && now >= measureEnd {
-        (cpuEnd, threadsEnd, selfEnd, machineEnd) = ticksNow()
-        measuring = false
+        endWindow(now)
         break
     }
     if now > hardDeadline {
         // A window cut short by the deadline (racers still joining when it
         // began) still gets the server's CPU over what it measured.
-        if measuring { (cpuEnd, threadsEnd, selfEnd, machineEnd) = ticksNow(); measuring = false }
+        if measuring { endWindow(now) }
         break
     }
     _ = mindpad_loop_service(loop)
@@ -741,6 +844,14 @@ var report: [String: Any] = [
         let used = entry.value - min(entry.value, threadsStart[entry.key] ?? 0)
         if used > 0 { out[entry.key] = (Double(used) / hz / windowSeconds * 1000).rounded() / 10 }
     },
+    // Each server thread's and our own time spent waiting for a core, as a
+    // share of the window (100 = waiting the whole window).
+    "server_threads_wait_percent": waitsEnd.reduce(into: [String: Double]()) { out, entry in
+        let waited = entry.value - min(entry.value, waitsStart[entry.key] ?? 0)
+        if waited > 0 { out[entry.key] = (Double(waited) / 1e9 / windowSeconds * 1000).rounded() / 10 }
+    },
+    "loadgen_wait_percent": (Double(ownWaitEnd - min(ownWaitEnd, ownWaitStart)) / 1e9 / windowSeconds * 1000).rounded() / 10,
+    "timeline": timeline.json,
 ]
 if opt.mode == "idle", liveConnections > 0 {
     report["rss_per_connection_kb"] = (Double(rssEndKB - rssBeforeKB) / Double(liveConnections) * 10).rounded() / 10
