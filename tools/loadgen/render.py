@@ -223,16 +223,23 @@ threaded = [(n, d) for n in sizes for d in [load(f"race-{n}.json")] if d and d.g
 if threaded:
     w("Where the cores went over the window (`/proc/<pid>/task/*/stat`; 100% = one whole core, 200% = the machine):")
     w("")
-    w("| racers | service thread (`mindpad-lws`) | recognition (`mindpad-recog-*`) | other server threads | load generator | anything else (PostgreSQL, other jobs) |")
-    w("|---:|---:|---:|---:|---:|---:|")
+    w("| racers | service thread (`mindpad-lws`) | recognition (`mindpad-recog-*`) | other server threads | load generator | anything else (PostgreSQL, other jobs) | waited for a core: service thread / load generator |")
+    w("|---:|---:|---:|---:|---:|---:|---:|")
     for n, d in threaded:
         th = d["server_threads_cpu_percent"]
         lws_ = th.get("mindpad-lws", 0)
         recog = sum(v for k, v in th.items() if k.startswith("mindpad-recog"))
         other = max(0.0, sum(th.values()) - lws_ - recog)   # rounding: never "-0%"
         rest = d.get("machine_cpu_percent", 0) - d["server_cpu_percent"] - d.get("loadgen_cpu_percent", 0)
+        waits = d.get("server_threads_wait_percent")
+        waited = (f"{waits.get('mindpad-lws', 0):.1f}% / {d.get('loadgen_wait_percent', 0):.1f}%"
+                  if waits is not None else "–")
         w(f"| {n:,} | {lws_:.0f}% | {recog:.0f}% | {other:.0f}% | {d.get('loadgen_cpu_percent', 0):.0f}% | "
-          f"{max(0, rest):.0f}% |")
+          f"{max(0, rest):.0f}% | {waited} |")
+    w("")
+    w("Waited for a core: the share of the window the thread was ready to run but on a run queue "
+      "(`/proc/<pid>/task/<tid>/schedstat`). While the load generator waits, what the server sent it waits "
+      "too, and counts in the latencies above; while the service thread waits, every connection does.")
     w("")
 w("### Overhead against the transport ceiling (same run)")
 w("")
