@@ -13,8 +13,10 @@ import Foundation
 ///    strokes whose ink overlaps (one tall or small digit does not move it).
 /// 3. Strokes closer than `joinGap` heights are one group: a 4's or 5's second
 ///    stroke, a 7's crossbar, even when they only nearly touch. A low, short
-///    group (a bar drawn apart) joins the group nearest to it, and so do two
-///    neighbours one above the other (`joinStacked`).
+///    group (a bar drawn apart) joins the group nearest to it, or the one
+///    holding the stroke drawn just before it when that one is hardly
+///    further (`fragmentOrderSlack`), and so do two neighbours one above the
+///    other (`joinStacked`).
 /// 4. Each group is read whole. One too wide for a digit, or read without
 ///    confidence, is also tried cut in two along the lines (vertical or
 ///    slanted) that cross the least ink, and the reading with the best score
@@ -239,6 +241,16 @@ struct NumberSegmenter {
                     nearest = k
                 }
                 guard nearest >= 0 else { continue }
+                if tuning.fragmentOrderSlack > 0 {
+                    // The stroke drawn just before the fragment's first.
+                    let first = groups[f].strokes.trailingZeroBitCount
+                    var before = first - 1
+                    while before >= 0 && slot[before] < 0 { before -= 1 }
+                    if before >= 0, let k = (0..<m).first(where: { $0 != f && alive[$0] && groups[$0].strokes & (1 << UInt64(before)) != 0 }),
+                       near[f * m + k] <= near[f * m + nearest] + tuning.fragmentOrderSlack * height {
+                        nearest = k
+                    }
+                }
                 groups[nearest].merge(groups[f])
                 alive[f] = false
                 for k in 0..<m {
@@ -648,6 +660,10 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// A group lower than this and narrower than `fragmentWidth` is part of its nearest neighbour.
     public var fragmentHeight = 0.4
     public var fragmentWidth = 0.8
+    /// A fragment joins the group holding the stroke drawn just before it
+    /// when that group is no further from it than the nearest plus this many
+    /// heights (0: the nearest always).
+    public var fragmentOrderSlack = 0.25
     /// Groups wider than this are tried as two digits even when read confidently...
     public var splitWidth = 0.5
     /// ...and so are groups read with less confidence than this, unless narrower than `narrowWidth`.

@@ -474,6 +474,58 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         #expect(asked == (number == "71" ? "7" : number), "read \(asked)")
     }
 
+    /// A 5's bar drawn apart, after its body, and pushed to the right until
+    /// it lies nearer the next digit than its own body: a fragment joins the
+    /// group holding the stroke drawn just before it when that group is at
+    /// most `fragmentOrderSlack` heights further than the nearest (dev set
+    /// 1910 -> 1912 of 2,000; docs/recognition.md). Every push that leaves
+    /// the bar a group of its own and gives it to the 7 by distance gives it
+    /// to its 5 at the shipped slack; the same bar drawn last, after the 7,
+    /// goes to the 7: the order decides, not a side.
+    @Test func aBarDrawnApartJoinsTheDigitDrawnJustBeforeIt() throws {
+        let fives = fixtureDigits.filter { $0.digit == 5 && $0.drawing.strokes.count == 2 }
+        #expect(!fives.isEmpty)
+        let recognizer = try Recognizer.bundled()
+        /// The strokes grouped with stroke `s` (`byDistance`: the nearest
+        /// group only, and before that with no fragment or stacked strokes
+        /// joined at all).
+        func partners(_ d: Drawing, of s: Int, byDistance: Bool = false, alone: Bool = false) -> UInt64 {
+            var tuning = NumberReadingTuning.standard
+            if byDistance { tuning.fragmentOrderSlack = 0 }
+            if alone { tuning.fragmentHeight = 0; tuning.stackOverlap = 0 }
+            var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: tuning)
+            return segmenter.groups().first { $0.strokes & (1 << UInt64(s)) != 0 }!.strokes
+        }
+        #expect(NumberReadingTuning.standard.fragmentOrderSlack > 0)
+        for five in fives {
+            // The bar: the flatter stroke, drawn second.
+            var strokes = five.drawing.strokes
+            let heights = strokes.map { s in (s.map(\.y).max()! - s.map(\.y).min()!) }
+            if heights[0] < heights[1] { strokes.swapAt(0, 1) }
+            var checked = 0
+            for push in stride(from: 0.0, through: 1.0, by: 0.02) {
+                var w = NumberWriter()
+                w.add(digit(1))
+                w.add(Drawing(strokes: strokes))
+                w.add(digit(7), gap: 0.4)
+                // Strokes: the 1 (0), the 5's body (1), its bar (2), the 7 (3...).
+                let bar = 2, body: UInt64 = 1 << 1
+                w.strokes[bar] = w.strokes[bar].map { StrokePoint(x: $0.x + push * w.height, y: $0.y, t: $0.t) }
+                guard partners(w.drawing, of: bar, alone: true) == 1 << UInt64(bar) else { continue }
+                let nearest = partners(w.drawing, of: bar, byDistance: true)
+                guard nearest & body == 0 else { continue }
+                #expect(partners(w.drawing, of: bar) & body != 0, "\(five.style) pushed \(push)")
+                // The bar drawn last, after the 7.
+                var late = w
+                late.strokes.append(late.strokes.remove(at: bar))
+                let lateBar = late.strokes.count - 1
+                #expect(partners(late.drawing, of: lateBar) & (1 << 1) == 0, "\(five.style) pushed \(push), drawn last")
+                checked += 1
+            }
+            #expect(checked > 0, "\(five.style): no push left the bar apart and nearer the 7")
+        }
+    }
+
     /// A stroke out of order: a 4's second stroke added after the next digit.
     /// With a space between the digits, the late stroke still joins its 4 by
     /// where it is; the digits come out in order of place.

@@ -52,6 +52,7 @@ if args[1] == "--numbers" {
         case "joinGap": tuning.joinGap = v
         case "fragmentHeight": tuning.fragmentHeight = v
         case "fragmentWidth": tuning.fragmentWidth = v
+        case "fragmentOrderSlack": tuning.fragmentOrderSlack = v
         case "splitWidth": tuning.splitWidth = v
         case "sureConfidence": tuning.sureConfidence = Float(v)
         case "narrowWidth": tuning.narrowWidth = v
