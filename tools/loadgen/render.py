@@ -375,8 +375,8 @@ top = text("perf-top.txt").strip()
 threads = text("perf-threads.txt").strip()
 machine = text("perf-machine.txt").strip()
 missing = text("perf-missing.txt").strip()
-# The size the profile was taken at (bench.sh profiles the last size of the sweep's
-# list; the sizes beyond it, run while the targets hold, are not profiled).
+# The size the profile was taken at (bench.sh profiles a run of its own at the last
+# size of the sweep's list, after the sweep, into profiled/).
 profiled = int(text("perf-racers.txt").strip() or (max(sizes) if sizes else 0))
 if not top and sizes:
     w(f"### Server profile at {profiled:,} racers")
@@ -393,7 +393,15 @@ if top:
     w("")
     w("`perf record -e cpu-clock -F 499 -g -a` for half the measured window, from its start; first the whole")
     w("machine by thread (who had the 2 cores: the load generator, the server's threads, anything else),")
-    w("then the server alone by thread, then its top symbols (self time, shares of the server's samples):")
+    w("then the server alone by thread, then its top symbols (self time, shares of the server's samples).")
+    pr = load(os.path.join("profiled", f"race-{profiled}.json"))
+    if pr:
+        sw = load(f"race-{profiled}.json")
+        w(f"The profile is a run of its own after the sweep, so the profiler's share of the cores is in none of the sweep's")
+        w(f"figures. That run, profiled: p99 unthrottled stroke→guess {ms(pr['stroke_to_guess_unthrottled'].get('p99_ms'))} ms,")
+        w(f"submit→grade {ms(pr['submit_to_grade'].get('p99_ms'))} ms, {pr['server_cpu_percent']:.0f}% server CPU"
+          + (f" (the sweep's run at {profiled:,}, not profiled: {ms(sw['stroke_to_guess_unthrottled'].get('p99_ms'))} / "
+             f"{ms(sw['submit_to_grade'].get('p99_ms'))} ms, {sw['server_cpu_percent']:.0f}%)" if sw else "") + ".")
     w("")
     w("```")
     if machine:
