@@ -494,6 +494,11 @@ extension NumberSegmenter {
             short = max(short, la + slack - lb, rA + slack - rB)
         }
         if !shared { short = max(0, (ra.x0 + ra.x1) / 2 - (rb.x0 + rb.x1) / 2) }
-        return tuning.orderCost * max(0, short) / height
+        // One above the other, sharing less than `stackedShare` of the
+        // shorter's height: the two parts of one digit (an 8's loops, a 9's
+        // loop and stem), not two digits side by side.
+        let overlap = min(ra.y1, rb.y1) - max(ra.y0, rb.y0)
+        let stacked = overlap < tuning.stackedShare * min(ra.y1 - ra.y0, rb.y1 - rb.y0)
+        return tuning.orderCost * max(0, short) / height + (stacked ? tuning.stackedOrderCost : 0)
     }
 }

@@ -744,6 +744,10 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// `innerHeight` 0.5 / 0.6 / 0.7 (cost 1) → 1921 / 1921 / 1922, late 174 /
     /// 176 / 175 (0.7: three numbers fixed, none broken).
     public var innerOrderCost = 1.0
+    /// What it costs for a run to follow another as the next digit when
+    /// their boxes share less than `stackedShare` of the shorter's height.
+    public var stackedOrderCost = 2.0
+    public var stackedShare = 0.5
     public var innerHeight = 0.7
     /// Most strokes in one run (one digit).
     public var runStrokes = 3

@@ -474,6 +474,52 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         #expect(asked == (number == "71" ? "7" : number), "read \(asked)")
     }
 
+    /// Two digits stand side by side: a run that follows another while
+    /// sharing less than `stackedShare` of the shorter's height (one on the
+    /// other: an 8's two loops, each a sure 0 alone) costs
+    /// `stackedOrderCost` more as the next digit; digits of uneven sizes
+    /// and baselines side by side cost nothing more (dev 1912 -> 1915 of
+    /// 2,000, an 8 read as 00 and three digits split in two among them;
+    /// docs/recognition.md).
+    @Test func runsOneOnTheOtherAreNoTwoDigits() throws {
+        func loop(_ cx: Double, _ cy: Double, _ r: Double, from t0: Double) -> [StrokePoint] {
+            (0...24).map { k in
+                let a = Double(k) / 24 * 2 * Double.pi - Double.pi / 2
+                return StrokePoint(x: cx + 0.8 * r * cos(a), y: cy + r * sin(a), t: t0 + Double(k) * 10)
+            }
+        }
+        let recognizer = try Recognizer.bundled()
+        let tuning = NumberReadingTuning.standard
+        #expect(tuning.stackedOrderCost > 0)
+        /// The order cost of stroke 1 following stroke 0.
+        func cost(_ d: Drawing) -> Double {
+            var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: tuning)
+            _ = segmenter.groups()
+            let boxes = d.strokes.map { box([$0]) }
+            return segmenter.orderCost(after: [segmenter.slot[0]], [segmenter.slot[1]], boxes[0], boxes[1])
+        }
+        // One loop on the other, the lower one moved right by up to half a
+        // loop: it follows at no cost by the edges, at the stacked cost in all.
+        for shift in stride(from: 0.0, through: 0.25, by: 0.05) {
+            for gap in [0.0, 0.05, 0.2] {
+                let eight = Drawing(strokes: [loop(0.5, 0.25, 0.25, from: 0), loop(0.5 + shift, 0.75 + gap, 0.25, from: 400)])
+                #expect(cost(eight) >= tuning.stackedOrderCost, "shift \(shift), gap \(gap)")
+            }
+        }
+        // Two one-stroke fixture digits side by side, the second smaller and
+        // lifted (as written on an uneven line): no stacked cost.
+        let ones = fixtureDigits.filter { $0.drawing.strokes.count == 1 }
+        for (size, lift) in [(1.0, 0.0), (0.6, 0.2), (0.5, 0.45), (1.0, 0.4)] {
+            for i in 0..<min(8, ones.count) {
+                let (a, b) = (ones[i], ones[(i + 7) % ones.count])
+                var w = NumberWriter()
+                w.add(a.drawing)
+                w.add(b.drawing, gap: 0.3, size: size, lift: lift)
+                #expect(cost(w.drawing) < tuning.stackedOrderCost, "\(a.digit) then \(b.digit), size \(size), lift \(lift)")
+            }
+        }
+    }
+
     /// A 5's bar drawn apart, after its body, and pushed to the right until
     /// it lies nearer the next digit than its own body: a fragment joins the
     /// group holding the stroke drawn just before it when that group is at

@@ -99,6 +99,8 @@ if args[1] == "--numbers" {
         case "orderCost": tuning.orderCost = v
         case "orderSlack": tuning.orderSlack = v
         case "innerOrderCost": tuning.innerOrderCost = v
+        case "stackedOrderCost": tuning.stackedOrderCost = v
+        case "stackedShare": tuning.stackedShare = v
         case "innerHeight": tuning.innerHeight = v
         case "thirdSplit": tuning.thirdSplit = v != 0
         case "usualConfidence": tuning.usualConfidence = Float(v)
