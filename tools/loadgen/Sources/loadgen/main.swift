@@ -120,21 +120,25 @@ func procTicks(path: String) -> UInt64? {
     return u + st
 }
 
-/// CPU ticks of each thread of the server processes, by thread name
+/// A counter of each thread of the server processes, summed by thread name
 /// (`/proc/PID/task/TID/comm`; threads of one name summed, e.g. the two
-/// `mindpad-recog-N` stay apart but database workers of one name add up).
-func threadTicks(_ pids: [Int32]) -> [String: UInt64] {
+/// `mindpad-recog-N` stay apart but database workers of one name add up):
+/// `read` gets the thread's directory.
+func perThread(_ pids: [Int32], _ read: (String) -> UInt64?) -> [String: UInt64] {
     var byName: [String: UInt64] = [:]
     for pid in pids where pid > 0 {
         guard let tids = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { continue }
         for tid in tids {
-            guard let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8),
-                  let t = procTicks(path: "/proc/\(pid)/task/\(tid)/stat") else { continue }
-            byName[comm.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += t
+            let dir = "/proc/\(pid)/task/\(tid)"
+            guard let comm = try? String(contentsOfFile: dir + "/comm", encoding: .utf8), let value = read(dir) else { continue }
+            byName[comm.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += value
         }
     }
     return byName
 }
+
+/// CPU ticks of each thread of the server processes, by thread name.
+func threadTicks(_ pids: [Int32]) -> [String: UInt64] { perThread(pids) { procTicks(path: $0 + "/stat") } }
 
 /// Nanoseconds a thread has waited on a run queue for a core
 /// (`/proc/.../schedstat`: run time, wait time, time slices).
@@ -144,20 +148,9 @@ func waitNs(path: String) -> UInt64? {
     return f.count > 1 ? UInt64(f[1].trimmingCharacters(in: .whitespacesAndNewlines)) : nil
 }
 
-/// Run-queue waits of each thread of the server processes, by thread name
-/// (as `threadTicks`), in nanoseconds.
-func threadWaits(_ pids: [Int32]) -> [String: UInt64] {
-    var byName: [String: UInt64] = [:]
-    for pid in pids where pid > 0 {
-        guard let tids = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { continue }
-        for tid in tids {
-            guard let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8),
-                  let w = waitNs(path: "/proc/\(pid)/task/\(tid)/schedstat") else { continue }
-            byName[comm.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += w
-        }
-    }
-    return byName
-}
+/// Run-queue waits of each thread of the server processes, by thread name,
+/// in nanoseconds.
+func threadWaits(_ pids: [Int32]) -> [String: UInt64] { perThread(pids) { waitNs(path: $0 + "/schedstat") } }
 
 /// The load generator's own run-queue wait (its main thread, which does
 /// all the work): while it waits, what it receives waits too, and counts in
