@@ -239,7 +239,9 @@ if threaded:
     w("")
     w("Waited for a core: the share of the window the thread was ready to run but on a run queue "
       "(`/proc/<pid>/task/<tid>/schedstat`). While the load generator waits, what the server sent it waits "
-      "too, and counts in the latencies above; while the service thread waits, every connection does.")
+      "too, and counts in the latencies above; while the service thread waits, every connection does. "
+      "Part of it is there on an idle machine: a thread that sleeps in `epoll_wait` and wakes thousands of "
+      "times a second waits a few microseconds for a core at each wake.")
     w("")
 w("### Overhead against the transport ceiling (same run)")
 w("")
