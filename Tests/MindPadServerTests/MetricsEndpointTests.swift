@@ -64,6 +64,8 @@ import Testing
         #expect(Self.sample(text, "mindpad_recognition_seconds_bucket", [#"le="+Inf""#]) != nil)
         #expect(Self.sample(text, "mindpad_db_query_seconds_count", [#"operation="scores_api""#]) == 1)
         #expect(text.contains("# TYPE mindpad_recognition_seconds histogram"))
+        // The service thread's lag heartbeat beats every 50 ms from the start.
+        #expect((Self.sample(text, "mindpad_service_lag_seconds_count") ?? 0) >= 1)
 
         // The gauges follow live state: the room goes when its last member leaves.
         try ann.send(["type": "leave_room"])

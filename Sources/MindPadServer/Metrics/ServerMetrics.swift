@@ -16,6 +16,7 @@ import Synchronization
 /// | `mindpad_recognition_seconds` | histogram | — rasterize + infer, one drawing |
 /// | `mindpad_recognition_backlog` | gauge | — drawings waiting for a worker |
 /// | `mindpad_recognition_wait_seconds` | histogram | — a drawing's wait in the pool's queue for a worker |
+/// | `mindpad_service_lag_seconds` | histogram | — how late the service thread ran a timer due every 50 ms (a long turn, or a wait for a core): what every connection waited |
 /// | `mindpad_recognition_reused_total` | counter | — submits graded from their live guess's reading (the drawing unchanged), not read again |
 /// | `mindpad_db_query_seconds` | histogram | `operation` (`record_result`: hand-over to outcome; `record_results_batch`: one batch statement; `journal_commit`: one group's journal write + fsync; `apply_boards`: one boards statement after the results, migration 0013; `scores_api`) |
 /// | `mindpad_result_batch_size` | histogram | — results written per batch statement |
@@ -31,6 +32,7 @@ public final class ServerMetrics: Sendable {
     public let recognitionBacklog: Gauge
     public let recognition: DurationHistogram
     public let recognitionWait: DurationHistogram
+    public let serviceLag: DurationHistogram
     public let readingsReused: Counter
     public let resultBatchSize: ValueHistogram
     private let counters = Mutex<[String: Counter]>([:])
@@ -64,6 +66,9 @@ public final class ServerMetrics: Sendable {
         recognition = registry.makeDurationHistogram(descriptor: Self.name("mindpad_recognition_seconds", "Rasterize plus infer, one drawing"), buckets: Self.latencyBuckets)
         recognitionWait = registry.makeDurationHistogram(descriptor: Self.name("mindpad_recognition_wait_seconds", "A drawing's wait in the recognition queue for a worker"),
                                                          buckets: Self.latencyBuckets)
+        serviceLag = registry.makeDurationHistogram(descriptor: Self.name("mindpad_service_lag_seconds",
+                                                                          "How late the service thread ran a timer due every 50 ms"),
+                                                    buckets: Self.latencyBuckets)
         readingsReused = registry.makeCounter(descriptor: Self.name("mindpad_recognition_reused_total",
                                                                      "Submits graded from the reading of their live guess, the drawing unchanged"))
         resultBatchSize = registry.makeValueHistogram(descriptor: Self.name("mindpad_result_batch_size", "Results written per batch statement"),

@@ -26,11 +26,25 @@ import Foundation
 extension WebServer {
     static let livenessSweepInterval: Duration = .seconds(1)
 
-    /// Starts the sweeps (service thread, once the context exists).
+    static let lagInterval: Duration = .milliseconds(50)
+
+    /// Starts the sweeps (service thread, once the context exists), and the
+    /// lag heartbeat when someone listens.
     func startLivenessSweeps() {
         let timers = ServiceTimers(server: self)
         livenessTimers = timers
         timers.schedule(after: Self.livenessSweepInterval) { [weak self] in self?.sweepLiveness() }
+        if lagObserver != nil { beat() }
+    }
+
+    /// A timer due every `lagInterval`; how late it runs goes to `lagObserver`.
+    private func beat() {
+        let due = ContinuousClock.now + Self.lagInterval
+        livenessTimers?.schedule(at: due) { [weak self] in
+            guard let self else { return }
+            self.lagObserver?(ContinuousClock.now - due)
+            self.beat()
+        }
     }
 
     /// Something came from the client.

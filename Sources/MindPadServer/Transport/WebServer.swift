@@ -44,6 +44,10 @@ public final class WebServer: @unchecked Sendable {
     /// itself (malformed requests, files not found); the application counts
     /// its own. Set before `start`; called on the service thread.
     public var errorCounter: (@Sendable (String) -> Void)?
+    /// Told, every `lagInterval`, how late the service thread ran a timer
+    /// due then (a turn that ran long, or a wait for a core): every
+    /// connection waited as long. Set before `start`.
+    public var lagObserver: (@Sendable (Duration) -> Void)?
 
     // Cross-thread state.
     private let posted = Mutex<[@Sendable () -> Void]>([])
