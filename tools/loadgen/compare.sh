@@ -66,6 +66,8 @@ for round in $(seq "$rounds"); do
         timeout 300 "$lg" --mode race --loop "${MINDPAD_LOADGEN_LOOP:-libuv}" --port "$port" --racers "$racers" --duration 20 --ramp 500 \
             --server-pid "$pid" --mark "$out/window" --out "$out/$side-$round.json" > /dev/null || true
         [ -z "$perfjob" ] || wait "$perfjob" || true
+        python3 -c "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:$port/metrics', timeout=5).read().decode())" \
+            > "$out/$side-$round.metrics" 2>/dev/null || true
         kill -TERM "$pid"; wait "$pid" || true
         python3 - "$out/$side-$round.json" "$side" "$round" <<'PY'
 import json, sys
@@ -79,13 +81,34 @@ print(f"{sys.argv[2]} ({d.get('event_loop', '?')} client) round {sys.argv[3]}: r
       f" | load generator CPU {d.get('loadgen_cpu_percent', 0):.0f}%, machine {d.get('machine_cpu_percent', 0):.0f}%"
       f" | waiting for a core: service thread {d.get('server_threads_wait_percent', {}).get('mindpad-lws', 0):.1f}%,"
       f" load generator {d.get('loadgen_wait_percent', 0):.1f}%")
+# The server's own lag heartbeat over its whole life (ramp included): how late
+# the service thread ran a timer due every 50 ms.
+# And a drawing's wait for a recognition worker (guesses and grades wait there).
+try:
+    text = open(sys.argv[1][:-len(".json")] + ".metrics").read()
+    for name, what in [("mindpad_service_lag_seconds", "service thread lag, a timer due every 50 ms"),
+                       ("mindpad_recognition_wait_seconds", "a drawing's wait for a recognition worker")]:
+        b = {line.split('le="')[1].split('"')[0]: float(line.split()[-1])
+             for line in text.splitlines() if line.startswith(name + "_bucket")}
+        total = b.get("+Inf", 0)
+        if total:
+            over = lambda le: int(total - b.get(le, total))
+            print(f"    {what} ({int(total)}, ramp included): over 10 ms {over('0.01')}, over 25 ms {over('0.025')},"
+                  f" over 50 ms {over('0.05')}, over 100 ms {over('0.1')}")
+except OSError:
+    pass
 # The seconds of the window that held the tail (a grade or unthrottled guess over 50 ms).
 for t in d.get("timeline", []):
     if t["grades_over_50ms"] or t["guesses_over_50ms"]:
         print(f"    second {t['second']:2d}: over 50 ms {t['grades_over_50ms']}/{t['grades']} grades (max {t['grade_max_ms']:.0f}),"
               f" {t['guesses_over_50ms']}/{t['guesses_unthrottled']} guesses (max {t['guess_max_ms']:.0f});"
-              f" waited for a core: service thread {t['service_thread_wait_ms']:.0f} ms, load generator {t['loadgen_wait_ms']:.0f} ms")
+              f" waited for a core: service thread {t['service_thread_wait_ms']:.0f} ms, load generator {t['loadgen_wait_ms']:.0f} ms;"
+              f" CPU server {t.get('server_cpu_percent', 0)}%, load generator {t.get('loadgen_cpu_percent', 0)}%, others {t.get('others_cpu_percent', 0)}%;"
+              f" load generator's 10 ms tick up to {t.get('loadgen_lag_max_ms', 0):.0f} ms late")
 PY
     done
 done
+# KEEP_DIR: the runs' JSON (each with its second-by-second timeline) and the server's
+# /metrics at the end of each run are copied there.
+[ -n "${KEEP_DIR:-}" ] && mkdir -p "$KEEP_DIR" && cp "$out"/*.json "$out"/*.metrics "$KEEP_DIR"/ 2>/dev/null
 rm -rf "$out"

@@ -233,10 +233,16 @@ struct Timeline {
         var grades = 0, gradesOver50 = 0, gradeMaxNs: UInt64 = 0
         var guesses = 0, guessesOver50 = 0, guessMaxNs: UInt64 = 0
         var serviceWaitNs: UInt64 = 0, ownWaitNs: UInt64 = 0
+        /// CPU ticks in this second: the server's, ours, the whole machine's busy.
+        var serverTicks: UInt64 = 0, ownTicks: UInt64 = 0, machineTicks: UInt64 = 0
+        /// The longest the load generator's 10 ms tick came late: while its
+        /// thread is late, what it receives waits and counts as latency.
+        var ownLagMaxNs: UInt64 = 0
     }
     var seconds: [Second] = []
     var from: UInt64 = 0
     var lastWaits: (service: UInt64, own: UInt64) = (0, 0)
+    var lastTicks: (server: UInt64, own: UInt64, machine: UInt64) = (0, 0, 0)
 
     mutating func slot(_ at: UInt64) -> Int {
         let i = Int((at - min(at, from)) / 1_000_000_000)
@@ -262,12 +268,29 @@ struct Timeline {
         seconds[i].ownWaitNs += own - min(own, lastWaits.own)
         lastWaits = (service, own)
     }
+    mutating func note(ownLag ns: UInt64, at: UInt64) {
+        let i = slot(at)
+        seconds[i].ownLagMaxNs = max(seconds[i].ownLagMaxNs, ns)
+    }
+    /// The CPU ticks since the last call, charged to the second `at` ends:
+    /// what else ran (PostgreSQL, other jobs) in the seconds of the tail?
+    mutating func noteTicks(server: UInt64, own: UInt64, machine: UInt64, at: UInt64) {
+        let i = slot(max(from, at &- 1))
+        seconds[i].serverTicks += server - min(server, lastTicks.server)
+        seconds[i].ownTicks += own - min(own, lastTicks.own)
+        seconds[i].machineTicks += machine - min(machine, lastTicks.machine)
+        lastTicks = (server, own, machine)
+    }
     var json: [[String: Any]] {
         func ms(_ ns: UInt64) -> Double { (Double(ns) / 1e5).rounded() / 10 }
         return seconds.enumerated().map { i, s in
             ["second": i, "grades": s.grades, "grades_over_50ms": s.gradesOver50, "grade_max_ms": ms(s.gradeMaxNs),
              "guesses_unthrottled": s.guesses, "guesses_over_50ms": s.guessesOver50, "guess_max_ms": ms(s.guessMaxNs),
-             "service_thread_wait_ms": ms(s.serviceWaitNs), "loadgen_wait_ms": ms(s.ownWaitNs)]
+             "service_thread_wait_ms": ms(s.serviceWaitNs), "loadgen_wait_ms": ms(s.ownWaitNs),
+             // Shares of one core over the second (ticks of 1/100 s).
+             "server_cpu_percent": s.serverTicks, "loadgen_cpu_percent": s.ownTicks,
+             "others_cpu_percent": s.machineTicks - min(s.machineTicks, s.serverTicks + s.ownTicks),
+             "loadgen_lag_max_ms": ms(s.ownLagMaxNs)]
         }
     }
 }
@@ -753,6 +776,7 @@ func endWindow(_ now: UInt64) {
     (cpuEnd, threadsEnd, selfEnd, machineEnd) = ticksNow()
     (waitsEnd, ownWaitEnd) = (threadWaits(opt.serverPids), ownWaitNs())
     timeline.noteWaits(service: waitsEnd["mindpad-lws"] ?? 0, own: ownWaitEnd, at: now)
+    timeline.noteTicks(server: cpuEnd, own: selfEnd, machine: machineEnd?.busy ?? 0, at: now)
     measuring = false
 }
 
@@ -765,7 +789,11 @@ while true {
     }
     while let i = reconnecting.popLast() { connect(conns[i]) }
     serviceDue(now)
-    if now >= lastTick + 10_000_000 { lastTick = now; tick(now) }
+    if now >= lastTick + 10_000_000 {
+        if measuring && lastTick > 0 { timeline.note(ownLag: now - (lastTick + 10_000_000), at: now) }
+        lastTick = now
+        tick(now)
+    }
     let want = opt.mode == "idle" ? welcomed : racing
     let failed = connectErrors + unexpectedCloses
     if readyAt == 0 && connected == total && (want + failed >= total || now > hardDeadline - UInt64((opt.warmup + opt.duration) * 1e9)) {
@@ -778,6 +806,7 @@ while true {
         (waitsStart, ownWaitStart) = (threadWaits(opt.serverPids), ownWaitNs())
         timeline.from = now
         timeline.lastWaits = (waitsStart["mindpad-lws"] ?? 0, ownWaitStart)
+        timeline.lastTicks = (cpuStart, selfStart, machineStart?.busy ?? 0)
         lastWaitSample = now
         measureEnd = now + UInt64(opt.duration * 1e9)
         if let mark = opt.mark { FileManager.default.createFile(atPath: mark, contents: Data("\(opt.duration)\n".utf8)) }
@@ -785,6 +814,8 @@ while true {
     if measuring && now >= lastWaitSample + 1_000_000_000 {
         lastWaitSample = now
         timeline.noteWaits(service: threadWaits(opt.serverPids)["mindpad-lws"] ?? 0, own: ownWaitNs(), at: now)
+        timeline.noteTicks(server: procTicks(opt.serverPids) ?? 0, own: procTicks(getpid()) ?? 0,
+                           machine: machineTicks()?.busy ?? 0, at: now)
     }
     if measuring && now - lastSample > 500_000_000 {
         lastSample = now
