@@ -225,72 +225,85 @@ var rooms: [Room] = (0..<(total / 8 + 1)).map { _ in Room() }
 var byWsi: [OpaquePointer: Int] = [:]
 let runID = String(UInt32.random(in: 0...UInt32.max), radix: 36)
 
+/// What the window's timeline reads of the machine once a second: the
+/// service thread's and our own run-queue waits (ns), and CPU ticks of the
+/// server, ours and the whole machine's busy.
+struct Counters {
+    var serviceWait: UInt64 = 0, ownWait: UInt64 = 0
+    var serverTicks: UInt64 = 0, ownTicks: UInt64 = 0, machineBusy: UInt64 = 0
+
+    /// From counters already read (at the window's ends).
+    init(waits: [String: UInt64], ownWait: UInt64, serverTicks: UInt64, ownTicks: UInt64,
+         machine: (busy: UInt64, total: UInt64)?) {
+        (serviceWait, self.ownWait) = (waits["mindpad-lws"] ?? 0, ownWait)
+        (self.serverTicks, self.ownTicks, machineBusy) = (serverTicks, ownTicks, machine?.busy ?? 0)
+    }
+    init() {}
+
+    static func now() -> Counters {
+        Counters(waits: threadWaits(opt.serverPids), ownWait: ownWaitNs(), serverTicks: procTicks(opt.serverPids) ?? 0,
+                 ownTicks: procTicks(getpid()) ?? 0, machine: machineTicks())
+    }
+}
+
 /// The window second by second: is the tail spread over the window, or a
-/// few seconds in which something stalled (and was it the server's service
-/// thread, or the load generator, waiting for a core)?
+/// few seconds in which something stalled (the server's service thread, the
+/// load generator, or something else taking a core)?
 struct Timeline {
+    /// Latencies in one second: how many, how many over 50 ms, the longest.
+    struct Tail {
+        var count = 0, over50 = 0, maxNs: UInt64 = 0
+        mutating func add(_ ns: UInt64) {
+            count += 1
+            if ns > 50_000_000 { over50 += 1 }
+            maxNs = max(maxNs, ns)
+        }
+    }
     struct Second {
-        var grades = 0, gradesOver50 = 0, gradeMaxNs: UInt64 = 0
-        var guesses = 0, guessesOver50 = 0, guessMaxNs: UInt64 = 0
-        var serviceWaitNs: UInt64 = 0, ownWaitNs: UInt64 = 0
-        /// CPU ticks in this second: the server's, ours, the whole machine's busy.
-        var serverTicks: UInt64 = 0, ownTicks: UInt64 = 0, machineTicks: UInt64 = 0
+        var grades = Tail(), guesses = Tail()
+        /// What `Counters` grew by in this second.
+        var counters = Counters()
         /// The longest the load generator's 10 ms tick came late: while its
         /// thread is late, what it receives waits and counts as latency.
         var ownLagMaxNs: UInt64 = 0
     }
     var seconds: [Second] = []
     var from: UInt64 = 0
-    var lastWaits: (service: UInt64, own: UInt64) = (0, 0)
-    var lastTicks: (server: UInt64, own: UInt64, machine: UInt64) = (0, 0, 0)
+    var last = Counters()
 
     mutating func slot(_ at: UInt64) -> Int {
         let i = Int((at - min(at, from)) / 1_000_000_000)
         while seconds.count <= i { seconds.append(Second()) }
         return i
     }
-    mutating func note(grade ns: UInt64, at: UInt64) {
-        let i = slot(at)
-        seconds[i].grades += 1
-        if ns > 50_000_000 { seconds[i].gradesOver50 += 1 }
-        seconds[i].gradeMaxNs = max(seconds[i].gradeMaxNs, ns)
-    }
-    mutating func note(guess ns: UInt64, at: UInt64) {
-        let i = slot(at)
-        seconds[i].guesses += 1
-        if ns > 50_000_000 { seconds[i].guessesOver50 += 1 }
-        seconds[i].guessMaxNs = max(seconds[i].guessMaxNs, ns)
-    }
-    /// The run-queue waits since the last call, charged to the second `at` ends.
-    mutating func noteWaits(service: UInt64, own: UInt64, at: UInt64) {
-        let i = slot(max(from, at &- 1))
-        seconds[i].serviceWaitNs += service - min(service, lastWaits.service)
-        seconds[i].ownWaitNs += own - min(own, lastWaits.own)
-        lastWaits = (service, own)
-    }
+    mutating func note(grade ns: UInt64, at: UInt64) { seconds[slot(at)].grades.add(ns) }
+    mutating func note(guess ns: UInt64, at: UInt64) { seconds[slot(at)].guesses.add(ns) }
     mutating func note(ownLag ns: UInt64, at: UInt64) {
         let i = slot(at)
         seconds[i].ownLagMaxNs = max(seconds[i].ownLagMaxNs, ns)
     }
-    /// The CPU ticks since the last call, charged to the second `at` ends:
-    /// what else ran (PostgreSQL, other jobs) in the seconds of the tail?
-    mutating func noteTicks(server: UInt64, own: UInt64, machine: UInt64, at: UInt64) {
+    /// What the counters grew by since the last call, charged to the second `at` ends.
+    mutating func sample(_ c: Counters, at: UInt64) {
         let i = slot(max(from, at &- 1))
-        seconds[i].serverTicks += server - min(server, lastTicks.server)
-        seconds[i].ownTicks += own - min(own, lastTicks.own)
-        seconds[i].machineTicks += machine - min(machine, lastTicks.machine)
-        lastTicks = (server, own, machine)
+        func grew(_ k: KeyPath<Counters, UInt64>) -> UInt64 { c[keyPath: k] - min(c[keyPath: k], last[keyPath: k]) }
+        seconds[i].counters.serviceWait += grew(\.serviceWait)
+        seconds[i].counters.ownWait += grew(\.ownWait)
+        seconds[i].counters.serverTicks += grew(\.serverTicks)
+        seconds[i].counters.ownTicks += grew(\.ownTicks)
+        seconds[i].counters.machineBusy += grew(\.machineBusy)
+        last = c
     }
     var json: [[String: Any]] {
         func ms(_ ns: UInt64) -> Double { (Double(ns) / 1e5).rounded() / 10 }
         return seconds.enumerated().map { i, s in
-            ["second": i, "grades": s.grades, "grades_over_50ms": s.gradesOver50, "grade_max_ms": ms(s.gradeMaxNs),
-             "guesses_unthrottled": s.guesses, "guesses_over_50ms": s.guessesOver50, "guess_max_ms": ms(s.guessMaxNs),
-             "service_thread_wait_ms": ms(s.serviceWaitNs), "loadgen_wait_ms": ms(s.ownWaitNs),
-             // Shares of one core over the second (ticks of 1/100 s).
-             "server_cpu_percent": s.serverTicks, "loadgen_cpu_percent": s.ownTicks,
-             "others_cpu_percent": s.machineTicks - min(s.machineTicks, s.serverTicks + s.ownTicks),
-             "loadgen_lag_max_ms": ms(s.ownLagMaxNs)]
+            let c = s.counters
+            return ["second": i, "grades": s.grades.count, "grades_over_50ms": s.grades.over50, "grade_max_ms": ms(s.grades.maxNs),
+                    "guesses_unthrottled": s.guesses.count, "guesses_over_50ms": s.guesses.over50, "guess_max_ms": ms(s.guesses.maxNs),
+                    "service_thread_wait_ms": ms(c.serviceWait), "loadgen_wait_ms": ms(c.ownWait),
+                    // Shares of one core over the second (ticks of 1/100 s).
+                    "server_cpu_percent": c.serverTicks, "loadgen_cpu_percent": c.ownTicks,
+                    "others_cpu_percent": c.machineBusy - min(c.machineBusy, c.serverTicks + c.ownTicks),
+                    "loadgen_lag_max_ms": ms(s.ownLagMaxNs)]
         }
     }
 }
@@ -765,7 +778,7 @@ if let mark = opt.mark { unlink(mark) }
 var rssMaxKB = 0
 var rssBeforeKB = procKB(opt.serverPids, "VmRSS") ?? 0
 var lastSample: UInt64 = 0
-var lastWaitSample: UInt64 = 0
+var lastCounterSample: UInt64 = 0
 var waitsStart: [String: UInt64] = [:], waitsEnd: [String: UInt64] = [:]
 var ownWaitStart: UInt64 = 0, ownWaitEnd: UInt64 = 0
 var lastTick: UInt64 = 0
@@ -775,8 +788,7 @@ let hardDeadline = started + UInt64((Double(total) / opt.rampPerSecond + 60 + op
 func endWindow(_ now: UInt64) {
     (cpuEnd, threadsEnd, selfEnd, machineEnd) = ticksNow()
     (waitsEnd, ownWaitEnd) = (threadWaits(opt.serverPids), ownWaitNs())
-    timeline.noteWaits(service: waitsEnd["mindpad-lws"] ?? 0, own: ownWaitEnd, at: now)
-    timeline.noteTicks(server: cpuEnd, own: selfEnd, machine: machineEnd?.busy ?? 0, at: now)
+    timeline.sample(Counters(waits: waitsEnd, ownWait: ownWaitEnd, serverTicks: cpuEnd, ownTicks: selfEnd, machine: machineEnd), at: now)
     measuring = false
 }
 
@@ -805,17 +817,15 @@ while true {
         (cpuStart, threadsStart, selfStart, machineStart) = ticksNow()
         (waitsStart, ownWaitStart) = (threadWaits(opt.serverPids), ownWaitNs())
         timeline.from = now
-        timeline.lastWaits = (waitsStart["mindpad-lws"] ?? 0, ownWaitStart)
-        timeline.lastTicks = (cpuStart, selfStart, machineStart?.busy ?? 0)
-        lastWaitSample = now
+        timeline.last = Counters(waits: waitsStart, ownWait: ownWaitStart, serverTicks: cpuStart, ownTicks: selfStart,
+                                 machine: machineStart)
+        lastCounterSample = now
         measureEnd = now + UInt64(opt.duration * 1e9)
         if let mark = opt.mark { FileManager.default.createFile(atPath: mark, contents: Data("\(opt.duration)\n".utf8)) }
     }
-    if measuring && now >= lastWaitSample + 1_000_000_000 {
-        lastWaitSample = now
-        timeline.noteWaits(service: threadWaits(opt.serverPids)["mindpad-lws"] ?? 0, own: ownWaitNs(), at: now)
-        timeline.noteTicks(server: procTicks(opt.serverPids) ?? 0, own: procTicks(getpid()) ?? 0,
-                           machine: machineTicks()?.busy ?? 0, at: now)
+    if measuring && now >= lastCounterSample + 1_000_000_000 {
+        lastCounterSample = now
+        timeline.sample(.now(), at: now)
     }
     if measuring && now - lastSample > 500_000_000 {
         lastSample = now
