@@ -196,8 +196,7 @@ scenario() {
     timeout 300 "$loadgen" --mode race --loop "$loadgen_loop" --port "$port" --racers "$n" --duration "$dur" --ramp "$ramp" \
         --server-pid "$server_pid" --label "race-$loop-$n" --mark "$mark" --out "$dir/race-$n.json" > /dev/null || true
     [ -n "${perf_job:-}" ] && { wait "$perf_job" || true; perf_job=; }
-    python3 -c "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:$port/metrics', timeout=5).read().decode())" \
-        > "$dir/metrics-$n.txt" 2>/dev/null || true
+    python3 tools/loadgen/metrics.py "$port" > "$dir/metrics-$n.txt" 2>/dev/null || true
     stop_pid "$server_pid"
 }
 

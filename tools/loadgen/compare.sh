@@ -66,8 +66,7 @@ for round in $(seq "$rounds"); do
         timeout 300 "$lg" --mode race --loop "${MINDPAD_LOADGEN_LOOP:-libuv}" --port "$port" --racers "$racers" --duration 20 --ramp 500 \
             --server-pid "$pid" --mark "$out/window" --out "$out/$side-$round.json" > /dev/null || true
         [ -z "$perfjob" ] || wait "$perfjob" || true
-        python3 -c "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:$port/metrics', timeout=5).read().decode())" \
-            > "$out/$side-$round.metrics" 2>/dev/null || true
+        python3 tools/loadgen/metrics.py "$port" > "$out/$side-$round.metrics" 2>/dev/null || true
         kill -TERM "$pid"; wait "$pid" || true
         python3 - "$out/$side-$round.json" "$side" "$round" <<'PY'
 import json, sys
