@@ -59,13 +59,32 @@ running() { "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" status >/dev/null 2>&1;
 # Something accepts TCP connections on 127.0.0.1:$1.
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# A port nothing listens on, searched from a place that depends on the
-# checkout's path, so that checkouts rarely try the same ports; ports
-# 54329 (the old shared default) and 54330-54349 are left alone.
+# Some socket on this machine has local port $1: listening, connected or
+# closing. A connect test alone misses a client's outgoing connection that
+# took the port as its ephemeral one, and PostgreSQL's bind then fails. Only
+# used to choose a port: skipping one held by a closing socket costs nothing.
+port_taken() {
+    listening "$1" && return 0
+    cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '{print $2}' | grep -q ":$(printf %04X "$1")\$"
+}
+
+# A free port, searched from a place that depends on the checkout's path so
+# that checkouts rarely try the same ports, below the kernel's ephemeral
+# range (outgoing connections take ports from that range at any moment);
+# ports given as arguments are skipped (ones just lost to a race).
 free_port() {
-    local start=$((55000 + 16#$(echo "$dir" | sha256sum | cut -c1-4) % 2000)) p
+    local low=32768 first span start p
+    read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+    if [ "$low" -gt 12000 ]; then
+        first=10000; span=$((low - 10000 - 500))
+        [ "$span" -gt 10000 ] && span=10000
+    else
+        first=55000; span=2000  # an unusual ephemeral range: the old search
+    fi
+    start=$((first + 16#$(echo "$dir" | sha256sum | cut -c1-4) % span))
     for ((p = start; p < start + 500; p++)); do
-        if ! listening "$p"; then echo "$p"; return 0; fi
+        [[ " $* " == *" $p "* ]] && continue
+        if ! port_taken "$p"; then echo "$p"; return 0; fi
     done
     return 1
 }
@@ -143,7 +162,8 @@ start)
                 fail "PostgreSQL did not start on port $port: $why (log: $dir/server.log)"
             fi
             old=$port
-            port=$(free_port) || fail "port $old was taken and no free port was found; set MINDPAD_PG_PORT to a free port"
+            tried="${tried:-} $port"
+            port=$(free_port $tried) || fail "port $old was taken and no free port was found; set MINDPAD_PG_PORT to a free port"
             echo "$port" >"$port_file"
             echo "pg.sh: port $old was taken while the cluster started; trying port $port" >&2
         done

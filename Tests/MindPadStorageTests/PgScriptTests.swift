@@ -64,6 +64,64 @@ import Testing
         #expect(moved.err.contains("port \(holder.port) is in use"))
         #expect(!moved.out.contains(":\(holder.port)/"))
     }
+
+    /// A port held by a connection (an outgoing one took it as its own end)
+    /// accepts nothing, so a connect test calls it free, yet PostgreSQL
+    /// cannot bind it. CI once lost a run to that: five starts on one port.
+    @Test func aPortHeldByAConnectionIsNeitherChosenNorRetried() throws {
+        let dir = folder()
+        defer {
+            _ = try? pg("stop", dir: dir)
+            try? FileManager.default.removeItem(at: dir)
+        }
+        // The port this folder would choose, then held by a connection.
+        let chosen = try pg("port", dir: dir)
+        #expect(chosen.status == 0, "\(chosen.err)")
+        let peer = try TCPListener()
+        let holder = try TCPConnection(to: peer.port, from: Int(chosen.out) ?? 0)
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("port"))
+        let other = try pg("port", dir: dir)
+        #expect(other.status == 0 && other.out != chosen.out && !other.out.isEmpty, "\(other.out) \(other.err)")
+
+        // The remembered port held the same way when the cluster starts: it
+        // moves to a port it can bind, and says so.
+        try "\(holder.localPort)\n".write(to: dir.appendingPathComponent("port"), atomically: true, encoding: .utf8)
+        let started = try pg("start", dir: dir)
+        #expect(started.status == 0, "\(started.err)")
+        #expect(started.err.contains("port \(holder.localPort) was taken"))
+        #expect(!started.out.contains(":\(holder.localPort)/") && started.out.hasPrefix("postgresql://"))
+        #expect(try PostgresConnection(connectionString: started.out).query("SELECT 1 AS one").value("one") == "1")
+    }
+}
+
+/// A TCP connection to 127.0.0.1:`port`, its own end bound to `from`.
+final class TCPConnection {
+    let fd: Int32
+    let localPort: Int
+
+    init(to port: Int, from: Int) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        func address(_ port: Int) -> sockaddr_in {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+            address.sin_port = UInt16(port).bigEndian
+            return address
+        }
+        var local = address(from), remote = address(port)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafePointer(to: &local) { l in
+            withUnsafePointer(to: &remote) { r in
+                l.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
+                    && r.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) == 0 }
+            }
+        }
+        localPort = from
+        guard ok else { close(fd); throw PgScriptError(description: "could not connect from port \(from): errno \(errno)") }
+    }
+
+    deinit { close(fd) }
 }
 
 /// A socket listening on a kernel-chosen port of 127.0.0.1 until released.
