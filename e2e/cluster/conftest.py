@@ -29,9 +29,17 @@ ADMIN_TOKEN = f"cluster-admin-{uuid.uuid4().hex}"
 
 
 def free_ports(count):
-    """`count` consecutive free ports (the generator numbers the instances from a base port)."""
+    """`count` consecutive free ports (the generator numbers the instances from a base port),
+    below the kernel's ephemeral range: HAProxy's and the tests' own outgoing connections take
+    ports from that range at any moment, and an instance started (or restarted) later on a
+    port one of them holds could not listen."""
+    try:
+        low = int(pathlib.Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    top = low if low > 12000 + count else 60000
     for _ in range(200):
-        base = random.randrange(20000, 60000 - count)
+        base = random.randrange(10000, top - count)
         socks = []
         try:
             for p in range(base, base + count):
