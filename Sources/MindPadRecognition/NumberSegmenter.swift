@@ -275,7 +275,12 @@ struct NumberSegmenter {
     /// included). Two neighbouring groups that share less than `stackOverlap`
     /// of it, one above the other and no further apart than `stackGap`
     /// heights, are one digit drawn in two strokes that do not touch (a 9's
-    /// loop and its stem, an 8's two loops).
+    /// loop and its stem, an 8's two loops). So are two that overlap side to
+    /// side on every slant (`sideOverlap`): digits side by side are clear of
+    /// each other on some slant, however they lean; groups that are not are
+    /// pieces ink distance parted wrongly (touching digits written into each
+    /// other's space, a 5's bar pushed over the next digit). The group is
+    /// read by stroke order, so two digits joined here part again there.
     func joinStacked(_ groups: [Group]) -> [Group] {
         guard tuning.stackOverlap > 0, groups.count >= 2 else { return groups }
         var out = [groups[0]]
@@ -284,13 +289,35 @@ struct NumberSegmenter {
             let shorter = max(min(a.height, g.height), 1e-9)
             let shared = max(0, min(a.y1, g.y1) - max(a.y0, g.y0)) / shorter
             let gap = max(g.x0 - a.x1, a.x0 - g.x1)
-            if shared < tuning.stackOverlap && gap < tuning.stackGap * height {
+            if gap < tuning.stackGap * height
+                && (shared < tuning.stackOverlap
+                    || (tuning.sideOverlap > 0 && across(a.strokes, g.strokes) >= tuning.sideOverlap)) {
                 out[out.count - 1].merge(g)
             } else {
                 out.append(g)
             }
         }
         return out
+    }
+
+    /// How much two sets of strokes overlap side to side, on the slant where
+    /// they overlap least: the shared stretch of u = x + shear·y over the
+    /// narrower's (0: apart on some slant, as slanted digits side by side are).
+    func across(_ a: UInt64, _ b: UInt64) -> Double {
+        var least = Double.infinity
+        for shear in Self.shears {
+            var a0 = Double.infinity, a1 = -Double.infinity, b0 = Double.infinity, b1 = -Double.infinity
+            for (s, stroke) in drawing.strokes.enumerated() where (a | b) & (1 << UInt64(s)) != 0 {
+                let inA = a & (1 << UInt64(s)) != 0
+                for p in stroke {
+                    let u = p.x + shear * p.y
+                    if inA { a0 = min(a0, u); a1 = max(a1, u) } else { b0 = min(b0, u); b1 = max(b1, u) }
+                }
+            }
+            guard a0 <= a1, b0 <= b1 else { return 0 }
+            least = min(least, max(0, min(a1, b1) - max(a0, b0)) / max(min(a1 - a0, b1 - b0), 1e-9))
+        }
+        return least.isFinite ? least : 0
     }
 
     /// Marks row `row` of a row profile (cleared to ±infinity by the caller)
@@ -831,6 +858,11 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// are one digit (`NumberSegmenter.joinStacked`; 0: never).
     public var stackOverlap = 0.7
     public var stackGap = 0.15
+    /// Neighbouring groups that overlap side to side by at least this share
+    /// of the narrower, on every slant (`across`), no further apart than
+    /// `stackGap` heights, are one group: digits of a number stand side by
+    /// side, each clear of the next on some slant (0: off).
+    public var sideOverlap = 0.15
 
     /// A digit the segmenter settled on (with `Recognizer.numbers`, the
     /// network its gates were fitted to) is read again by the single-digit

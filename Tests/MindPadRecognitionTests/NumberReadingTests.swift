@@ -520,6 +520,68 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         }
     }
 
+    /// Digits of a number stand side by side, each clear of the next on some
+    /// slant however they lean: neighbouring groups that overlap side to
+    /// side by `sideOverlap` of the narrower on every slant are one group
+    /// (dev set 1915 -> 1921 of 2,000; docs/recognition.md) and read by
+    /// stroke order. Every pair of one-stroke fixture digits, 0.05-0.3
+    /// heights apart and leaning 0-0.6, is clear (their boxes overlap once
+    /// they lean).
+    @Test func digitsSideBySideAreClearOnSomeSlant() throws {
+        let recognizer = try Recognizer.bundled()
+        let tuning = NumberReadingTuning.standard
+        #expect(tuning.sideOverlap > 0)
+        func across(_ d: Drawing, _ a: UInt64, _ b: UInt64) -> Double {
+            var segmenter = NumberSegmenter(d, recognizer: recognizer, workspace: recognizer.makeWorkspace(), tuning: tuning)
+            _ = segmenter.groups()
+            return segmenter.across(a, b)
+        }
+        /// Leans the ink right by `lean` of its height (top to the right).
+        func leaning(_ strokes: [[StrokePoint]], _ lean: Double) -> Drawing {
+            let b = box(strokes)
+            return Drawing(strokes: strokes.map { $0.map { StrokePoint(x: $0.x + lean * (b.y1 - $0.y), y: $0.y, t: $0.t) } })
+        }
+        let ones = fixtureDigits.filter { $0.drawing.strokes.count == 1 }
+        var overlapping = 0
+        for lean in [0.0, 0.3, 0.6] {
+            for gap in [0.05, 0.15, 0.3] {
+                for i in ones.indices {
+                    let (a, b) = (ones[i], ones[(i + 11) % ones.count])
+                    var w = NumberWriter()
+                    w.add(a.drawing)
+                    w.add(b.drawing, gap: gap)
+                    let d = leaning(w.strokes, lean)
+                    let (boxA, boxB) = (box([d.strokes[0]]), box([d.strokes[1]]))
+                    if boxB.x0 < boxA.x1 { overlapping += 1 }
+                    #expect(across(d, 1, 2) < tuning.sideOverlap, "\(a.digit) then \(b.digit), gap \(gap), lean \(lean)")
+                }
+            }
+        }
+        #expect(overlapping >= 10, "leaning digits' boxes overlap")
+        // Two fixture digits written into each other's space (boxes
+        // overlapping by 0.1-0.3 heights) without touching: one group, read
+        // as two digits again by the order they were written in.
+        var joined = 0
+        var without = tuning
+        without.sideOverlap = 0
+        for gap in [-0.1, -0.2, -0.3] {
+            for i in fixtureDigits.indices {
+                let (a, b) = (fixtureDigits[i], fixtureDigits[(i + 7) % fixtureDigits.count])
+                var w = NumberWriter()
+                w.add(a.drawing)
+                w.add(b.drawing, gap: gap)
+                let d = w.drawing
+                let na = a.drawing.strokes.count
+                let (sa, sb) = (UInt64(1) << UInt64(na) - 1, (UInt64(1) << UInt64(d.strokes.count) - 1) & ~(UInt64(1) << UInt64(na) - 1))
+                guard groupCount(d, tuning: without) == 2, across(d, sa, sb) >= tuning.sideOverlap else { continue }
+                #expect(groupCount(d) == 1, "\(a.digit)\(b.digit), gap \(gap)")
+                #expect(try read(w).number == "\(a.digit)\(b.digit)", "gap \(gap)")
+                joined += 1
+            }
+        }
+        #expect(joined >= 3, "pairs the side rule alone joins")
+    }
+
     /// A 5's bar drawn apart, after its body, and pushed to the right until
     /// it lies nearer the next digit than its own body: a fragment joins the
     /// group holding the stroke drawn just before it when that group is at

@@ -107,6 +107,7 @@ if args[1] == "--numbers" {
         case "flatDigit": tuning.flatDigit = v
         case "stackOverlap": tuning.stackOverlap = v
         case "stackGap": tuning.stackGap = v
+        case "sideOverlap": tuning.sideOverlap = v
         case "throughCost": tuning.throughCost = v
         default: FileHandle.standardError.write("unknown tuning \(kv[0])\n".data(using: .utf8)!); exit(2)
         }
