@@ -13,8 +13,10 @@ writer's slant), sometimes touching (ink boxes overlapping) or joined (the pen
 never lifts between two digits: one stroke runs into the next digit), sometimes
 with uneven sizes, baselines and a sloping line.
 
-Two sets, from separate seeds and with separate ranges:
+Three sets, from separate seeds and with separate ranges:
 - `dev`: the set the segmenter's constants were tuned on;
+- `wide`: a second tuning set whose ranges are wider than both others'; a
+  rule chosen on dev is checked here before the held-out set is run;
 - `heldout`: never looked at while tuning. Its writers come from another seed
   (not the digit network's training seed 1 either), and its spacings, jitter,
   size and baseline variation are drawn from wider ranges than `dev`'s.
@@ -79,6 +81,13 @@ SETS = {
     "heldout": Ranges(seed=777_015, gap=(0.08, 0.6), gap_noise=0.07, min_gap=0.05, jitter_boost=(0.0, 0.02),
                       size_sigma=(0.05, 0.2), baseline_sigma=(0.03, 0.1), slope=(-0.08, 0.08),
                       rotation=0.15, touch=0.25, uneven=0.35),
+    # A second tuning set, wider than both (tighter gaps, more slant, size and
+    # baseline variation, more touching): a rule chosen on dev is checked here
+    # before the held-out set is run, so a choice that only fits dev's ranges
+    # shows without spending a look at the held-out set.
+    "wide": Ranges(seed=90_210, gap=(0.05, 0.7), gap_noise=0.08, min_gap=0.04, jitter_boost=(0.0, 0.025),
+                   size_sigma=(0.05, 0.25), baseline_sigma=(0.03, 0.12), slope=(-0.1, 0.1),
+                   rotation=0.18, touch=0.35, uneven=0.4),
 }
 
 
