@@ -118,9 +118,9 @@ extension NumberSegmenter {
             }
         }
         // The most a run can score before it is read: its height cost (a
-        // run lower than `pieceHeight`, a 5's bar, is no digit of its own).
+        // run lower than `runPieceHeight`, a 5's bar, is no digit of its own).
         let lift = boxes.map { box in
-            box.map { -tuning.pieceHeightCost * max(0, tuning.pieceHeight - ($0.y1 - $0.y0) / height) } ?? 0
+            box.map { -tuning.pieceHeightCost * max(0, tuning.runPieceHeight - ($0.y1 - $0.y0) / height) } ?? 0
         }
         func run(_ i: Int, _ length: Int) -> Run? {
             let key = i * longest + length - 1
@@ -130,7 +130,7 @@ extension NumberSegmenter {
             readings[part] = r
             let tall = (box.y1 - box.y0) / height
             let wide = part.width(in: drawing, box: box, window: height / 3)
-            var score = Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.pieceHeight - tall)
+            var score = Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.runPieceHeight - tall)
                 - widthCost(wide, digit: r.digit)
             if tuning.innerOrderCost > 0 && length >= 2 {
                 // A run whose strokes part in two that stand as two digits

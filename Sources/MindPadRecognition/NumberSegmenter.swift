@@ -724,6 +724,11 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var positionCost = 1.0
     /// A side of a cut lower than this costs `pieceHeightCost` per height missing.
     public var pieceHeight = 0.8
+    /// A run of strokes (`readByOrder`) lower than this costs
+    /// `pieceHeightCost` per height missing: lower than a side of a cut, as
+    /// a small digit of an uneven line (a short 1 after a 5) is its own
+    /// strokes.
+    public var runPieceHeight = 0.7
     public var pieceHeightCost = 5.0
     /// The split gate: weights of its features (see `NumberSegmenter.read`), then
     /// the bias; empty: compare the scores of one and two digits instead.

@@ -60,6 +60,7 @@ if args[1] == "--numbers" {
         case "widthCost": tuning.widthCost = v
         case "pieceHeight": tuning.pieceHeight = v
         case "pieceHeightCost": tuning.pieceHeightCost = v
+        case "runPieceHeight": tuning.runPieceHeight = v
         case "relativeSplitWidth": tuning.relativeSplitWidth = v
         case "relativeSingleWidth": tuning.relativeSingleWidth = v
         case "relativeWidthCost": tuning.relativeWidthCost = v
