@@ -373,6 +373,20 @@ extension NumberSegmenter {
         return best?.runs
     }
 
+    /// Whether one of two parts hangs beside the other, not standing on the
+    /// line: its foot more than `hangDrop` heights above the other's, its top
+    /// no lower than `hangTop` below the other's, and itself lower than
+    /// `hangShare` of a digit (a 9's loop beside its stem, wherever the stem
+    /// starts). Digits of a line share a baseline, small ones too; a whole
+    /// digit written high is not a part (`hangShare`).
+    func hangs(_ a: ClosedRange<Double>, _ b: ClosedRange<Double>) -> Bool {
+        guard tuning.hangCost > 0 else { return false }
+        let (upper, other) = a.upperBound < b.upperBound ? (a, b) : (b, a)
+        return other.upperBound - upper.upperBound > tuning.hangDrop * height
+            && upper.lowerBound - other.lowerBound < tuning.hangTop * height
+            && upper.upperBound - upper.lowerBound < tuning.hangShare * height
+    }
+
     /// What splitting strokes at `cuts` costs beyond reading the pieces: a cut
     /// through the middle of a straight stretch at least `stretchLength`
     /// heights long (the pen's way from one digit to the next) leaves half of
@@ -475,6 +489,8 @@ extension NumberSegmenter {
     /// a's (by `orderSlack` heights; negative, as now: they may reach back
     /// over a's by that much, touching digits' ink overlapping a little); per
     /// height short, `orderCost`. Runs that share no band: b's centre right of a's.
+    /// One on the other (`stackedOrderCost`) or one hanging from the other's
+    /// top (`hangCost`): more, whatever the edges.
     /// `a` and `b` are the runs' rows in the profiles, `ra` and `rb` their boxes.
     func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: InkBox, _ rb: InkBox) -> Double {
         let bands = Self.bands
@@ -499,6 +515,8 @@ extension NumberSegmenter {
         // loop and stem), not two digits side by side.
         let overlap = min(ra.y1, rb.y1) - max(ra.y0, rb.y0)
         let stacked = overlap < tuning.stackedShare * min(ra.y1 - ra.y0, rb.y1 - rb.y0)
+        let hangs = self.hangs(ra.y0...ra.y1, rb.y0...rb.y1)
         return tuning.orderCost * max(0, short) / height + (stacked ? tuning.stackedOrderCost : 0)
+            + (hangs ? tuning.hangCost : 0)
     }
 }

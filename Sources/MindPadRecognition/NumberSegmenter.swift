@@ -275,7 +275,9 @@ struct NumberSegmenter {
     /// included). Two neighbouring groups that share less than `stackOverlap`
     /// of it, one above the other and no further apart than `stackGap`
     /// heights, are one digit drawn in two strokes that do not touch (a 9's
-    /// loop and its stem, an 8's two loops). So are two that overlap side to
+    /// loop and its stem, an 8's two loops), and so are two where one hangs
+    /// beside the other (`hangs`: a 9's loop beside its stem, well above its
+    /// foot). So are two that overlap side to
     /// side on every slant (`sideOverlap`): digits side by side are clear of
     /// each other on some slant, however they lean; groups that are not are
     /// pieces ink distance parted wrongly (touching digits written into each
@@ -289,8 +291,9 @@ struct NumberSegmenter {
             let shorter = max(min(a.height, g.height), 1e-9)
             let shared = max(0, min(a.y1, g.y1) - max(a.y0, g.y0)) / shorter
             let gap = max(g.x0 - a.x1, a.x0 - g.x1)
+            let hangs = self.hangs(a.y0...a.y1, g.y0...g.y1)
             if gap < tuning.stackGap * height
-                && (shared < tuning.stackOverlap
+                && (shared < tuning.stackOverlap || hangs
                     || (tuning.sideOverlap > 0 && across(a.strokes, g.strokes) >= tuning.sideOverlap)) {
                 out[out.count - 1].merge(g)
             } else {
@@ -729,6 +732,17 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// a small digit of an uneven line (a short 1 after a 5) is its own
     /// strokes.
     public var runPieceHeight = 0.7
+    /// A run following another while one hangs beside the other
+    /// (`NumberSegmenter.hangs`: its foot more than `hangDrop` heights above
+    /// the other's, its top no more than `hangTop` below the other's, itself
+    /// lower than `hangShare` heights) costs this more as the next digit
+    /// (`orderCost`: a 9's loop and its stem read 01), and two such
+    /// neighbouring groups no further apart than `stackGap` are one group
+    /// (`joinStacked`; 0: neither).
+    public var hangCost = 2.0
+    public var hangDrop = 0.3
+    public var hangTop = 0.1
+    public var hangShare = 0.8
     public var pieceHeightCost = 5.0
     /// The split gate: weights of its features (see `NumberSegmenter.read`), then
     /// the bias; empty: compare the scores of one and two digits instead.

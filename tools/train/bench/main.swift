@@ -61,6 +61,10 @@ if args[1] == "--numbers" {
         case "pieceHeight": tuning.pieceHeight = v
         case "pieceHeightCost": tuning.pieceHeightCost = v
         case "runPieceHeight": tuning.runPieceHeight = v
+        case "hangCost": tuning.hangCost = v
+        case "hangDrop": tuning.hangDrop = v
+        case "hangTop": tuning.hangTop = v
+        case "hangShare": tuning.hangShare = v
         case "relativeSplitWidth": tuning.relativeSplitWidth = v
         case "relativeSingleWidth": tuning.relativeSingleWidth = v
         case "relativeWidthCost": tuning.relativeWidthCost = v
