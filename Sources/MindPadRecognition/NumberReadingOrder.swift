@@ -489,8 +489,8 @@ extension NumberSegmenter {
     /// a's (by `orderSlack` heights; negative, as now: they may reach back
     /// over a's by that much, touching digits' ink overlapping a little); per
     /// height short, `orderCost`. Runs that share no band: b's centre right of a's.
-    /// One on the other (`stackedOrderCost`) or one hanging from the other's
-    /// top (`hangCost`): more, whatever the edges.
+    /// One on the other (`stackedOrderCost`) or one hanging beside the other
+    /// (`hangs`, `hangCost`): more, whatever the edges.
     /// `a` and `b` are the runs' rows in the profiles, `ra` and `rb` their boxes.
     func orderCost(after a: ArraySlice<Int>, _ b: ArraySlice<Int>, _ ra: InkBox, _ rb: InkBox) -> Double {
         let bands = Self.bands

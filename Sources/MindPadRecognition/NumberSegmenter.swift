@@ -277,12 +277,12 @@ struct NumberSegmenter {
     /// heights, are one digit drawn in two strokes that do not touch (a 9's
     /// loop and its stem, an 8's two loops), and so are two where one hangs
     /// beside the other (`hangs`: a 9's loop beside its stem, well above its
-    /// foot). So are two that overlap side to
-    /// side on every slant (`sideOverlap`): digits side by side are clear of
-    /// each other on some slant, however they lean; groups that are not are
-    /// pieces ink distance parted wrongly (touching digits written into each
-    /// other's space, a 5's bar pushed over the next digit). The group is
-    /// read by stroke order, so two digits joined here part again there.
+    /// foot). So are two that overlap side to side on every slant
+    /// (`sideOverlap`): digits side by side are clear of each other on some
+    /// slant, however they lean; groups that are not are pieces ink distance
+    /// parted wrongly (touching digits written into each other's space, a
+    /// 5's bar pushed over the next digit). The group is read by stroke
+    /// order, so two digits joined here part again there.
     func joinStacked(_ groups: [Group]) -> [Group] {
         guard tuning.stackOverlap > 0, groups.count >= 2 else { return groups }
         var out = [groups[0]]
@@ -732,6 +732,7 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// a small digit of an uneven line (a short 1 after a 5) is its own
     /// strokes.
     public var runPieceHeight = 0.7
+    public var pieceHeightCost = 5.0
     /// A run following another while one hangs beside the other
     /// (`NumberSegmenter.hangs`: its foot more than `hangDrop` heights above
     /// the other's, its top no more than `hangTop` below the other's, itself
@@ -743,7 +744,6 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var hangDrop = 0.3
     public var hangTop = 0.1
     public var hangShare = 0.8
-    public var pieceHeightCost = 5.0
     /// The split gate: weights of its features (see `NumberSegmenter.read`), then
     /// the bias; empty: compare the scores of one and two digits instead.
     /// Fitted by `tools/train/number_reading.py --fit-gate`.
