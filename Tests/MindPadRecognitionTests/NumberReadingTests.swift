@@ -530,7 +530,8 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     /// (dev set 1915 -> 1921 of 2,000; docs/recognition.md) and read by
     /// stroke order. Every pair of one-stroke fixture digits, 0.05-0.3
     /// heights apart and leaning 0-0.6, is clear (their boxes overlap once
-    /// they lean).
+    /// they lean); fixture pairs written 0.1-0.3 heights into each other
+    /// without touching, which the rule alone joins, read as their two digits.
     @Test func digitsSideBySideAreClearOnSomeSlant() throws {
         let recognizer = try Recognizer.bundled()
         let tuning = NumberReadingTuning.standard
@@ -588,11 +589,11 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
 
     /// A small digit of an uneven line is its own strokes: a run of them
     /// 0.7 of the height costs nothing as a digit (`runPieceHeight`; a side
-    /// of a cut still must be 0.8, `pieceHeight`). Digits written into the
-    /// one before them at 0.7-0.75 of its size (touching, boxes overlapping
-    /// by 0.05 heights) read as two digits at the shipped height (64 of 67),
-    /// and fewer of them with runs held to the cuts' 0.8 (56) (dev 1921 -> 1925, wide 1859
-    /// -> 1871 of 2,000; docs/recognition.md).
+    /// of a cut still must be 0.8, `pieceHeight`). A fixture 1 at 0.7-0.75
+    /// the size written into each fixture digit (touching, boxes overlapping
+    /// by 0.05 heights, one group) reads as two digits at the shipped height
+    /// (64 of 67 when measured), fewer with runs held to the cuts' 0.8 (56)
+    /// (dev 1921 -> 1925, wide 1859 -> 1871 of 2,000; docs/recognition.md).
     @Test func aSmallDigitWrittenIntoTheOneBeforeItIsADigit() throws {
         let recognizer = try Recognizer.bundled()
         var asCuts = NumberReadingTuning.standard
