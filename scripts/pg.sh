@@ -9,7 +9,8 @@
 #   scripts/pg.sh status  exit 0 when running
 #   scripts/pg.sh port    print the cluster's port
 #
-# Each checkout's cluster gets a free port of its own, chosen on first use
+# Each checkout's cluster gets a free port of its own (below the kernel's
+# ephemeral range, held by no socket), chosen on first use
 # and remembered in <cluster folder>/port, so two checkouts' clusters run
 # side by side. MINDPAD_PG_PORT overrides it (not remembered), and
 # MINDPAD_PG_DIR (default <project>/.pg) moves the cluster.
