@@ -240,6 +240,8 @@ struct Counters {
     }
     init() {}
 
+    static let all: [WritableKeyPath<Counters, UInt64>] = [\.serviceWait, \.ownWait, \.serverTicks, \.ownTicks, \.machineBusy]
+
     static func now() -> Counters {
         Counters(waits: threadWaits(opt.serverPids), ownWait: ownWaitNs(), serverTicks: procTicks(opt.serverPids) ?? 0,
                  ownTicks: procTicks(getpid()) ?? 0, machine: machineTicks())
@@ -285,12 +287,7 @@ struct Timeline {
     /// What the counters grew by since the last call, charged to the second `at` ends.
     mutating func sample(_ c: Counters, at: UInt64) {
         let i = slot(max(from, at &- 1))
-        func grew(_ k: KeyPath<Counters, UInt64>) -> UInt64 { c[keyPath: k] - min(c[keyPath: k], last[keyPath: k]) }
-        seconds[i].counters.serviceWait += grew(\.serviceWait)
-        seconds[i].counters.ownWait += grew(\.ownWait)
-        seconds[i].counters.serverTicks += grew(\.serverTicks)
-        seconds[i].counters.ownTicks += grew(\.ownTicks)
-        seconds[i].counters.machineBusy += grew(\.machineBusy)
+        for k in Counters.all { seconds[i].counters[keyPath: k] += c[keyPath: k] - min(c[keyPath: k], last[keyPath: k]) }
         last = c
     }
     var json: [[String: Any]] {
