@@ -94,6 +94,21 @@ import Testing
     }
 }
 
+/// 127.0.0.1:`port` as a socket address.
+private func loopback(_ port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    address.sin_port = UInt16(port).bigEndian
+    return address
+}
+
+/// Calls `body` with `address` as a `sockaddr` and its length.
+private func withSockaddr<T>(_ address: inout sockaddr_in, _ body: (UnsafeMutablePointer<sockaddr>, inout socklen_t) -> T) -> T {
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    return withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, &length) } }
+}
+
 /// A TCP connection to 127.0.0.1:`port`, its own end bound to `from`.
 final class TCPConnection {
     let fd: Int32
@@ -102,21 +117,8 @@ final class TCPConnection {
     init(to port: Int, from: Int) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
-        func address(_ port: Int) -> sockaddr_in {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-            address.sin_port = UInt16(port).bigEndian
-            return address
-        }
-        var local = address(from), remote = address(port)
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafePointer(to: &local) { l in
-            withUnsafePointer(to: &remote) { r in
-                l.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
-                    && r.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) == 0 }
-            }
-        }
+        var local = loopback(from), remote = loopback(port)
+        let ok = withSockaddr(&local) { bind(fd, $0, $1) == 0 } && withSockaddr(&remote) { connect(fd, $0, $1) == 0 }
         localPort = from
         guard ok else { close(fd); throw PgScriptError(description: "could not connect from port \(from): errno \(errno)") }
     }
@@ -132,15 +134,8 @@ final class TCPListener {
     init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
+        var address = loopback(0)
+        let ok = withSockaddr(&address) { bind(fd, $0, $1) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &$1) == 0 }
         port = Int(UInt16(bigEndian: address.sin_port))
         guard ok else { throw PgScriptError(description: "could not listen") }
     }
