@@ -71,6 +71,11 @@ private func groupCount(_ d: Drawing, tuning: NumberReadingTuning = .standard) -
     return segmenter.groups().count
 }
 
+/// Every combination of one value from each axis (the cases of a sweep).
+private func grid(_ axes: [Double]...) -> [[Double]] {
+    axes.reduce([[]]) { cases, axis in cases.flatMap { c in axis.map { c + [$0] } } }
+}
+
 private func read(_ w: NumberWriter) throws -> NumberReading {
     let recognizer = try Recognizer.bundled()
     return try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace())
@@ -636,41 +641,33 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         var off = tuning
         off.hangCost = 0
         var nines = 0, apart = 0
-        for tall in [0.45, 0.55, 0.65] {
-            for start in [0.0, 0.3] {
-                for lean in [0.0, 15, 30] {
-                    for aspect in [0.8, 1.1] {
-                        for gap in [0.0, 6.0] {
-                            // A loop (counter-clockwise from its right side) at the
-                            // top of a 100-high digit, then a stem from its right
-                            // side, `start` of the loop's height down, to the baseline.
-                            let r = 50 * tall, cx = 130.0, cy = 200 + r
-                            let loop = (0...24).map { k -> StrokePoint in
-                                let a = -Double(k) / 24 * 2 * Double.pi
-                                return StrokePoint(x: cx + aspect * r * cos(a), y: cy + r * sin(a), t: Double(k) * 10)
-                            }
-                            let top = 200 + start * 2 * r
-                            let stem = (0...12).map { k -> StrokePoint in
-                                let f = Double(k) / 12
-                                return StrokePoint(x: cx + aspect * r + gap + lean * (0.5 - f), y: top + (300 - top) * f,
-                                                   t: 400 + Double(k) * 10)
-                            }
-                            let nine = Drawing(strokes: [loop, stem])
-                            var w = NumberWriter()
-                            w.add(digit(3))
-                            w.add(nine, gap: 0.35)
-                            w.add(digit(6), gap: 0.35)
-                            let label = "tall \(tall), start \(start), lean \(lean), aspect \(aspect), gap \(gap)"
-                            let got = try read(w).number
-                            #expect(got == "396", "\(label) read \(got)")
-                            if try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace(), tuning: off).number != "396" {
-                                apart += 1
-                            }
-                            nines += 1
-                        }
-                    }
-                }
+        for p in grid([0.45, 0.55, 0.65], [0.0, 0.3], [0.0, 15, 30], [0.8, 1.1], [0.0, 6.0]) {
+            let (tall, start, lean, aspect, gap) = (p[0], p[1], p[2], p[3], p[4])
+            // A loop (counter-clockwise from its right side) at the top of a
+            // 100-high digit, then a stem from its right side, `start` of the
+            // loop's height down, to the baseline.
+            let r = 50 * tall, cx = 130.0, cy = 200 + r
+            let loop = (0...24).map { k -> StrokePoint in
+                let a = -Double(k) / 24 * 2 * Double.pi
+                return StrokePoint(x: cx + aspect * r * cos(a), y: cy + r * sin(a), t: Double(k) * 10)
             }
+            let top = 200 + start * 2 * r
+            let stem = (0...12).map { k -> StrokePoint in
+                let f = Double(k) / 12
+                return StrokePoint(x: cx + aspect * r + gap + lean * (0.5 - f), y: top + (300 - top) * f, t: 400 + Double(k) * 10)
+            }
+            let nine = Drawing(strokes: [loop, stem])
+            var w = NumberWriter()
+            w.add(digit(3))
+            w.add(nine, gap: 0.35)
+            w.add(digit(6), gap: 0.35)
+            let label = "tall \(tall), start \(start), lean \(lean), aspect \(aspect), gap \(gap)"
+            let got = try read(w).number
+            #expect(got == "396", "\(label) read \(got)")
+            if try recognizer.readNumber(w.drawing, in: recognizer.makeWorkspace(), tuning: off).number != "396" {
+                apart += 1
+            }
+            nines += 1
         }
         #expect(nines == 72)
         #expect(apart >= 30, "\(apart) of 72 misread without the rule (50 when measured)")
