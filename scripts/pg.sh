@@ -64,9 +64,14 @@ listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # closing. A connect test alone misses a client's outgoing connection that
 # took the port as its ephemeral one, and PostgreSQL's bind then fails. Only
 # used to choose a port: skipping one held by a closing socket costs nothing.
+# One awk over the tables, no pipe: `grep -q` closing a pipe early fails the
+# writer, and under pipefail a match then read as "free".
 port_taken() {
     listening "$1" && return 0
-    cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '{print $2}' | grep -q ":$(printf %04X "$1")\$"
+    local tables=() t
+    for t in /proc/net/tcp /proc/net/tcp6; do [ -r "$t" ] && tables+=("$t"); done
+    [ ${#tables[@]} -gt 0 ] || return 1
+    awk -v port=":$(printf %04X "$1")" 'substr($2, length($2) - 4) == port { found = 1 } END { exit !found }' "${tables[@]}"
 }
 
 # A free port, searched from a place that depends on the checkout's path so
