@@ -18,6 +18,12 @@ import Synchronization
 /// The player waits for the first only (issue 20: the boards and their
 /// count triggers were most of a batch and made batches queue on a lock).
 ///
+/// A player's results are stored in the order they were handed over: while
+/// one of them is being written, the player's later results wait for the
+/// next batch. A result is a personal best against what the player finished
+/// before it, so two batches in flight must not hold the same player (the
+/// later commit first would make the earlier result no best).
+///
 /// A batch the database refuses for good (a constraint: one bad result) is
 /// written again one result at a time, so only the bad result fails. Every
 /// completion runs exactly once, on a worker thread (or the caller's, when
@@ -38,6 +44,14 @@ public final class ResultBatchWriter: Sendable {
         var holding = 0
         /// Batches stored since the boards were last brought up to date.
         var storedSinceBoards = 0
+        /// Players with a result in a batch being written: their later
+        /// results wait for it.
+        var writingPlayers = Set<Int64>()
+
+        /// Whether a result waits that a batch may take now.
+        var anyTakeable: Bool {
+            writingPlayers.isEmpty ? !pending.isEmpty : pending.contains { !writingPlayers.contains($0.result.playerID) }
+        }
     }
 
     private let pool: DatabaseWorkerPool
@@ -170,6 +184,7 @@ public final class ResultBatchWriter: Sendable {
         state.withLock { s in
             if !batch.isEmpty {
                 s.writing -= 1
+                for waiting in batch { s.writingPlayers.remove(waiting.result.playerID) }
                 if stored { s.storedSinceBoards += 1 }
             }
             guard stored, s.storedSinceBoards > 0,
@@ -187,7 +202,8 @@ public final class ResultBatchWriter: Sendable {
     /// This job's share of the waiting results (an even split of the
     /// backlog between the batches in flight, at most `maxBatch`), in the
     /// order they came. An id appears at most once per batch; a repeat waits
-    /// for the next.
+    /// for the next. A player with a result in a batch being written, or
+    /// with an earlier result left waiting, has none taken.
     private func take() -> [Waiting] {
         state.withLock { s in
             // Jobs in their turn but not writing will take from `pending`
@@ -195,19 +211,25 @@ public final class ResultBatchWriter: Sendable {
             let takers = max(1, s.inFlight - s.writing)
             let share = min(maxBatch, (s.pending.count + takers - 1) / takers)
             guard share > 0 else { return [] }
-            s.writing += 1
             var batch: [Waiting] = []
             var rest: [Waiting] = []
             var ids = Set<String>()
+            var left = Set<Int64>()   // players with a result left waiting in this pass
             batch.reserveCapacity(share)
             for waiting in s.pending {
-                if batch.count < share && ids.insert(waiting.result.resultID.lowercased()).inserted {
+                let player = waiting.result.playerID
+                if batch.count < share && !s.writingPlayers.contains(player) && !left.contains(player)
+                    && ids.insert(waiting.result.resultID.lowercased()).inserted {
                     batch.append(waiting)
                 } else {
                     rest.append(waiting)
+                    left.insert(player)
                 }
             }
+            guard !batch.isEmpty else { return [] }
             s.pending = rest
+            s.writing += 1
+            for waiting in batch { s.writingPlayers.insert(waiting.result.playerID) }
             return batch
         }
     }
@@ -244,10 +266,13 @@ public final class ResultBatchWriter: Sendable {
         }
     }
 
-    /// Ends a job: queues the next one if more is waiting, or ends the turn.
+    /// Ends a job: queues the next one if a result waits that it may take,
+    /// or ends the turn. Results that wait only for a batch being written
+    /// are taken by that batch's job when it finishes (it comes here too),
+    /// so a job with nothing to take never spins.
     private func finishTurn() {
         let more = state.withLock { s -> Bool in
-            let more = !s.pending.isEmpty
+            let more = s.anyTakeable
             if !more { s.inFlight -= 1 }
             return more
         }

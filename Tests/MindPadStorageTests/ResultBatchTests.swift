@@ -236,6 +236,54 @@ func boardsDump(_ connection: PostgresConnection) throws -> [String] {
         #expect(writer.backlog == 0)
     }
 
+    /// A player's two results in flight at once are written one after the
+    /// other, in the order they came: the first waits on a lock (its fish,
+    /// held by this test), and the second is not written meanwhile by the
+    /// other batch, which would make it the best and the first no best.
+    @Test func aPlayersLaterResultWaitsForTheBatchWritingTheEarlier() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let setup = ScoreStore(try db.connect())
+        let ann = try setup.player("Ann")
+        let bubbles = UUID()
+        try setup.connection.query("""
+            INSERT INTO fish (id, player_id, name, kind) VALUES (\(bubbles.uuidString)::uuid, \(ann.id)::bigint, 'Bubbles', 'goldfish')
+            """)
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
+        defer { pool.shutdown() }
+        let writer = ResultBatchWriter(pool: pool, maxInFlight: 2)
+        var first = result(ann, "time_attack", score: 10, at: wednesdayNoonMs, game: "addone")
+        first.fishID = bubbles
+        let second = result(ann, "time_attack", score: 20, at: wednesdayNoonMs + 1, game: "addone")
+
+        let holder = try db.connect()
+        try holder.execute(script: "BEGIN")
+        try holder.query("SELECT id FROM fish WHERE id = \(bubbles.uuidString)::uuid FOR UPDATE")
+        let outcomes = Outcomes()
+        writer.together { outcomes.write([first, second], to: writer) }   // two batches start at once
+        // The first result's batch waits on the fish.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var waiting = 0
+        while waiting == 0 && ContinuousClock.now < deadline {
+            waiting = Int(try setup.connection.query("""
+                SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+                """).value("n") ?? "") ?? 0
+            if waiting == 0 { Thread.sleep(forTimeInterval: 0.02) }  // polling a condition, not hoping
+        }
+        try #require(waiting == 1, "the first result's batch waits on the fish")
+        // The pool's other worker runs jobs in order: once this probe runs,
+        // the second batch job has run too (and written what it took).
+        let probed = DispatchSemaphore(value: 0)
+        pool.submit({ _ in probed.signal() }, failed: { _ in probed.signal() })
+        let probeRan = probed.wait(timeout: .now() + 10) == .success
+        try holder.execute(script: "COMMIT")
+        #expect(probeRan, "the other worker is free: no batch of Ann's waits behind the first")
+        let answers = outcomes.wait()
+        #expect(try answers[first.resultID]?.get() == RecordOutcome(stored: true, personalBest: true, previousBest: nil))
+        #expect(try answers[second.resultID]?.get() == RecordOutcome(stored: true, personalBest: true, previousBest: 10))
+        #expect(writer.backlog == 0)
+    }
+
     /// Results handed over `together` (a journal group) start no batch
     /// before the last is in, so the first is never written alone.
     @Test func resultsHandedOverTogetherShareTheirBatches() throws {
