@@ -112,15 +112,19 @@ def _join(a, b, rng, device):
 
 
 def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str, parts=None, owners=None,
-                styles=None):
+                styles=None, point_owners=None):
     """Strokes of one number, in canvas pixels, left to right. Gaps are between the
     digits' boxes across the writer's slant; touching neighbours have them meeting
     or overlapping by up to 6 % of the height. `parts`, if given, gets each
     digit's own strokes (before any joining); `owners`, the digits each stroke
     belongs to (two for a stroke that runs on from one digit into the next).
-    `styles`: the (digit, name, test_only, strokes) to draw from (default: all)."""
+    `styles`: the (digit, name, test_only, strokes) to draw from (default: all).
+    `point_owners`, if given, gets each stroke's digit per point (-1 for the
+    pen's way from one digit into the next)."""
     parts = [] if parts is None else parts
     owners = [] if owners is None else owners
+    point_owners = [] if point_owners is None else point_owners
+    point_owners.clear()
     w = strokes.Writer.sample(rng)
     w.size = float(np.exp(rng.uniform(np.log(40), np.log(220))))  # digit height on a wide pad
     w.rotation = float(np.clip(w.rotation, -ranges.rotation, ranges.rotation))  # the line stays level
@@ -178,8 +182,11 @@ def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str,
             shift = out[-1][-1][2] + float(rng.uniform(150, 500)) - pts[0][0][2]
             pts = [[[p[0], p[1], p[2] + shift] for p in s] for s in pts]
             if touch[i - 1] == "joined":
+                before = len(out[-1])
                 out[-1] = _join(out[-1], pts[0], rng, w.device)
                 owners[-1].append(i)
+                point_owners[-1] += [-1] * (len(out[-1]) - before - len(pts[0])) + [i] * len(pts[0])
+                point_owners.extend([[i] * len(st) for st in pts[1:]])
                 prev_pts = pts
                 pts = pts[1:]
                 out.extend(pts)
@@ -188,6 +195,7 @@ def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str,
                 continue
         out.extend(pts)
         owners.extend([[i] for _ in pts])
+        point_owners.extend([[i] * len(st) for st in pts])
         prev = pts
     return out
 
@@ -480,16 +488,19 @@ def main():
         alone_path = os.path.join(out, "numbers_alone.jsonl")
         write_lines(alone_path, singles)
         alone = read_digits(alone_path)
-        k, right_alone = 0, 0
+        k, right_alone, alone_read = 0, 0, []
         for label, _, _ in numbers:
-            right_alone += all(alone[k + j] == int(ch) for j, ch in enumerate(label))
+            alone_read.append("".join(str(alone[k + j]) for j in range(len(label))))
+            right_alone += alone_read[-1] == label
             k += len(label)
         print(f"\neach digit read alone from its own strokes (a perfect split): "
               f"{100 * right_alone / len(numbers):.2f}% ({right_alone}/{len(numbers)}) of the numbers right, "
               f"{100 * sum(a == int(c) for a, (c, _, _) in zip(alone, singles)) / len(singles):.2f}% of the digits")
         bad = [(i, l, k, r) for i, (l, k, r) in enumerate(rows) if l != r]
         for i, l, k, r in bad[:args.show]:
-            print(f"  line {i + 1}: wrote {l} read {r} ({k})")
+            ran = any(len(x) > 1 for x in owners[i])
+            print(f"  line {i + 1}: wrote {l} read {r} ({k}{', ran on' if ran else ''})"
+                  + ("" if alone_read[i] == l else f", alone {alone_read[i]}"))
         if args.draw:
             print(f"  {draw_misread(numbers, replies, args.draw)} sheets of misread numbers: {args.draw}_*.png")
         if args.late:
