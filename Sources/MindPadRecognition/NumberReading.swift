@@ -47,6 +47,19 @@ public struct NumberReading: Sendable, Equatable {
     public static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
 }
 
+/// Ink the segmenter read as one candidate digit (`Recognizer.readNumber`'s
+/// `partRead`): the strokes in `strokes` (bit s for stroke s), only the points
+/// with lo ≤ x + shear·y ≤ hi, and of stroke `piece` (when ≥ 0) only the
+/// points in `points`.
+public struct CandidatePart: Sendable {
+    public let strokes: UInt64
+    public let shear: Double
+    public let lo: Double
+    public let hi: Double
+    public let piece: Int
+    public let points: Range<Int>
+}
+
 /// One digit of a `NumberReading`.
 public struct DigitReading: Sendable, Equatable {
     public let digit: Int
@@ -95,15 +108,19 @@ extension Recognizer {
     /// `tuning` and `gateFeatures` are for measuring and fitting the segmenter
     /// (tools/train/number_reading.py): `gateFeatures` is told, for every group
     /// of strokes the split gate decides on, the strokes (bit s for stroke s)
-    /// and the gate's features.
+    /// and the gate's features. `partRead` is told every candidate digit the
+    /// segmenter reads, and the 28×28 image read (for training the number
+    /// network on what the segmenter shows it).
     public func readNumber(
         _ drawing: Drawing, in workspace: Workspace, tuning: NumberReadingTuning = .standard,
-        gateFeatures: ((UInt64, [Double]) -> Void)? = nil
+        gateFeatures: ((UInt64, [Double]) -> Void)? = nil,
+        partRead: ((CandidatePart, UnsafeBufferPointer<Float>) -> Void)? = nil
     ) throws(RecognitionError) -> NumberReading {
         try Rasterizer.validate(drawing)
         var segmenter = NumberSegmenter(drawing, recognizer: numbers, workspace: workspace, tuning: tuning)
         if numbers !== self { segmenter.finalReader = self }
         segmenter.gateFeatures = gateFeatures
+        segmenter.partRead = partRead
         return NumberReading(digits: segmenter.read())
     }
 }

@@ -39,6 +39,8 @@ struct NumberSegmenter {
     /// Told every group the split gate decides on: its strokes and features
     /// (for fitting the gate: tools/train/number_reading.py --gate).
     var gateFeatures: ((UInt64, [Double]) -> Void)?
+    /// Told every part read and its image (see `Recognizer.readNumber`).
+    var partRead: ((CandidatePart, UnsafeBufferPointer<Float>) -> Void)?
     private(set) var digits: [DigitReading] = []
     /// Every stroke's row profile from `groups()` (its leftmost and rightmost x
     /// per band, at `slot[s] * bands`), for comparing runs of strokes.
@@ -386,7 +388,13 @@ struct NumberSegmenter {
     // MARK: reading
 
     func recognize(_ part: InkPart) -> Recognition {
-        return recognizer.recognize(drawing, part: part, in: workspace)
+        let r = recognizer.recognize(drawing, part: part, in: workspace)
+        if let partRead {
+            partRead(CandidatePart(strokes: part.strokes, shear: part.shear, lo: part.band.lowerBound,
+                                   hi: part.band.upperBound, piece: part.piece, points: part.points),
+                     UnsafeBufferPointer(start: workspace.image, count: 784))
+        }
+        return r
     }
 
     static func log(_ p: Float) -> Double { Foundation.log(max(Double(p), 1e-6)) }

@@ -122,7 +122,7 @@ def fit_temperature(logits, y):
     return float(fine[int(np.argmin([nll(g) for g in fine]))])
 
 
-def calibrate(p):
+def calibrate(p, save=True):
     """Temperature and refusal threshold, fitted on the calibration set (writers
     neither trained nor tested on): the threshold refuses REFUSE_DIGITS of its
     digits; what it does to non-digits is reported, not fitted. With the "not a
@@ -141,9 +141,10 @@ def calibrate(p):
            "calibration_nondigits_refused": float(unsure(ln, t, threshold).mean()),
            "calibration_accuracy": float((ld[:, :10].argmax(1) == yd).mean()),
            "not_a_digit_bias_lowered_by": round(offset, 4)}
-    os.makedirs(OUT, exist_ok=True)
-    with open(CALIBRATION, "w") as f:
-        json.dump(cal, f, indent=1)
+    if save:
+        os.makedirs(OUT, exist_ok=True)
+        with open(CALIBRATION, "w") as f:
+            json.dump(cal, f, indent=1)
     print("calibration:", cal)
     return cal
 
@@ -218,12 +219,27 @@ def metadata(cal, p):
     }
 
 
-def write_safetensors(p, cal):
+def write_safetensors(p, cal, path=SAFETENSORS, training=None):
     from safetensors.numpy import save_file
     os.makedirs(RES, exist_ok=True)
-    save_file({k: np.ascontiguousarray(v) for k, v in p.items()}, SAFETENSORS,
-              metadata=metadata(cal, p))
-    print("wrote", SAFETENSORS, os.path.getsize(SAFETENSORS), "bytes")
+    meta = metadata(cal, p)
+    if training:
+        meta["training_data"] += training
+    save_file({k: np.ascontiguousarray(v) for k, v in p.items()}, path, metadata=meta)
+    print("wrote", path, os.path.getsize(path), "bytes")
+
+
+NUMBERS = os.path.join(RES, "mindpad-numbers.safetensors")
+
+
+def export_numbers(weights, training):
+    """The number reader's network (`mindpad-numbers.safetensors`) from `weights`
+    (.npz): calibrated like the digits' (temperature, threshold), nothing else
+    written (the single-digit network, its fixtures and calibration.json stay)."""
+    w = np.load(weights)
+    p = {k: w[k].astype(np.float32) for k in model.shapes_of(w)}
+    check_jax(p)
+    write_safetensors(p, calibrate(p, save=False), path=NUMBERS, training=training)
 
 
 def write_onnx(p):
@@ -382,6 +398,11 @@ def check_jax(p):
 
 
 if __name__ == "__main__":
+    import sys
+    if len(sys.argv) > 1 and sys.argv[1] == "--numbers":
+        # export.py --numbers WEIGHTS.npz "TRAINING NOTE": the number reader's network only.
+        export_numbers(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+        sys.exit(0)
     params = load_weights()
     check_jax(params)
     cal = calibrate(params)

@@ -60,6 +60,10 @@ def main():
                     help="writers of the synthetic training set (10 drawings per digit each; cached per size)")
     ap.add_argument("--nondigit-writers", type=int, default=data.ND_TRAIN[0],
                     help="writers of the non-digit training set (3 per kind each; cached per size)")
+    ap.add_argument("--pieces", help="candidate digits of numbers as the segmenter reads them (number_pieces.py's .npz): "
+                                     "digits by their label, the rest pulled to uniform with --pieces-weight")
+    ap.add_argument("--pieces-per-epoch", type=int, default=12000)
+    ap.add_argument("--pieces-weight", type=float, default=1.0, help="weight of a candidate that is no digit")
     args = ap.parse_args()
     # The first N writers of a seed are the same whatever N: a larger set extends a smaller one.
     data.TRAIN_WRITERS = args.synth_writers
@@ -75,6 +79,13 @@ def main():
         xn = np.concatenate([xn, data.touching_pairs_train(args.touching_pairs)])
     xq, yq = data.hard_pairs_train(args.hard_writers) if args.hard_writers else \
         (np.zeros((0, 28, 28), np.float32), np.zeros(0, np.int32))
+    if args.pieces:
+        with np.load(args.pieces) as d:
+            xp, yp = d["x"], d["y"]
+        yp = np.where(yp < 0, -2, yp).astype(np.int32)  # -2: a candidate that is no digit (its own weight)
+    else:
+        xp, yp = np.zeros((0, 28, 28), np.float32), np.zeros(0, np.int32)
+    pieces_per_epoch = min(args.pieces_per_epoch, len(yp))
     print(f"data: mnist train {len(ym)} held-out {len(yh)}, synth train {len(ys)}, mnist-as-strokes train {len(yk)}, "
           f"synth test {len(yt)}, non-digits train {len(xn)} "
           f"({time.time() - t0:.0f}s)", flush=True)
@@ -97,7 +108,7 @@ def main():
     m = {k: jnp.zeros_like(v) for k, v in params.items()}
     v = {k: jnp.zeros_like(v) for k, v in params.items()}
     steps_per_epoch = (len(ym) * args.mnist_repeats + args.synth_per_epoch + args.skeleton_per_epoch
-                       + min(args.nondigits_per_epoch, len(xn)) + len(yq)) // args.batch
+                       + min(args.nondigits_per_epoch, len(xn)) + len(yq) + pieces_per_epoch) // args.batch
     total = steps_per_epoch * args.epochs
     wd = 5e-4
 
@@ -115,7 +126,7 @@ def main():
                                nd * 0.95 + 0.05 / 11)
         else:
             target = jnp.where(digit[:, None], jax.nn.one_hot(y, 10) * 0.95 + 0.005, 0.1)
-        weight = jnp.where(digit, 1.0, args.nondigit_weight)
+        weight = jnp.where(digit, 1.0, jnp.where(y == -2, args.pieces_weight, args.nondigit_weight))
         return -jnp.sum(weight * jnp.sum(target * logp, axis=1)) / x.shape[0]
 
     @jax.jit
@@ -163,8 +174,12 @@ def main():
         q = data.augment(xq, rng, rot=args.hard_rotation, scale=0.08, shear=args.hard_rotation * 1.25, shift=1.5,
                          alpha=15.0 if args.hard_rotation else 5.0, width=False) \
             if len(yq) else xq
-        x = np.concatenate([a, b, c, n, q])
-        y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk], np.full(len(pn), -1, np.int32), yq])
+        pp = rng.choice(len(yp), pieces_per_epoch, replace=False)
+        # The segmenter's own images: only a light warp (they are what the server reads).
+        r = data.augment(xp[pp], rng, rot=0.03, scale=0.03, shear=0.03, shift=1.0, alpha=0.0, width=False)
+        x = np.concatenate([a, b, c, n, q, r])
+        y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk], np.full(len(pn), -1, np.int32), yq,
+                            yp[pp]])
         perm = rng.permutation(len(y))
         x, y = x[perm], y[perm]
         losses = []

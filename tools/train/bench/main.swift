@@ -122,12 +122,28 @@ if args[1] == "--numbers" {
         var lines = ""
         for d in drawings {
             var groups: [String] = []
-            _ = try recognizer.readNumber(d, in: ws, tuning: tuning) { strokes, features in
+            _ = try recognizer.readNumber(d, in: ws, tuning: tuning, gateFeatures: { strokes, features in
                 groups.append("{\"strokes\": \(strokes), \"features\": \(features)}")
-            }
+            })
             lines += "[" + groups.joined(separator: ", ") + "]\n"
         }
         try lines.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    if let path = ProcessInfo.processInfo.environment["NUMBER_PARTS"] {
+        // Every candidate digit the segmenter reads: PATH.jsonl, one line per
+        // part (the number's line, the part), and PATH.f32, its 28×28 image.
+        var lines = ""
+        var images: [Float] = []
+        for (k, d) in drawings.enumerated() {
+            _ = try recognizer.readNumber(d, in: ws, tuning: tuning, partRead: { part, image in
+                lines += "{\"line\": \(k), \"strokes\": \(part.strokes), \"shear\": \(part.shear), "
+                    + "\"lo\": \(part.lo.isFinite ? part.lo : -1e30), \"hi\": \(part.hi.isFinite ? part.hi : 1e30), "
+                    + "\"piece\": \(part.piece), \"from\": \(part.points.lowerBound), \"to\": \(part.points.upperBound)}\n"
+                images.append(contentsOf: image)
+            })
+        }
+        try lines.write(toFile: path + ".jsonl", atomically: true, encoding: .utf8)
+        try images.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path + ".f32"))
     }
     var out = ""
     if tuning == .standard {

@@ -1,0 +1,160 @@
+"""Training images for the number network: what the segmenter shows it.
+
+usage: .venv/bin/python number_pieces.py [--numbers 6000] [--out out/number_pieces.npz]
+
+The number reader (`NumberSegmenter`) reads many candidate digits of a number:
+groups whole, the sides of cuts, runs of strokes, pieces of a stroke the pen
+ran on with. The network was trained on single digits only, so it may read
+the wrong candidates (half a 0, a 5 with half of the pen's way to the next
+digit, two digits at once) as surely as the right ones, and the wrong reading
+wins. This writes synthetic numbers by training writers (their own seed,
+trained styles only, none of the dev, wide or held-out sets' writers), reads
+them with the segmenter (`recog-bench --numbers` with `NUMBER_PARTS`: every
+candidate and the 28×28 image read, exactly as the server rasterizes it), and
+labels each candidate by whose ink it holds (`make_number`'s point owners):
+- one digit's ink, nearly all of it and nearly nothing else: that digit;
+- a mix of digits, a small share of one, or mostly the pen's way between two:
+  -1, "no digit" (pulled towards the uniform distribution in training, as the
+  non-digits are);
+- in between: left out (neither answer is clearly right).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import subprocess
+
+import numpy as np
+
+import number_reading as nr
+import strokes
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "out")
+PIECES_SEED = 5150  # no other set uses it
+# Numbers with one digit's last stroke written after the next digit's.
+LATE_SHARE = 0.15
+# A candidate is its main digit when that digit is at least DIGIT_SHARE of its
+# ink and it holds at least DIGIT_COVER of that digit's ink; "no digit" when
+# the share is under MIX_SHARE or the cover under PART_COVER.
+DIGIT_SHARE, DIGIT_COVER = 0.92, 0.9
+MIX_SHARE, PART_COVER = 0.75, 0.6
+
+
+def ink_by_owner(stroke_list, point_owners, part):
+    """Length of ink per owner (digit index, -1 for the pen's way) inside `part`
+    (a line of NUMBER_PARTS), clipped to its band as the rasterizer does."""
+    lens = {}
+    shear, lo, hi = part["shear"], part["lo"], part["hi"]
+    for s, (pts, own) in enumerate(zip(stroke_list, point_owners)):
+        if s >= 64 or not (part["strokes"] >> s) & 1:
+            continue
+        a, b = 0, len(pts)
+        if s == part["piece"]:
+            a, b = max(part["from"], 0), min(part["to"], len(pts))
+        for i in range(a + 1, b):
+            (x0, y0), (x1, y1) = pts[i - 1][:2], pts[i][:2]
+            u0, u1 = x0 + shear * y0, x1 + shear * y1
+            if u0 == u1:
+                t0, t1 = (0.0, 1.0) if lo <= u0 <= hi else (1.0, 0.0)
+            else:
+                t0, t1 = sorted(((lo - u0) / (u1 - u0), (hi - u0) / (u1 - u0)))
+                t0, t1 = max(t0, 0.0), min(t1, 1.0)
+            if t1 <= t0:
+                continue
+            length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 * (t1 - t0)
+            o = own[i] if own[i] == own[i - 1] else -1
+            lens[o] = lens.get(o, 0.0) + length
+    return lens
+
+
+def label(lens, totals, digits):
+    """The candidate's training label: a digit, -1 (no digit), or None (left out)."""
+    total = sum(lens.values())
+    if total <= 0:
+        return None
+    owner, ink = max(((o, v) for o, v in lens.items() if o >= 0), key=lambda t: t[1], default=(-1, 0.0))
+    if owner < 0:
+        return -1
+    share, cover = ink / total, ink / max(totals[owner], 1e-9)
+    if share >= DIGIT_SHARE and cover >= DIGIT_COVER:
+        return int(digits[owner])
+    if share < MIX_SHARE or cover < PART_COVER:
+        return -1
+    return None
+
+
+def make(count, bench):
+    ranges = dataclasses.replace(nr.SETS["wide"], seed=PIECES_SEED)
+    trained = [(d, n, False, s) for (d, n, s) in strokes.styles(False)]
+    rng = np.random.default_rng(PIECES_SEED)
+    numbers, owners = [], []
+    for i in range(count):
+        n = 2 + i % 5
+        digits = "".join(str(int(d)) for d in rng.integers(0, 10, n))
+        touching = rng.random() < ranges.touch
+        uneven = rng.random() < ranges.uneven
+        kind = ("touching+uneven" if touching and uneven else "touching" if touching
+                else "uneven" if uneven else "clean")
+        po, ow = [], []
+        s = nr.make_number(digits, ranges, rng, kind, styles=trained, owners=ow, point_owners=po)
+        if rng.random() < LATE_SHARE:
+            # One digit's last stroke written after the next digit (as make_late_set does).
+            late = [d for d in range(n - 1) if sum(1 for o in ow if d in o) >= 2
+                    and ow[max(k for k, o in enumerate(ow) if d in o)] == [d]]
+            if late:
+                d = late[int(rng.integers(len(late)))]
+                k = max(j for j, o in enumerate(ow) if d in o)
+                after = max(j for j, o in enumerate(ow) if d + 1 in o)
+                s.insert(after, s.pop(k))
+                po.insert(after, po.pop(k))
+        numbers.append((digits, kind, s))
+        owners.append(po)
+    path = os.path.join(OUT, "number_pieces_src.jsonl")
+    nr.write_lines(path, numbers)
+    parts_path = os.path.join(OUT, "number_pieces_parts")
+    subprocess.run([bench, "--numbers", path, path + ".readings", "0"], check=True, capture_output=True,
+                   env={**os.environ, "NUMBER_PARTS": parts_path})
+    images = np.fromfile(parts_path + ".f32", np.float32).reshape(-1, 28, 28)
+    with open(parts_path + ".jsonl") as f:
+        parts = [json.loads(line) for line in f]
+    assert len(parts) == len(images)
+    xs, ys, seen = [], [], set()
+    for part, image in zip(parts, images):
+        digits, _, stroke_list = numbers[part["line"]]
+        po = owners[part["line"]]
+        totals = {}
+        for pts, own in zip(stroke_list, po):
+            for i in range(1, len(pts)):
+                if own[i] == own[i - 1] and own[i] >= 0:
+                    (x0, y0), (x1, y1) = pts[i - 1][:2], pts[i][:2]
+                    totals[own[i]] = totals.get(own[i], 0.0) + ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+        y = label(ink_by_owner(stroke_list, po, part), totals, digits)
+        key = image.tobytes()
+        if y is None or key in seen:  # a candidate read again (another hypothesis) counts once
+            continue
+        seen.add(key)
+        xs.append(image)
+        ys.append(y)
+    return np.array(xs, np.float32), np.array(ys, np.int32)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--numbers", type=int, default=6000)
+    ap.add_argument("--out", default=os.path.join(OUT, "number_pieces.npz"))
+    args = ap.parse_args()
+    import evaluate as ev
+    pkg = os.path.join(OUT, "bench-pkg")
+    ev.make_package(pkg)
+    x, y = make(args.numbers, ev.build(pkg))
+    np.savez_compressed(args.out, x=x, y=y)
+    counts = np.bincount(y + 1, minlength=11)
+    print(f"{len(y)} candidates from {args.numbers} numbers -> {args.out}: no digit {counts[0]}, "
+          + ", ".join(f"{d}: {counts[d + 1]}" for d in range(10)))
+
+
+if __name__ == "__main__":
+    main()
