@@ -99,7 +99,8 @@ extension Recognizer {
     public static let maxNumberDigits = 8
 
     /// Splits a drawing of a number written left to right into digits and
-    /// reads each one with the `numbers` network (see `NumberSegmenter`): strokes
+    /// reads each one with the `candidates` network, or `numbers` where that
+    /// is unsure (see `NumberSegmenter`): strokes
     /// that overlap or nearly overlap horizontally are one digit, a gap splits,
     /// and touching digits are cut where their ink is thinnest when that reads
     /// better than one digit. Validates like `recognize`; boxes are in the
@@ -117,7 +118,8 @@ extension Recognizer {
         partRead: ((CandidatePart, UnsafeBufferPointer<Float>) -> Void)? = nil
     ) throws(RecognitionError) -> NumberReading {
         try Rasterizer.validate(drawing)
-        var segmenter = NumberSegmenter(drawing, recognizer: numbers, workspace: workspace, tuning: tuning)
+        var segmenter = NumberSegmenter(drawing, recognizer: candidates ?? numbers, workspace: workspace, tuning: tuning)
+        if candidates != nil { segmenter.digitReader = numbers }
         if numbers !== self { segmenter.finalReader = self }
         segmenter.gateFeatures = gateFeatures
         segmenter.partRead = partRead

@@ -14,6 +14,9 @@ public final class Recognizer: Sendable {
     /// File name of the bundled weights the number reader reads its digits with
     /// (see `numbers`).
     public static let bundledNumbersModelName = "mindpad-numbers"
+    /// File name of the bundled weights the number reader weighs candidate
+    /// digits with while it splits a number (see `candidates`).
+    public static let bundledCandidatesModelName = "mindpad-candidates"
 
     /// The preprocessing the model was trained with (from the file's metadata).
     public let rasterizer: Rasterizer
@@ -35,21 +38,36 @@ public final class Recognizer: Sendable {
     /// largest logit is `unsure` whatever its confidence.
     public var hasNotADigitOutput: Bool { network.outputs == 11 }
     private let numberReader: Recognizer?
-    /// The recognizer `readNumber` reads each digit of a number with: its own
-    /// weights when it was given some, else this one. The number segmenter's
-    /// gates and margins are fitted to one network's confidences
+    /// The recognizer `readNumber` reads each digit of a number with (each
+    /// one `candidates` is unsure of, when there is a candidates network):
+    /// its own weights when it was given some, else this one. The number
+    /// segmenter's gates and margins are fitted to one network's confidences
     /// (`number_reading.py --fit-gate`), so the bundled recognizer keeps the
     /// network they were fitted on for numbers while single digits move on.
     public var numbers: Recognizer { numberReader ?? self }
+    private let candidateReader: Recognizer?
+    /// The recognizer `readNumber` weighs candidate digits with while it
+    /// splits a number (groups, the sides of cuts, runs and pieces of
+    /// strokes): trained on the segmenter's own candidates as well as on
+    /// digits (tools/train/number_pieces.py), so that a wrong candidate (half
+    /// a 0, a 5 with half of the pen's way to the next digit, two digits
+    /// written into each other) reads less surely than a right one. A digit
+    /// it settles on less surely than `NumberReadingTuning.candidateRereadBelow`
+    /// is read again by `numbers`. Nil: `numbers` does both.
+    public var candidates: Recognizer? { candidateReader }
 
     /// Loads weights from a safetensors file made by `tools/train/export.py`.
     public convenience init(contentsOf url: URL) throws(RecognitionError) {
         try self.init(safetensors: try Self.read(url))
     }
 
-    /// `numbers`: the recognizer to read numbers' digits with (nil: this one).
-    public init(safetensors bytes: [UInt8], numbers: Recognizer? = nil) throws(RecognitionError) {
+    /// `numbers`: the recognizer to read numbers' digits with (nil: this one);
+    /// `candidates`: the one to weigh candidate digits with (nil: `numbers`).
+    public init(safetensors bytes: [UInt8], numbers: Recognizer? = nil, candidates: Recognizer? = nil)
+        throws(RecognitionError)
+    {
         numberReader = numbers
+        candidateReader = candidates
         let file = try SafeTensors(bytes: bytes)
         network = try DigitNetwork(file)
         metadata = file.metadata
@@ -104,10 +122,12 @@ public final class Recognizer: Sendable {
             return url
         }
         let numbers = try Recognizer(safetensors: try read(try url(bundledNumbersModelName)))
-        return try Recognizer(safetensors: try read(try url(bundledModelName)), numbers: numbers)
+        let candidates = try Recognizer(safetensors: try read(try url(bundledCandidatesModelName)))
+        return try Recognizer(safetensors: try read(try url(bundledModelName)), numbers: numbers, candidates: candidates)
     }
 
-    /// The bundled model (and the number reader's, as `numbers`), loaded once per process.
+    /// The bundled model (and the number reader's, as `numbers` and
+    /// `candidates`), loaded once per process.
     public static func bundled() throws(RecognitionError) -> Recognizer {
         try shared.get()
     }

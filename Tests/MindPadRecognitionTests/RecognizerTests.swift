@@ -33,6 +33,13 @@ import Testing
         // The same image, two networks: their logits differ.
         let image = try r.rasterizer.rasterize(Drawing(strokes: [[StrokePoint(x: 0, y: 0), StrokePoint(x: 40, y: 90)]]))
         #expect(r.logits(image: image, in: r.makeWorkspace()) != r.numbers.logits(image: image, in: r.makeWorkspace()))
+        // Candidate digits of a number are weighed by a third network, trained
+        // on the segmenter's candidates; a recognizer from one file has none.
+        let candidates = try #require(r.candidates)
+        #expect(candidates !== r.numbers && candidates.candidates == nil)
+        #expect(candidates.metadata["training_data"]?.contains("number_pieces.py") == true)
+        #expect(candidates.logits(image: image, in: r.makeWorkspace()) != r.numbers.logits(image: image, in: r.makeWorkspace()))
+        #expect(alone.candidates == nil)
     }
 
     @Test func missingFileIsAnInvalidModel() {

@@ -2,8 +2,9 @@
 
 usage: .venv/bin/python export.py
 writes Sources/MindPadRecognition/Resources/mindpad-digits.safetensors (single digits, with
-       refusal.py's rule in its metadata; the number reader's mindpad-numbers.safetensors is
-       not touched: docs/recognition.md, "A ninth pass"),
+       refusal.py's rule in its metadata; the number reader's mindpad-numbers.safetensors and
+       mindpad-candidates.safetensors are not touched: docs/recognition.md, "A ninth pass";
+       `export.py --numbers|--candidates WEIGHTS.npz NOTE` writes one of those instead),
        tools/train/out/mindpad-digits.onnx,
        Tests/MindPadRecognitionTests/*Fixture.swift (golden logits, raster parity, JSON lines,
        non-digits, the refusal rule)
@@ -230,16 +231,18 @@ def write_safetensors(p, cal, path=SAFETENSORS, training=None):
 
 
 NUMBERS = os.path.join(RES, "mindpad-numbers.safetensors")
+CANDIDATES = os.path.join(RES, "mindpad-candidates.safetensors")
 
 
-def export_numbers(weights, training):
-    """The number reader's network (`mindpad-numbers.safetensors`) from `weights`
-    (.npz): calibrated like the digits' (temperature, threshold), nothing else
-    written (the single-digit network, its fixtures and calibration.json stay)."""
+def export_numbers(weights, training, path=NUMBERS):
+    """One of the number reader's networks (`mindpad-numbers` or
+    `mindpad-candidates.safetensors`) from `weights` (.npz): calibrated like the
+    digits' (temperature, threshold), nothing else written (the single-digit
+    network, its fixtures and calibration.json stay)."""
     w = np.load(weights)
     p = {k: w[k].astype(np.float32) for k in model.shapes_of(w)}
     check_jax(p)
-    write_safetensors(p, calibrate(p, save=False), path=NUMBERS, training=training)
+    write_safetensors(p, calibrate(p, save=False), path=path, training=training)
 
 
 def write_onnx(p):
@@ -399,9 +402,11 @@ def check_jax(p):
 
 if __name__ == "__main__":
     import sys
-    if len(sys.argv) > 1 and sys.argv[1] == "--numbers":
-        # export.py --numbers WEIGHTS.npz "TRAINING NOTE": the number reader's network only.
-        export_numbers(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    if len(sys.argv) > 1 and sys.argv[1] in ("--numbers", "--candidates"):
+        # export.py --numbers|--candidates WEIGHTS.npz "TRAINING NOTE": one of the
+        # number reader's networks only.
+        export_numbers(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None,
+                       NUMBERS if sys.argv[1] == "--numbers" else CANDIDATES)
         sys.exit(0)
     params = load_weights()
     check_jax(params)

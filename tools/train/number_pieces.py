@@ -1,6 +1,6 @@
 """Training images for the number network: what the segmenter shows it.
 
-usage: .venv/bin/python number_pieces.py [--numbers 6000] [--out out/number_pieces.npz]
+usage: .venv/bin/python number_pieces.py [--numbers 12000] [--out out/number_pieces.npz]
 
 The number reader (`NumberSegmenter`) reads many candidate digits of a number:
 groups whole, the sides of cuts, runs of strokes, pieces of a stroke the pen
@@ -36,6 +36,8 @@ OUT = os.path.join(HERE, "out")
 PIECES_SEED = 5150  # no other set uses it
 # Numbers with one digit's last stroke written after the next digit's.
 LATE_SHARE = 0.15
+# Touching digits overlap by up to this (in heights; the test sets' 0.06).
+OVERLAP = 0.3
 # A candidate is its main digit when that digit is at least DIGIT_SHARE of its
 # ink and it holds at least DIGIT_COVER of that digit's ink; "no digit" when
 # the share is under MIX_SHARE or the cover under PART_COVER.
@@ -87,7 +89,8 @@ def label(lens, totals, digits):
 
 
 def make(count, bench):
-    ranges = dataclasses.replace(nr.SETS["wide"], seed=PIECES_SEED)
+    # The wide set's writers, touching digits also written far into each other.
+    ranges = dataclasses.replace(nr.SETS["wide"], seed=PIECES_SEED, overlap=OVERLAP)
     trained = [(d, n, False, s) for (d, n, s) in strokes.styles(False)]
     rng = np.random.default_rng(PIECES_SEED)
     numbers, owners = [], []
@@ -143,7 +146,7 @@ def make(count, bench):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--numbers", type=int, default=6000)
+    ap.add_argument("--numbers", type=int, default=12000)
     ap.add_argument("--out", default=os.path.join(OUT, "number_pieces.npz"))
     args = ap.parse_args()
     import evaluate as ev

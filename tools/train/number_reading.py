@@ -72,6 +72,7 @@ class Ranges:
     rotation: float  # most rotation of the writer's digits (radians)
     touch: float  # share of numbers with touching digits
     uneven: float  # share of numbers with uneven sizes and baselines
+    overlap: float = 0.06  # most that touching digits' boxes overlap (in heights)
 
 
 SETS = {
@@ -163,7 +164,7 @@ def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str,
             # overlap a little, so the ink touches or nearly does; joined: a small
             # gap, bridged by the pen (below).
             if t == "touch":
-                g = -float(rng.uniform(0.0, 0.06))
+                g = -float(rng.uniform(0.0, ranges.overlap))
             elif t == "joined":
                 g = float(rng.uniform(0.0, 0.12))
             else:

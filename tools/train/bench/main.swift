@@ -95,6 +95,7 @@ if args[1] == "--numbers" {
         case "relativeRunOnWidth": tuning.relativeRunOnWidth = v
         case "strokeSplitWidth": tuning.strokeSplitWidth = v
         case "pieceWidth": tuning.pieceWidth = v
+        case "candidateRereadBelow": tuning.candidateRereadBelow = Float(v)
         case "stretchLength": tuning.stretchLength = v
         case "strokeSplitMargin": tuning.strokeSplitMargin = v
         case "strokeSplits": tuning.strokeSplits = Int(v)
@@ -132,10 +133,14 @@ if args[1] == "--numbers" {
     if let path = ProcessInfo.processInfo.environment["NUMBER_PARTS"] {
         // Every candidate digit the segmenter reads: PATH.jsonl, one line per
         // part (the number's line, the part), and PATH.f32, its 28×28 image.
+        // Read as without a candidates network (`numbers` weighs the candidates),
+        // so the images do not depend on the candidates network they train.
+        let plain = try Recognizer(safetensors: [UInt8](Data(contentsOf: Recognizer.bundledModelURL!)),
+                                   numbers: recognizer.numbers)
         var lines = ""
         var images: [Float] = []
         for (k, d) in drawings.enumerated() {
-            _ = try recognizer.readNumber(d, in: ws, tuning: tuning, partRead: { part, image in
+            _ = try plain.readNumber(d, in: ws, tuning: tuning, partRead: { part, image in
                 lines += "{\"line\": \(k), \"strokes\": \(part.strokes), \"shear\": \(part.shear), "
                     + "\"lo\": \(part.lo.isFinite ? part.lo : -1e30), \"hi\": \(part.hi.isFinite ? part.hi : 1e30), "
                     + "\"piece\": \(part.piece), \"from\": \(part.points.lowerBound), \"to\": \(part.points.upperBound)}\n"
