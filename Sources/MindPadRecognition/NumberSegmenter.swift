@@ -835,10 +835,10 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// A digit the candidates network (`Recognizer.candidates`) settled on
     /// less surely than this is read again by `numbers` (whose reading then
     /// stands, and `rereadBelow` and `rereadAs` ask of it). Dev / wide set:
-    /// never (0) 1942 / 1897, 0.7 the same, 0.9 1942 / 1895, 0.99 1938 /
-    /// 1892, always 1938 / 1890 of 2,000. Below 0.9 `numbers` would not be
-    /// asked about a squeezed 8 the candidates network reads at 0.71, which
-    /// the single-digit network (`rereadBelow`) takes for a 1.
+    /// never (0) 1947 / 1900, 0.7 the same, 0.9 1947 / 1899, 0.99 1942 /
+    /// 1893, always 1941 / 1892 of 2,000. Never asked, `numbers` would not
+    /// read the pinned squeezed 8 (`StrokeLinesFixture`), which the
+    /// candidates network takes for a 1 at 0.56; 0.9 leaves room.
     public var candidateRereadBelow: Float = 0.9
     /// A reading with a split stroke must beat the one without by this.
     public var strokeSplitMargin = 1.0

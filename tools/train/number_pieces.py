@@ -1,6 +1,6 @@
 """Training images for the number network: what the segmenter shows it.
 
-usage: .venv/bin/python number_pieces.py [--numbers 12000] [--out out/number_pieces.npz]
+usage: .venv/bin/python number_pieces.py [--numbers 20000] [--out out/number_pieces.npz]
 
 The number reader (`NumberSegmenter`) reads many candidate digits of a number:
 groups whole, the sides of cuts, runs of strokes, pieces of a stroke the pen
@@ -146,7 +146,7 @@ def make(count, bench):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--numbers", type=int, default=12000)
+    ap.add_argument("--numbers", type=int, default=20000)
     ap.add_argument("--out", default=os.path.join(OUT, "number_pieces.npz"))
     args = ap.parse_args()
     import evaluate as ev
