@@ -174,9 +174,12 @@ def main():
         q = data.augment(xq, rng, rot=args.hard_rotation, scale=0.08, shear=args.hard_rotation * 1.25, shift=1.5,
                          alpha=15.0 if args.hard_rotation else 5.0, width=False) \
             if len(yq) else xq
-        pp = rng.choice(len(yp), pieces_per_epoch, replace=False)
-        # The segmenter's own images: only a light warp (they are what the server reads).
-        r = data.augment(xp[pp], rng, rot=0.03, scale=0.03, shear=0.03, shift=1.0, alpha=0.0, width=False)
+        # The segmenter's own images: only a light warp (they are what the server
+        # reads). Without --pieces nothing is drawn from `rng`, so earlier
+        # recipes train exactly as before.
+        pp = rng.choice(len(yp), pieces_per_epoch, replace=False) if len(yp) else np.zeros(0, np.int64)
+        r = data.augment(xp[pp], rng, rot=0.03, scale=0.03, shear=0.03, shift=1.0, alpha=0.0, width=False) \
+            if len(yp) else xp
         x = np.concatenate([a, b, c, n, q, r])
         y = np.concatenate([np.tile(ym, args.mnist_repeats), ys[pick], yk[pk], np.full(len(pn), -1, np.int32), yq,
                             yp[pp]])
