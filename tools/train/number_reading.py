@@ -116,7 +116,7 @@ def make_number(label: str, ranges: Ranges, rng: np.random.Generator, kind: str,
                 styles=None, point_owners=None):
     """Strokes of one number, in canvas pixels, left to right. Gaps are between the
     digits' boxes across the writer's slant; touching neighbours have them meeting
-    or overlapping by up to 6 % of the height. `parts`, if given, gets each
+    or overlapping by up to `ranges.overlap` of the height (6 %). `parts`, if given, gets each
     digit's own strokes (before any joining); `owners`, the digits each stroke
     belongs to (two for a stroke that runs on from one digit into the next).
     `styles`: the (digit, name, test_only, strokes) to draw from (default: all).
