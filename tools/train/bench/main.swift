@@ -134,10 +134,9 @@ if args[1] == "--numbers" {
         // Every candidate digit the segmenter reads: PATH.jsonl, one line per
         // part (the number's line, the part), and PATH.f32, its 28×28 image.
         // Read as without a candidates network (`numbers` weighs the candidates),
-        // so the images do not depend on the candidates network they train;
-        // NUMBER_PARTS_CANDIDATES=1: with the bundled one (a second round).
-        let plain = ProcessInfo.processInfo.environment["NUMBER_PARTS_CANDIDATES"] == "1" ? recognizer
-            : try Recognizer(safetensors: [UInt8](Data(contentsOf: Recognizer.bundledModelURL!)), numbers: recognizer.numbers)
+        // so the images do not depend on the candidates network they train.
+        let plain = try Recognizer(safetensors: [UInt8](Data(contentsOf: Recognizer.bundledModelURL!)),
+                                   numbers: recognizer.numbers)
         var lines = ""
         var images: [Float] = []
         for (k, d) in drawings.enumerated() {
