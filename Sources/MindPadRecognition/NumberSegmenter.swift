@@ -298,9 +298,8 @@ struct NumberSegmenter {
             let shorter = max(min(a.height, g.height), 1e-9)
             let shared = max(0, min(a.y1, g.y1) - max(a.y0, g.y0)) / shorter
             let gap = max(g.x0 - a.x1, a.x0 - g.x1)
-            let hangs = self.hangs(a.y0...a.y1, g.y0...g.y1)
             if gap < tuning.stackGap * height
-                && (shared < tuning.stackOverlap || hangs
+                && (shared < tuning.stackOverlap || hangs(a.y0...a.y1, g.y0...g.y1)
                     || (tuning.sideOverlap > 0 && across(a.strokes, g.strokes) >= tuning.sideOverlap)) {
                 out[out.count - 1].merge(g)
             } else {

@@ -45,7 +45,6 @@ public final class Recognizer: Sendable {
     /// (`number_reading.py --fit-gate`), so the bundled recognizer keeps the
     /// network they were fitted on for numbers while single digits move on.
     public var numbers: Recognizer { numberReader ?? self }
-    private let candidateReader: Recognizer?
     /// The recognizer `readNumber` weighs candidate digits with while it
     /// splits a number (groups, the sides of cuts, runs and pieces of
     /// strokes): trained on the segmenter's own candidates as well as on
@@ -54,7 +53,7 @@ public final class Recognizer: Sendable {
     /// written into each other) reads less surely than a right one. A digit
     /// it settles on less surely than `NumberReadingTuning.candidateRereadBelow`
     /// is read again by `numbers`. Nil: `numbers` does both.
-    public var candidates: Recognizer? { candidateReader }
+    public let candidates: Recognizer?
 
     /// Loads weights from a safetensors file made by `tools/train/export.py`.
     public convenience init(contentsOf url: URL) throws(RecognitionError) {
@@ -67,7 +66,7 @@ public final class Recognizer: Sendable {
         throws(RecognitionError)
     {
         numberReader = numbers
-        candidateReader = candidates
+        self.candidates = candidates
         let file = try SafeTensors(bytes: bytes)
         network = try DigitNetwork(file)
         metadata = file.metadata
