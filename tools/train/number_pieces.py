@@ -104,15 +104,7 @@ def make(count, bench):
         po, ow = [], []
         s = nr.make_number(digits, ranges, rng, kind, styles=trained, owners=ow, point_owners=po)
         if rng.random() < LATE_SHARE:
-            # One digit's last stroke written after the next digit (as make_late_set does).
-            late = [d for d in range(n - 1) if sum(1 for o in ow if d in o) >= 2
-                    and ow[max(k for k, o in enumerate(ow) if d in o)] == [d]]
-            if late:
-                d = late[int(rng.integers(len(late)))]
-                k = max(j for j, o in enumerate(ow) if d in o)
-                after = max(j for j, o in enumerate(ow) if d + 1 in o)
-                s.insert(after, s.pop(k))
-                po.insert(after, po.pop(k))
+            nr.write_late(s, ow, rng, point_owners=po)  # one digit's last stroke after the next digit
         numbers.append((digits, kind, s))
         owners.append(po)
     path = os.path.join(OUT, "number_pieces_src.jsonl")
@@ -124,17 +116,14 @@ def make(count, bench):
     with open(parts_path + ".jsonl") as f:
         parts = [json.loads(line) for line in f]
     assert len(parts) == len(images)
+    # Each digit's whole ink: the whole drawing as one candidate.
+    totals = [ink_by_owner(s, po, {"strokes": (1 << min(len(s), 64)) - 1, "shear": 0.0, "lo": -1e30, "hi": 1e30,
+                                   "piece": -1, "from": 0, "to": 0})
+              for (_, _, s), po in zip(numbers, owners)]
     xs, ys, seen = [], [], set()
     for part, image in zip(parts, images):
         digits, _, stroke_list = numbers[part["line"]]
-        po = owners[part["line"]]
-        totals = {}
-        for pts, own in zip(stroke_list, po):
-            for i in range(1, len(pts)):
-                if own[i] == own[i - 1] and own[i] >= 0:
-                    (x0, y0), (x1, y1) = pts[i - 1][:2], pts[i][:2]
-                    totals[own[i]] = totals.get(own[i], 0.0) + ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
-        y = label(ink_by_owner(stroke_list, po, part), totals, digits)
+        y = label(ink_by_owner(stroke_list, owners[part["line"]], part), totals[part["line"]], digits)
         key = image.tobytes()
         if y is None or key in seen:  # a candidate read again (another hypothesis) counts once
             continue

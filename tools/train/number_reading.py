@@ -243,18 +243,27 @@ def make_late_set(name: str, count: int):
         kind = "touching" if rng.random() < 0.5 else "clean"
         owners = []
         s = make_number(label, ranges, rng, kind, owners=owners)
-        # Digits whose last stroke is theirs alone and not their only one.
-        late = [i for i in range(n - 1)
-                if sum(1 for o in owners if i in o) >= 2 and owners[max(k for k, o in enumerate(owners) if i in o)] == [i]]
-        if not late:
+        if not write_late(s, owners, rng):
             continue
-        i = late[int(rng.integers(len(late)))]
-        k = max(j for j, o in enumerate(owners) if i in o)
-        after = max(j for j, o in enumerate(owners) if i + 1 in o)
-        stroke = s.pop(k)
-        s.insert(after, stroke)  # after the next digit's last stroke (indices moved down by one)
         out.append((label, "late+touching" if kind == "touching" else "late", s))
     return out
+
+
+def write_late(s, owners, rng, point_owners=None):
+    """Moves one digit's last stroke (of a digit whose last stroke is its own
+    and not its only one) after the next digit's last stroke, in place, with
+    `owners` and `point_owners` (when given); False when no digit can be."""
+    n = 1 + max((d for o in owners for d in o), default=-1)
+    late = [i for i in range(n - 1)
+            if sum(1 for o in owners if i in o) >= 2 and owners[max(k for k, o in enumerate(owners) if i in o)] == [i]]
+    if not late:
+        return False
+    i = late[int(rng.integers(len(late)))]
+    k = max(j for j, o in enumerate(owners) if i in o)
+    after = max(j for j, o in enumerate(owners) if i + 1 in o)
+    for seq in (s, owners) if point_owners is None else (s, owners, point_owners):
+        seq.insert(after, seq.pop(k))  # after the next digit's last stroke (indices moved down by one)
+    return True
 
 
 def write_lines(path, numbers):
