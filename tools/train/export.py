@@ -29,8 +29,8 @@ SAFETENSORS = os.path.join(RES, "mindpad-digits.safetensors")
 ONNX = os.path.join(OUT, "mindpad-digits.onnx")
 
 
-def load_weights():
-    w = np.load(os.path.join(OUT, "weights.npz"))
+def load_weights(path=os.path.join(OUT, "weights.npz")):
+    w = np.load(path)
     return {k: w[k].astype(np.float32) for k in model.shapes_of(w)}
 
 
@@ -239,8 +239,7 @@ def export_numbers(weights, training, path=NUMBERS):
     `mindpad-candidates.safetensors`) from `weights` (.npz): calibrated like the
     digits' (temperature, threshold), nothing else written (the single-digit
     network, its fixtures and calibration.json stay)."""
-    w = np.load(weights)
-    p = {k: w[k].astype(np.float32) for k in model.shapes_of(w)}
+    p = load_weights(weights)
     check_jax(p)
     write_safetensors(p, calibrate(p, save=False), path=path, training=training)
 
