@@ -4,9 +4,14 @@ import MindPadJSON
 /// it was found. Made by `Recognizer.readNumber(_:in:)`.
 public struct NumberReading: Sendable, Equatable {
     public let digits: [DigitReading]
+    /// What the reading cost, in `NumberReadingTuning.workLimit`'s units
+    /// (points visited, and `readWork` per candidate digit read); at most
+    /// a little over that limit.
+    public let work: Int
 
-    public init(digits: [DigitReading]) {
+    public init(digits: [DigitReading], work: Int = 0) {
         self.digits = digits
+        self.work = work
     }
 
     /// The digits as text, leading zeros kept ("010").
@@ -123,6 +128,7 @@ extension Recognizer {
         if numbers !== self { segmenter.finalReader = self }
         segmenter.gateFeatures = gateFeatures
         segmenter.partRead = partRead
-        return NumberReading(digits: segmenter.read())
+        let digits = segmenter.read()
+        return NumberReading(digits: digits, work: segmenter.work)
     }
 }

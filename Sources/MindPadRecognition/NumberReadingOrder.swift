@@ -49,6 +49,7 @@ extension NumberSegmenter {
         var ranges: [Range<Int>] = []
         var pieces: [Int] = []  // how many pieces the entry's stroke is in
         var row: [Int] = []
+        guard !outOfWork else { return nil }
         let bands = Self.bands
         let strokeRows = profileLeft.count / bands
         defer {
@@ -83,6 +84,9 @@ extension NumberSegmenter {
         }
         let m = order.count
         let longest = tuning.runStrokes
+        // Each run's box visits its strokes' points; the order costs compare
+        // every run with every run before it, band by band.
+        charge(longest * (longest + 1) / 2 * points(of: group.strokes) + 2 * m * longest * longest * longest * bands)
         let room = Recognizer.maxNumberDigits - digits.count
         guard m >= 2, room >= 2 else { return nil }
         // runs[i * longest + (length - 1)], read lazily.
@@ -125,11 +129,11 @@ extension NumberSegmenter {
         func run(_ i: Int, _ length: Int) -> Run? {
             let key = i * longest + length - 1
             if let r = runs[key] { return r }
-            guard let part = parts[key], let box = boxes[key] else { return nil }
+            guard let part = parts[key], let box = boxes[key], !outOfWork else { return nil }
             let r = readings[part] ?? recognize(part)
             readings[part] = r
             let tall = (box.y1 - box.y0) / height
-            let wide = part.width(in: drawing, box: box, window: height / 3)
+            let wide = width(of: part, box: box)
             var score = Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.runPieceHeight - tall)
                 - widthCost(wide, digit: r.digit)
             if tuning.innerOrderCost > 0 && length >= 2 {
@@ -224,7 +228,8 @@ extension NumberSegmenter {
             let key = m * longest + length - 1
             if end < 0 || best[key] > best[m * longest + end - 1] { end = length }
         }
-        guard end > 0, count[m * longest + end - 1] >= 2 else { return nil }
+        // A reading the work ran out in is not finished: not used.
+        guard end > 0, count[m * longest + end - 1] >= 2, !outOfWork else { return nil }
         let score = best[m * longest + end - 1]
         guard score > wholeScore + tuning.orderMargin + apartMargin else { return nil }
         var out: [(Recognition, InkPart)] = []
@@ -284,6 +289,7 @@ extension NumberSegmenter {
         // still as wide as two digits (it runs on again: left to the cuts).
         // Pieces standing apart as two digits would beat it by `apartSplitMargin`.
         func consider(_ cuts: [StrokeSplit]) {
+            guard !outOfWork else { return }
             func beat(_ margin: Double) -> Double {
                 won.isEmpty ? unsplit + margin : max(unsplit + margin, best!.score + tuning.splitOverSplit)
             }
@@ -294,7 +300,7 @@ extension NumberSegmenter {
                 h.score - cost > (h.apart ? low : beat(tuning.strokeSplitMargin)),
                 !h.runs.contains(where: { run in
                     run.1.piece >= 0 && run.1.box(in: drawing).map {
-                        run.1.width(in: drawing, box: $0, window: height / 3) > tuning.pieceWidth * height
+                        width(of: run.1, box: $0) > tuning.pieceWidth * height
                     } ?? false
                 })
             {
@@ -307,13 +313,17 @@ extension NumberSegmenter {
             let points = drawing.strokes[s]
             var tried: [Int] = []
             var candidates: [StrokeSplit] = []
-            for split in splits.prefix(tuning.strokeSplits) {
+            for split in splits.prefix(tuning.strokeSplits) where !outOfWork {
                 // Where the cut crosses the stroke: split there, and also at the
                 // ends of the straight stretch it crosses (the pen's way across).
                 let c = split.at[0]
+                charge(points.count)
                 for i in 1..<max(points.count, 1) where !tried.contains(i) {
                     let ua = points[i - 1].x + split.shear * points[i - 1].y, ub = points[i].x + split.shear * points[i].y
                     guard (ua < c) != (ub < c) else { continue }
+                    // A scribble crosses a cut again and again: each place costs.
+                    charge(tried.count + candidates.count)
+                    guard !outOfWork else { break }
                     tried.append(i)
                     let (end, start) = straight(points, around: i)
                     for cut in [StrokeSplit(stroke: s, end: i, start: i), StrokeSplit(stroke: s, end: end, start: start)]
@@ -326,6 +336,7 @@ extension NumberSegmenter {
             // cheapest cuts (a 9's stem running up into a 3's top lies at the
             // 9's edge): the stroke's longest straight stretches inside it are
             // also tried dropped.
+            charge(points.count)
             let stretches = stretches(s, points)
             for cut in stretches.prefix(tuning.stretchSplits) where !candidates.contains(cut) {
                 candidates.append(cut)
@@ -356,6 +367,8 @@ extension NumberSegmenter {
             for b in all where b != a {
                 guard a.stroke != b.stroke || b.end > a.start || a.end > b.start else { continue }
                 let pair = a.stroke < b.stroke || (a.stroke == b.stroke && a.end < b.end) ? [a, b] : [b, a]
+                charge(pairs.count)
+                guard !outOfWork else { break }
                 guard !pairs.contains(pair) else { continue }
                 pairs.append(pair)
                 consider(pair)

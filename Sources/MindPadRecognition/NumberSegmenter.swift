@@ -59,6 +59,11 @@ struct NumberSegmenter {
     var readings: [InkPart: Recognition] = [:]
     /// Where the row profiles' first band starts.
     var profileTop = 0.0
+    /// What the reading has cost so far (`charge`), against
+    /// `tuning.workLimit`.
+    private(set) var work = 0
+    /// Each stroke's number of points.
+    let strokePoints: [Int]
 
     /// Bands of the line's height in a row profile.
     static let bands = 24
@@ -75,6 +80,7 @@ struct NumberSegmenter {
 
     init(_ drawing: Drawing, recognizer: Recognizer, workspace: Recognizer.Workspace, tuning: NumberReadingTuning) {
         self.drawing = drawing
+        strokePoints = drawing.strokes.map(\.count)
         self.recognizer = recognizer
         self.workspace = workspace
         self.tuning = tuning
@@ -391,7 +397,9 @@ struct NumberSegmenter {
 
     // MARK: reading
 
-    func recognize(_ part: InkPart) -> Recognition {
+    mutating func recognize(_ part: InkPart) -> Recognition {
+        // Rasterizing a part visits each segment once per pixel it covers.
+        charge(tuning.readWork + 8 * points(of: part))
         let r = recognizer.recognize(drawing, part: part, in: workspace)
         if let partRead {
             partRead(CandidatePart(strokes: part.strokes, shear: part.shear, lo: part.band.lowerBound,
@@ -402,6 +410,52 @@ struct NumberSegmenter {
     }
 
     static func log(_ p: Float) -> Double { Foundation.log(max(Double(p), 1e-6)) }
+
+    // MARK: work
+
+    /// Counts work: points visited (a part rasterized, a width measured, a
+    /// run's box, a cut's column), and `tuning.readWork` per candidate read.
+    /// Handwriting costs little: the synthetic sets' numbers a median of
+    /// 17,000–52,000 and at most 3.8 million. A drawing within the input
+    /// limits that is no handwriting can cost hundreds of times more (64
+    /// scribbled strokes: every stroke wide enough to have run on, crossing
+    /// every cut many times; 1.4 billion, 1.8 s). Past `tuning.workLimit`
+    /// the segmenter starts nothing more: a split, a run or a cut the work
+    /// ran out in is not used, and each group still to read is read whole.
+    /// So a reading costs at most the limit, the step that crossed it and a
+    /// whole reading of each group left (about 40 per point in all), whatever
+    /// the drawing.
+    mutating func charge(_ amount: Int) { work &+= amount }
+
+    /// Whether the work is spent (`charge`).
+    var outOfWork: Bool { work >= tuning.workLimit }
+
+    /// A part's width (`InkPart.width`, over a third of the height), which
+    /// visits each segment once per band it spans (up to 24).
+    mutating func width(of part: InkPart, box: InkBox) -> Double {
+        charge(24 * points(of: part))
+        return part.width(in: drawing, box: box, window: height / 3)
+    }
+
+    /// How many points the strokes hold.
+    func points(of strokes: UInt64) -> Int {
+        var count = 0
+        var rest = strokes
+        while rest != 0 {
+            let s = rest.trailingZeroBitCount
+            rest &= rest - 1
+            if s < strokePoints.count { count += strokePoints[s] }
+        }
+        return count
+    }
+
+    /// How many points a part reads.
+    func points(of part: InkPart) -> Int {
+        guard part.piece >= 0, part.contains(stroke: part.piece), part.piece < strokePoints.count else {
+            return points(of: part.strokes)
+        }
+        return points(of: part.strokes & ~(1 << UInt64(part.piece))) + part.points.count
+    }
 
     mutating func emit(_ r: Recognition, _ part: InkPart) {
         guard digits.count < Recognizer.maxNumberDigits, let box = part.box(in: drawing) else { return }
@@ -431,13 +485,15 @@ struct NumberSegmenter {
         var h = Hypothesis(score: -Double(k - 1) * tuning.cutCost - split.cost)
         h.reading.reserveCapacity(k)
         for i in 0..<k {
+            // A reading the work ran out in is not finished: it loses.
+            guard !outOfWork else { h.score = -.infinity; break }
             let lo = i == 0 ? -Double.infinity : split.at[i - 1]
             let hi = i == k - 1 ? Double.infinity : split.at[i]
             let part = InkPart(strokes: group.strokes, shear: split.shear, band: lo...hi)
             guard let box = part.box(in: drawing) else { h.score = -.infinity; break }
             let r = recognize(part)
             let tall = (box.y1 - box.y0) / height
-            let wide = part.width(in: drawing, box: box, window: height / 3)
+            let wide = width(of: part, box: box)
             h.lowest = min(h.lowest, tall)
             h.widest = max(h.widest, wide / height - tuning.singleWidths[r.digit])
             h.score += Self.log(r.confidence) - tuning.pieceHeightCost * max(0, tuning.pieceHeight - tall)
@@ -466,6 +522,7 @@ struct NumberSegmenter {
         {
             return emitWhole(group, whole, wholePart, byOrder: byOrder)
         }
+        guard !outOfWork else { return emit(whole, wholePart) }
         // Clearly one digit by its shape and the cheapest cut (the pre-gate, the
         // split gate's cheap half): no need to read any cut. Only for a group
         // the network reads surely (`preGateConfidence`): a group this wide
@@ -497,14 +554,14 @@ struct NumberSegmenter {
         var tried: [Double] = []
         var two = Hypothesis(score: -.infinity)
         var pair: Split?
-        for split in splits where tried.count < tuning.pairCandidates {
+        for split in splits where tried.count < tuning.pairCandidates && !outOfWork {
             let x = split.at[0] - split.shear * mid
             guard tried.allSatisfy({ abs($0 - x) > tuning.distinctCuts * height }) else { continue }
             tried.append(x)
             let h = read(group, split, floor: pair == nil ? -.infinity : two.score)
             if pair == nil || h.score > two.score { two = h; pair = split }
         }
-        guard let pair else { return emit(whole, wholePart) }
+        guard let pair, !outOfWork else { return emit(whole, wholePart) }
         let wholeScore = Self.log(whole.confidence) - widthCost(group.width, digit: whole.digit)
         let features: [Double] = [
             width, relative, Self.log(whole.confidence), width - tuning.singleWidths[whole.digit],
@@ -520,7 +577,7 @@ struct NumberSegmenter {
         var best = two
         let unit = min(typicalWidth, tuning.unitWidth * height)
         let guess = max(1, Int((group.width / unit).rounded()))
-        for k in Set([guess - 1, guess, guess + 1]).sorted() where k >= 3 && k <= room {
+        for k in Set([guess - 1, guess, guess + 1]).sorted() where k >= 3 && k <= room && !outOfWork {
             guard let split = cuts(group, into: k).first else { continue }
             let h = read(group, split, floor: best.score)
             if h.score > best.score { best = h }
@@ -620,10 +677,12 @@ struct NumberSegmenter {
     /// for each slant, near each of the k − 1 places where equal digits would
     /// meet, the line crossing the fewest strokes and the shortest ink, nearest
     /// that place.
-    func cuts(_ group: Group, into k: Int) -> [Split] {
+    mutating func cuts(_ group: Group, into k: Int) -> [Split] {
         var all: [Split] = []
         let margin = tuning.margin * height
-        for shear in Self.shears {
+        let inGroup = points(of: group.strokes)
+        for shear in Self.shears where !outOfWork {
+            charge(inGroup)
             var u0 = Double.infinity, u1 = -Double.infinity
             for (s, stroke) in drawing.strokes.enumerated() where group.strokes & (1 << UInt64(s)) != 0 {
                 for p in stroke {
@@ -643,7 +702,8 @@ struct NumberSegmenter {
                 var bestAt = expected, bestCost = Double.infinity
                 var bestColumn = (crossings: 0, extent: 0.0)
                 var c = from
-                while c <= to {
+                while c <= to && !outOfWork {
+                    charge(inGroup)
                     let off = (c - expected) / pitch
                     let column = self.column(group, shear: shear, at: c)
                     let cost = tuning.crossingCost * Double(max(column.crossings - 1, 0))
@@ -839,6 +899,18 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// read the pinned squeezed 8 (`StrokeLinesFixture`), which the
     /// candidates network takes for a 1 at 0.56; 0.9 leaves room.
     public var candidateRereadBelow: Float = 0.9
+    /// The most work one reading may do (`NumberSegmenter.charge`: points
+    /// visited, and `readWork` per candidate read): about 25–55 ms here at
+    /// worst (`number_reading.py --worst`), where 64 scribbled strokes took
+    /// 1.8 s without it. The dev, `wide` and late sets' most costly number
+    /// takes 3.8 million, under a third of it, so no handwritten number's
+    /// reading changes (all 6,200 read the same with and without it); a pen
+    /// reporting twice as often as the synthetic writers costs about twice
+    /// as much, still under it.
+    public var workLimit = 12_000_000
+    /// A candidate read's work beside its points: the network, about as
+    /// long as visiting a thousand points.
+    public var readWork = 1_000
     /// A reading with a split stroke must beat the one without by this.
     public var strokeSplitMargin = 1.0
     /// ...and a reading with other splits by this.

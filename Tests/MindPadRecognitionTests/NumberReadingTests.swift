@@ -1052,6 +1052,95 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         #expect(r.number == "12345678")
     }
 
+    /// Drawings within the input limits that are no handwriting: 64
+    /// scribbled strokes, long zigzags, loops on loops. Every stroke is wide
+    /// enough to have run on and crosses every cut many times; before the
+    /// work limit each took 0.5–2.3 s to read (release build), now under
+    /// about 55 ms (docs/recognition.md, "Speed").
+    private static func scribbles() -> [(String, Drawing)] {
+        var seed: UInt64 = 0x5EED
+        func random() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        let scribble = (0..<64).map { _ in (0..<156).map { j in StrokePoint(x: random() * 1200, y: random() * 200, t: Double(j)) } }
+        func zig(_ k: Int, _ i: Int) -> StrokePoint {
+            let x = Double(k * 150 + (i % 50) * 3)
+            let y = Double(i / 50) * 1.5 + Double(i % 2) * 50
+            return StrokePoint(x: x, y: y, t: Double(i))
+        }
+        func loop(_ k: Int, _ j: Int) -> StrokePoint {
+            let a = Double(j) / 10
+            return StrokePoint(x: 100 + 60 * cos(a) + Double(k), y: 100 + 80 * sin(a), t: Double(j))
+        }
+        let zigzags = (0..<8).map { k in (0..<1250).map { zig(k, $0) } }
+        let loops = (0..<64).map { k in (0..<156).map { loop(k, $0) } }
+        return [("scribble", Drawing(strokes: scribble)), ("zigzags", Drawing(strokes: zigzags)), ("loops", Drawing(strokes: loops))]
+    }
+
+    /// What a reading may cost past the limit: the step that crossed it,
+    /// and each group still to read, read whole (docs: `NumberSegmenter.charge`).
+    private static func overshoot(_ d: Drawing, _ tuning: NumberReadingTuning = .standard) -> Int {
+        40 * d.pointCount + 100 * tuning.readWork + 200_000
+    }
+
+    /// A drawing no one writes by hand costs at most the work limit (and the
+    /// step that crossed it), and is still read: digits, each with a box.
+    @Test func scribblesStopAtTheWorkLimit() throws {
+        let recognizer = try Recognizer.bundled()
+        let ws = recognizer.makeWorkspace()
+        let limit = NumberReadingTuning.standard.workLimit
+        for (name, d) in Self.scribbles() {
+            #expect(d.strokes.count <= Rasterizer.maxStrokes && d.pointCount <= Rasterizer.maxPoints)
+            let r = try recognizer.readNumber(d, in: ws)
+            #expect(r.work >= limit, "\(name): ran into the limit")
+            #expect(r.work <= limit + Self.overshoot(d), "\(name): work \(r.work)")
+            #expect(!r.digits.isEmpty, "\(name)")
+        }
+    }
+
+    /// The limit is what stops it: a smaller scribble read without a limit
+    /// costs more than four times the limit it is then read under, and
+    /// under it costs no more than the limit and its overshoot. Reading it
+    /// again gives the same reading and the same work.
+    @Test func theWorkLimitCutsTheSearchShort() throws {
+        let recognizer = try Recognizer.bundled()
+        let ws = recognizer.makeWorkspace()
+        var seed: UInt64 = 42
+        func random() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        let d = Drawing(strokes: (0..<16).map { _ in (0..<40).map { j in StrokePoint(x: random() * 600, y: random() * 150, t: Double(j)) } })
+        var free = NumberReadingTuning.standard
+        free.workLimit = .max
+        let unlimited = try recognizer.readNumber(d, in: ws, tuning: free)
+        var tight = NumberReadingTuning.standard
+        tight.workLimit = unlimited.work / 5
+        let limited = try recognizer.readNumber(d, in: ws, tuning: tight)
+        #expect(unlimited.work > 4 * tight.workLimit)
+        #expect(limited.work >= tight.workLimit && limited.work <= tight.workLimit + Self.overshoot(d, tight))
+        #expect(!limited.digits.isEmpty)
+        #expect(try recognizer.readNumber(d, in: ws, tuning: tight) == limited)
+    }
+
+    /// Numbers written by hand, touching, joined by the pen and through
+    /// three digits in one stroke, cost at most a quarter of the limit, so
+    /// it never changes their reading (the most costly of the synthetic
+    /// sets' 6,200 numbers: 3.8 million of the 12 million, docs/recognition.md).
+    @Test func handwrittenNumbersStayFarBelowTheWorkLimit() throws {
+        let recognizer = try Recognizer.bundled()
+        let ws = recognizer.makeWorkspace()
+        var free = NumberReadingTuning.standard
+        free.workLimit = .max
+        let limit = NumberReadingTuning.standard.workLimit
+        for w in [written("605172"), written("314159", gap: 0.05), oneStroke("369"), oneStroke("0369"), oneStroke("2594")] {
+            let r = try recognizer.readNumber(w.drawing, in: ws)
+            #expect(r.work < limit / 4, "\(r.number): \(r.work)")
+            #expect(try recognizer.readNumber(w.drawing, in: ws, tuning: free) == r)
+        }
+    }
+
     @Test func refusalsAreTheRecognizers() throws {
         let recognizer = try Recognizer.bundled()
         let ws = recognizer.makeWorkspace()
