@@ -12,6 +12,7 @@
 #   1. builds: mindpad (release), tools/loadgen (release), the lws echo (gcc)
 #   2. recognition: tools/train/evaluate.py (Swift vs ONNX Runtime, one core);
 #      tools/train/number_reading.py --bench (a 6-digit number segmented and read)
+#      and --worst (drawings that are no handwriting, with the work limit and without; not in BENCH_QUICK)
 #   3. realtime: the event loops side by side (poll and libuv, 2,000 and 5,000
 #      racers: echo then mindpad on each loop, alternating); then the growth
 #      sweep on the default loop: 500, 1,000, 2,000, 5,000 racers, then on
@@ -133,6 +134,11 @@ recognition > "$out/recognition.log" 2>&1 || echo "bench: recognition stage fail
 # Reading a handwritten 6-digit number (segment + read each digit), one core.
 (cd tools/train && timeout 600 .venv/bin/python number_reading.py --bench --repeats "$([ "$quick" = 1 ] && echo 3 || echo 20)") \
     > "$out/numbers.log" 2>&1 || echo "bench: number reading stage failed (see $out/numbers.log)" >&2
+# What one number reading may cost: drawings that are no handwriting, with the work limit and without.
+if [ "$quick" != 1 ]; then
+    (cd tools/train && timeout 900 .venv/bin/python number_reading.py --worst) \
+        > "$out/numbers-worst.log" 2>&1 || echo "bench: worst-case number reading stage failed (see $out/numbers-worst.log)" >&2
+fi
 fi
 
 if [ "$stage" != storage ]; then

@@ -166,6 +166,14 @@ if numbers:
 else:
     w("The number reading stage did not produce its timing (see the run's `numbers.log`).")
 w("")
+worst = re.search(r"One reading of drawings that are no handwriting.*?(?=\Z)", text("numbers-worst.log"), re.S)
+if worst:
+    w("`tools/train/number_reading.py --worst`: what one number reading may cost, drawings within the input")
+    w("limits that are no handwriting, with the work limit (`NumberReadingTuning.workLimit`) and without it")
+    w("(docs/recognition.md, \"Numbers\"):")
+    w("")
+    w(worst.group(0).strip())
+    w("")
 
 # ---------------------------------------------------------------- realtime
 w("## Realtime")

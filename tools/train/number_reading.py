@@ -3,6 +3,7 @@
 usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH | --via-bench] [--count 2000] [--late 200]
        .venv/bin/python number_reading.py --bench [--package DIR] [--core 1] [--repeats 20]
        .venv/bin/python number_reading.py --fit-gate [--package DIR]
+       .venv/bin/python number_reading.py --worst [--package DIR] [--core 1]  (what one reading may cost)
        .venv/bin/python number_reading.py --write FILE [--set dev] [--count N]
        .venv/bin/python number_reading.py --eval --via-bench --set dev --show 100 --draw /tmp/dev  (misread: listed, drawn)
 
@@ -36,6 +37,10 @@ without building the server; the same outputs).
 --bench times Recognizer.readNumber on 6-digit numbers on one core, side by side
 with `recognize` on one digit of each alone (before and after; their ratio)
 (`recog-bench --numbers`, release build in the scratch package of evaluate.py).
+--worst reads drawings within the input limits that are no handwriting
+(scribbles, zigzags, loops on loops, one long cursive stroke) with the work
+limit (`NumberReadingTuning.workLimit`), then without it, and the
+work the dev, `wide` and late sets' numbers cost (none of them near the limit).
 --fit-gate fits the segmenter's split gate and pre-gate (logistic regressions)
 on numbers from a third seed and prints them for NumberReadingTuning.
 """
@@ -373,6 +378,61 @@ def fit_gates(bench, count=3000):
     print("    public var preGate = " + repr(pre_gate))
 
 
+def worst_drawings(seed=5):
+    """Drawings within the input limits (64 strokes, 10,000 points) that are no
+    handwriting, each stroke wide enough to have run on and crossing every cut
+    many times: what one number reading may cost (NumberReadingTests.scribbles
+    draws the first three kinds)."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    out["64 scribbled strokes"] = [[[float(rng.uniform(0, 1200)), float(rng.uniform(0, 200)), float(j)]
+                                    for j in range(156)] for _ in range(64)]
+    out["8 zigzags of 1,250 points"] = [[[k * 150.0 + (i % 50) * 3, (i // 50) * 1.5 + (i % 2) * 50, float(i)]
+                                          for i in range(1250)] for k in range(8)]
+    out["64 loops on loops"] = [[[100 + 60 * np.cos(j / 10) + k, 100 + 80 * np.sin(j / 10), float(j)]
+                                 for j in range(156)] for k in range(64)]
+    out["one cursive stroke of 10,000 points"] = [[[i * 0.12 + 30 * np.cos(i / 15), 100 + 60 * np.sin(i / 15), float(i)]
+                                                   for i in range(10000)]]
+    out["one zigzag of 10,000 points"] = [[[i * 0.2, 100 + 80 * abs((i % 50) - 25) / 25, float(i)]
+                                           for i in range(10000)]]
+    return out
+
+
+def worst_case(bench, core, repeats=5):
+    """Times one reading of each of `worst_drawings` with the work limit, then
+    without it, and the work of the synthetic sets' numbers."""
+    out = os.path.join(HERE, "out")
+    unlimited = "workLimit=1000000000000"
+
+    def run(path, tuning):
+        env = dict(os.environ, NUMBER_WORK=path + ".work", NUMBER_TUNING=tuning)
+        subprocess.run(["taskset", "-c", str(core), bench, "--numbers", path, path + ".readings", "0"],
+                       check=True, capture_output=True, env=env)
+        rows = [line.split() for line in open(path + ".work")]
+        return [int(r[0]) for r in rows], [float(r[1]) for r in rows]
+
+    print(f"One reading of drawings that are no handwriting (core {core}; median of {repeats} reads, "
+          "each line's first read dropped):\n")
+    print("| drawing | points | work, limit / none | ms, limit | ms, none | none ÷ limit |")
+    print("|---|---:|---|---:|---:|---:|")
+    for name, strokes in worst_drawings().items():
+        path = os.path.join(out, "numbers_worst.jsonl")
+        with open(path, "w") as f:
+            for _ in range(repeats + 1):
+                f.write(json.dumps({"strokes": strokes}) + "\n")
+        (wl, tl), (wn, tn) = run(path, ""), run(path, unlimited)
+        ml, mn = float(np.median(tl[1:])) / 1000, float(np.median(tn[1:])) / 1000
+        print(f"| {name} | {sum(len(s) for s in strokes):,} | {wl[0]:,} / {wn[0]:,} | {ml:.1f} | {mn:.1f} | {mn / ml:.0f}x |")
+    print("\nWork of the synthetic sets' numbers (the limit: NumberReadingTuning.workLimit):\n")
+    for name, numbers in (("dev", make_set("dev", 2000)), ("wide", make_set("wide", 2000)),
+                          ("dev late", make_late_set("dev", 200))):
+        path = os.path.join(out, "numbers_work.jsonl")
+        write_lines(path, numbers)
+        work, _ = run(path, "")
+        work.sort()
+        print(f"- {name}: median {work[len(work) // 2]:,}, p99 {work[int(len(work) * 0.99)]:,}, max {work[-1]:,}")
+
+
 def mindpad_binary():
     subprocess.run([SWIFT, "build", "-c", "release", "-j", "1", "--product", "mindpad"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
@@ -427,6 +487,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--eval", action="store_true")
     ap.add_argument("--bench", action="store_true")
+    ap.add_argument("--worst", action="store_true")
     ap.add_argument("--fit-gate", action="store_true")
     ap.add_argument("--write")
     ap.add_argument("--set", default="heldout", choices=sorted(SETS))
@@ -525,6 +586,10 @@ def main():
                 sub = [(l, r.get("number")) for (l, kk, _), r in zip(late, replies) if kk == k]
                 ok = sum(1 for l, r in sub if l == r)
                 print(f"  {k:16s} {100 * ok / len(sub):6.2f}% ({ok}/{len(sub)})")
+    if args.worst:
+        import evaluate as ev
+        ev.make_package(args.package)
+        worst_case(ev.build(args.package), args.core)
     if args.fit_gate:
         import evaluate as ev
         ev.make_package(args.package)

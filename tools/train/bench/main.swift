@@ -115,8 +115,21 @@ if args[1] == "--numbers" {
         case "stackGap": tuning.stackGap = v
         case "sideOverlap": tuning.sideOverlap = v
         case "throughCost": tuning.throughCost = v
+        case "workLimit": tuning.workLimit = Int(v)
+        case "readWork": tuning.readWork = Int(v)
         default: FileHandle.standardError.write("unknown tuning \(kv[0])\n".data(using: .utf8)!); exit(2)
         }
+    }
+    if let path = ProcessInfo.processInfo.environment["NUMBER_WORK"] {
+        // One line per number: the work its reading cost, and the time (µs, one read).
+        var lines = ""
+        for d in drawings {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let r = try recognizer.readNumber(d, in: ws, tuning: tuning)
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            lines += "\(r.work) \(Double(t1 - t0) / 1000)\n"
+        }
+        try lines.write(toFile: path, atomically: true, encoding: .utf8)
     }
     if let path = ProcessInfo.processInfo.environment["NUMBER_GATE_FEATURES"] {
         // One line per number: the gate's features of each group it decided on.
