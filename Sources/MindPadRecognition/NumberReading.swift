@@ -8,10 +8,15 @@ public struct NumberReading: Sendable, Equatable {
     /// (points visited, and `readWork` per candidate digit read); at most
     /// a little over that limit.
     public let work: Int
+    /// The reading ran into `NumberReadingTuning.workLimit` (a drawing that
+    /// is no handwriting, such as a scribble): what was left unread of it was
+    /// read whole, not searched for splits.
+    public let cutShort: Bool
 
-    public init(digits: [DigitReading], work: Int = 0) {
+    public init(digits: [DigitReading], work: Int = 0, cutShort: Bool = false) {
         self.digits = digits
         self.work = work
+        self.cutShort = cutShort
     }
 
     /// The digits as text, leading zeros kept ("010").
@@ -129,6 +134,6 @@ extension Recognizer {
         segmenter.gateFeatures = gateFeatures
         segmenter.partRead = partRead
         let digits = segmenter.read()
-        return NumberReading(digits: digits, work: segmenter.work)
+        return NumberReading(digits: digits, work: segmenter.work, cutShort: segmenter.outOfWork)
     }
 }

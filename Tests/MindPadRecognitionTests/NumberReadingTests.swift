@@ -1096,6 +1096,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
             #expect(r.work >= limit, "\(name): ran into the limit")
             #expect(r.work <= limit + Self.overshoot(d), "\(name): work \(r.work)")
             #expect(!r.digits.isEmpty, "\(name)")
+            #expect(r.cutShort, "\(name)")
         }
     }
 
@@ -1137,6 +1138,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         for w in [written("605172"), written("314159", gap: 0.05), oneStroke("369"), oneStroke("0369"), oneStroke("2594")] {
             let r = try recognizer.readNumber(w.drawing, in: ws)
             #expect(r.work < limit / 4, "\(r.number): \(r.work)")
+            #expect(!r.cutShort)
             #expect(try recognizer.readNumber(w.drawing, in: ws, tuning: free) == r)
         }
     }

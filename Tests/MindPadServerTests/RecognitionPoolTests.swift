@@ -40,4 +40,36 @@ import Testing
         }
         #expect(refused.withLock { $0 }?.detail.contains("stopped") == true)
     }
+
+    /// A scribble on the number pad runs into the work limit and is counted
+    /// for the operator (`mindpad_number_readings_cut_short_total`); a
+    /// handwritten number is not.
+    @Test func scribblesAreCountedCutShort() throws {
+        let metrics = ServerMetrics()
+        let pool = try RecognitionPool.bundled(threads: 1, metrics: metrics)
+        defer { pool.shutdown() }
+        var seed: UInt64 = 7
+        func random() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        let scribble = Drawing(strokes: (0..<64).map { _ in
+            (0..<156).map { j in StrokePoint(x: random() * 1200, y: random() * 200, t: Double(j)) }
+        })
+        let readings = Mutex<[NumberReading]>([])
+        let done = DispatchSemaphore(value: 0)
+        for drawing in [scribble, Drawing(strokes: DigitTemplates.strokes(forNumber: "4096"))] {
+            pool.readNumber(drawing) { result in
+                if let reading = try? result.get() { readings.withLock { $0.append(reading) } }
+                done.signal()
+            }
+        }
+        for _ in 0..<2 { #expect(done.wait(timeout: .now() + 60) == .success) }
+        let read = readings.withLock { $0 }
+        #expect(read.count == 2)
+        #expect(read.map(\.cutShort) == [true, false])
+        #expect(read.last?.number == "4096")
+        let text = String(decoding: metrics.render(), as: UTF8.self)
+        #expect(text.contains("mindpad_number_readings_cut_short_total 1"), "\(text.split(separator: "\n").filter { $0.contains("cut_short") })")
+    }
 }

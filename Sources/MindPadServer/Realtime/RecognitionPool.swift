@@ -69,8 +69,10 @@ public final class RecognitionPool: DrawingRecognizer {
     /// Queues a drawing of a number written left to right
     /// (`Recognizer.readNumber`); `completion` runs on a worker thread.
     public func readNumber(_ drawing: Drawing, completion: @escaping NumberCompletion) {
+        let metrics = metrics
         enqueue(Job(read: { recognizer, workspace in
             let result = Result { () throws(RecognitionError) in try recognizer.readNumber(drawing, in: workspace) }
+            if case .success(let reading) = result, reading.cutShort { metrics?.numberReadingsCutShort.increment() }
             return { completion(result) }
         }, refuse: { completion(.failure($0)) }))
     }
