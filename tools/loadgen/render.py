@@ -155,25 +155,34 @@ if timing:
 else:
     w("The recognition stage did not produce its timing (see the run's `recognition.log`).")
 w("")
-numbers = re.search(r"Number reading, one core.*?(?=\n\n|\Z)", text("numbers.log"), re.S)
-if numbers:
-    w("`tools/train/number_reading.py --bench` (`recog-bench --numbers`: `Recognizer.readNumber`, segmenting a")
-    w("handwritten 6-digit number and reading each digit, pinned to one core; target ≤ 300 µs median):")
+
+
+def log_section(pattern, log, intro, fenced, missing=None):
+    """A log's block matching `pattern`, after `intro` (lines); `missing` when
+    the log has none (nothing when None)."""
+    found = re.search(pattern, text(log), re.S)
+    if not found:
+        if missing:
+            w(missing)
+            w("")
+        return
+    for line in intro:
+        w(line)
     w("")
-    w("```")
-    w(numbers.group(0).strip())
-    w("```")
-else:
-    w("The number reading stage did not produce its timing (see the run's `numbers.log`).")
-w("")
-worst = re.search(r"One reading of drawings that are no handwriting.*?(?=\Z)", text("numbers-worst.log"), re.S)
-if worst:
-    w("`tools/train/number_reading.py --worst`: what one number reading may cost, drawings within the input")
-    w("limits that are no handwriting, with the work limit (`NumberReadingTuning.workLimit`) and without it")
-    w("(docs/recognition.md, \"Numbers\"):")
-    w("")
-    w(worst.group(0).strip())
-    w("")
+    fence = ["```"] if fenced else []
+    for line in fence + [found.group(0).strip()] + fence + [""]:
+        w(line)
+
+
+log_section(r"Number reading, one core.*?(?=\n\n|\Z)", "numbers.log",
+            ["`tools/train/number_reading.py --bench` (`recog-bench --numbers`: `Recognizer.readNumber`, segmenting a",
+             "handwritten 6-digit number and reading each digit, pinned to one core; target ≤ 300 µs median):"],
+            fenced=True, missing="The number reading stage did not produce its timing (see the run's `numbers.log`).")
+log_section(r"One reading of drawings that are no handwriting.*?(?=\Z)", "numbers-worst.log",
+            ["`tools/train/number_reading.py --worst`: what one number reading may cost, drawings within the input",
+             "limits that are no handwriting, with the work limit (`NumberReadingTuning.workLimit`) and without it",
+             "(docs/recognition.md, \"Numbers\"):"],
+            fenced=False)
 
 # ---------------------------------------------------------------- realtime
 w("## Realtime")
