@@ -37,9 +37,11 @@ extension NumberSegmenter {
     /// two digits would (`apart` in the result; `standApart`: both tall, the
     /// later right of the earlier in every band). `apartOnly`: only splits
     /// whose pieces stand apart by themselves are read at all (the exits).
+    /// `leftToRight`: the strokes in the order of their left edges instead
+    /// of the order written (nil when that is the same order).
     mutating func readByOrder(
         _ group: Group, whole: Recognition, wholeWidth: Double, splits: [StrokeSplit] = [], beat: Double = -.infinity,
-        apartOnly: Bool = false
+        apartOnly: Bool = false, leftToRight: Bool = false
     ) -> (runs: [(Recognition, InkPart)], score: Double, apart: Bool)? {
         // The order: (stroke, piece: 0 whole, 1… the pieces, its points),
         // and each entry's row in the profiles (pieces' rows are added past
@@ -56,7 +58,14 @@ extension NumberSegmenter {
             profileLeft.removeSubrange((strokeRows * bands)...)
             profileRight.removeSubrange((strokeRows * bands)...)
         }
-        for s in 0..<min(drawing.strokes.count, 64) where group.strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
+        var sequence = (0..<min(drawing.strokes.count, 64)).filter { group.strokes & (1 << UInt64($0)) != 0 && slot[$0] >= 0 }
+        if leftToRight {
+            let lefts = sequence.map { leftEdge(of: $0) }
+            let sorted = sequence.indices.sorted { lefts[$0] < lefts[$1] || (lefts[$0] == lefts[$1] && $0 < $1) }
+            guard sorted != Array(sequence.indices) else { return nil }
+            sequence = sorted.map { sequence[$0] }
+        }
+        for s in sequence {
             let cuts = splits.filter { $0.stroke == s }.sorted { $0.end < $1.end }
             guard !cuts.isEmpty else {
                 order.append(s); piece.append(0); ranges.append(0..<0); pieces.append(1); row.append(slot[s])
@@ -276,6 +285,12 @@ extension NumberSegmenter {
         readings[InkPart(strokes: group.strokes, shear: 0, band: -Double.infinity...Double.infinity)] = whole
         var best: (runs: [(Recognition, InkPart)], score: Double)?
         if !apartOnly, let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth) { best = (h.runs, h.score) }
+        if !apartOnly, tuning.leftToRightMargin < .infinity,
+            let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, leftToRight: true),
+            h.score > (best?.score ?? -.infinity) + tuning.leftToRightMargin
+        {
+            best = (h.runs, h.score)
+        }
         guard tuning.strokeSplits > 0 else { return best?.runs }
         var all: [StrokeSplit] = []
         var seeds: [(length: Double, cut: StrokeSplit)] = []
@@ -384,6 +399,14 @@ extension NumberSegmenter {
             }
         }
         return best?.runs
+    }
+
+    /// A stroke's leftmost x (its row profile's).
+    func leftEdge(of s: Int) -> Double {
+        let bands = Self.bands
+        var left = Double.infinity
+        for b in 0..<bands { left = min(left, profileLeft[slot[s] * bands + b]) }
+        return left
     }
 
     /// Whether one of two parts hangs beside the other, not standing on the

@@ -117,6 +117,7 @@ if args[1] == "--numbers" {
         case "throughCost": tuning.throughCost = v
         case "workLimit": tuning.workLimit = Int(v)
         case "readWork": tuning.readWork = Int(v)
+        case "leftToRightMargin": tuning.leftToRightMargin = v
         default: FileHandle.standardError.write("unknown tuning \(kv[0])\n".data(using: .utf8)!); exit(2)
         }
     }
