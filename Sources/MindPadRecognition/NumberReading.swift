@@ -104,6 +104,27 @@ public struct InkBox: Sendable, Equatable {
 }
 
 extension Recognizer {
+    /// The drawing with every stroke smaller than `size` of the ink's height
+    /// (its box's larger side) emptied: a tap or a tick of the pen is no
+    /// digit and no part of one. Strokes keep their places (an emptied
+    /// stroke has no points), so stroke numbers still mean the same strokes.
+    /// Unchanged when every stroke is that small.
+    static func withoutSpecks(_ drawing: Drawing, size: Double) -> Drawing {
+        var top = Double.infinity, bottom = -Double.infinity
+        for stroke in drawing.strokes { for p in stroke { top = min(top, p.y); bottom = max(bottom, p.y) } }
+        let least = (bottom - top) * size
+        func isSpeck(_ stroke: [StrokePoint]) -> Bool {
+            guard let first = stroke.first else { return false }
+            var x0 = first.x, x1 = first.x, y0 = first.y, y1 = first.y
+            for p in stroke { x0 = min(x0, p.x); x1 = max(x1, p.x); y0 = min(y0, p.y); y1 = max(y1, p.y) }
+            return max(x1 - x0, y1 - y0) < least
+        }
+        guard least > 0, drawing.strokes.contains(where: { !$0.isEmpty && !isSpeck($0) }),
+            drawing.strokes.contains(where: isSpeck)
+        else { return drawing }
+        return Drawing(strokes: drawing.strokes.map { isSpeck($0) ? [] : $0 })
+    }
+
     /// Most digits a reading returns (the games' numbers have at most 6);
     /// ink beyond the eighth digit from the left is not read.
     public static let maxNumberDigits = 8
@@ -128,6 +149,7 @@ extension Recognizer {
         partRead: ((CandidatePart, UnsafeBufferPointer<Float>) -> Void)? = nil
     ) throws(RecognitionError) -> NumberReading {
         try Rasterizer.validate(drawing)
+        let drawing = tuning.speckSize > 0 ? Self.withoutSpecks(drawing, size: tuning.speckSize) : drawing
         var segmenter = NumberSegmenter(drawing, recognizer: candidates ?? numbers, workspace: workspace, tuning: tuning)
         if candidates != nil { segmenter.digitReader = numbers }
         if numbers !== self { segmenter.finalReader = self }

@@ -924,6 +924,14 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// 86), held-out 83 → 98 of 106; the main sets read byte for byte the
     /// same.
     public var leftToRightMargin = 0.0
+    /// A stroke whose box's larger side is under this share of the ink's
+    /// height is a tap or a tick of the pen, no digit and no part of one,
+    /// and is left out (`Recognizer.withoutSpecks`; 0: never). Dev numbers
+    /// with a tap added anywhere in the number: 1915 of 2,000 read right
+    /// without it, 1949 with it; a tick 1898 → 1949; a tap after the last
+    /// digit 1812 → 1949. Dev itself 1947 → 1949 (two dotted zeros),
+    /// `wide` the same; 0.03 leaves some ticks, 0.1 gives the same.
+    public var speckSize = 0.06
     /// A candidate read's work beside its points: the network, about as
     /// long as visiting a thousand points.
     public var readWork = 1_000

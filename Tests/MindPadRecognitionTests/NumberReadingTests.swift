@@ -758,6 +758,45 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     /// A stroke out of order: a 4's second stroke added after the next digit.
     /// With a space between the digits, the late stroke still joins its 4 by
     /// where it is; the digits come out in order of place.
+    /// A tap or a tick of the pen (a stroke under `speckSize` of the ink's
+    /// height) anywhere (after the last digit, in a gap, inside a digit),
+    /// written at any time, is no digit and changes no digit.
+    @Test func tapsAndTicksAreNoDigits() throws {
+        let recognizer = try Recognizer.bundled()
+        let ws = recognizer.makeWorkspace()
+        var keepSpecks = NumberReadingTuning.standard
+        keepSpecks.speckSize = 0
+        var total = 0, wrongWithSpecks = 0
+        for number in ["3240", "2139", "605172", "98", "46", "710"] {
+            let w = written(number)
+            #expect(try recognizer.readNumber(w.drawing, in: ws).number == number)
+            let h = w.height
+            let last = w.boxes[w.boxes.count - 1], first = w.boxes[0]
+            // Where: after the last digit, in the first gap, inside the first digit.
+            let places = [(last.x1 + 0.2 * h, last.y0 + 0.5 * h), (last.x1 + 0.45 * h, last.y1 - 0.1 * h),
+                          ((first.x1 + w.boxes[1].x0) / 2, first.y0 + 0.3 * h),
+                          ((first.x0 + first.x1) / 2, (first.y0 + first.y1) / 2)]
+            for (x, y) in places {
+                for tick in [false, true] {
+                    for at in [0, w.strokes.count / 2, w.strokes.count] {
+                        var strokes = w.strokes
+                        let mark = tick ? [StrokePoint(x: x, y: y), StrokePoint(x: x + 0.03 * h, y: y + 0.02 * h)]
+                                        : [StrokePoint(x: x, y: y)]
+                        strokes.insert(mark, at: at)
+                        let d = Drawing(strokes: strokes)
+                        total += 1
+                        let r = try recognizer.readNumber(d, in: ws)
+                        #expect(r.number == number, "\(number) with a \(tick ? "tick" : "tap") at (\(x), \(y)), stroke \(at)")
+                        wrongWithSpecks += try recognizer.readNumber(d, in: ws, tuning: keepSpecks).number == number ? 0 : 1
+                    }
+                }
+            }
+        }
+        #expect(total == 144)
+        // Read as ink, such marks cost digits (9 of the 144 here).
+        #expect(wrongWithSpecks > 0)
+    }
+
     /// A digit's last stroke written after the next digit, the two digits
     /// touching (one group): in the order written the late stroke is no run
     /// of its own digit, but left to right (each stroke by its left edge) it

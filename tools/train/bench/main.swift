@@ -118,6 +118,7 @@ if args[1] == "--numbers" {
         case "workLimit": tuning.workLimit = Int(v)
         case "readWork": tuning.readWork = Int(v)
         case "leftToRightMargin": tuning.leftToRightMargin = v
+        case "speckSize": tuning.speckSize = v
         default: FileHandle.standardError.write("unknown tuning \(kv[0])\n".data(using: .utf8)!); exit(2)
         }
     }
