@@ -4,6 +4,7 @@ usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH 
        .venv/bin/python number_reading.py --bench [--package DIR] [--core 1] [--repeats 20]
        .venv/bin/python number_reading.py --fit-gate [--package DIR]
        .venv/bin/python number_reading.py --worst [--package DIR] [--core 1]  (what one reading may cost)
+       .venv/bin/python number_reading.py --marks [--set dev|wide]  (a tap or a tick added to every number; dev by default)
        .venv/bin/python number_reading.py --write FILE [--set dev] [--count N]
        .venv/bin/python number_reading.py --eval --via-bench --set dev --show 100 --draw /tmp/dev  (misread: listed, drawn)
 
@@ -41,6 +42,9 @@ with `recognize` on one digit of each alone (before and after; their ratio)
 (scribbles, zigzags, loops on loops, one long cursive stroke) with the work
 limit (`NumberReadingTuning.workLimit`), then without it, and the
 work the dev, `wide` and late sets' numbers cost (none of them near the limit).
+--marks adds one stray mark to every number of a set (a tap anywhere in the
+number's box, a short tick, or a tap after the last digit) and reads them with
+taps and ticks left out (`speckSize`) and read as ink (`speckSize=0`).
 --fit-gate fits the segmenter's split gate and pre-gate (logistic regressions)
 on numbers from a third seed and prints them for NumberReadingTuning.
 """
@@ -433,6 +437,44 @@ def worst_case(bench, core, repeats=5):
         print(f"- {name}: median {work[len(work) // 2]:,}, p99 {work[int(len(work) * 0.99)]:,}, max {work[-1]:,}")
 
 
+def with_mark(strokes, mode, rng):
+    """The strokes with one stray mark: a tap (one point) anywhere in the ink's
+    box ("tap"), a tick 3 % by 2 % of its height there ("tick"), or a tap 0.1-0.5
+    heights after the last digit ("after"); written at a random place in the
+    order (after the rest for "after")."""
+    pts = [p for st in strokes for p in st]
+    x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    h, t = y1 - y0, max(p[2] for p in pts) + 200
+    out = [list(map(list, st)) for st in strokes]
+    if mode == "after":
+        out.append([[x1 + float(rng.uniform(0.1, 0.5)) * h, float(rng.uniform(y0, y1)), t]])
+        return out
+    x, y = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))
+    mark = [[x, y, t]] if mode == "tap" else [[x, y, t], [x + 0.03 * h, y + 0.02 * h, t + 16]]
+    out.insert(int(rng.integers(0, len(out) + 1)), mark)
+    return out
+
+
+def marks(bench, name):
+    """Reads a set with a stray mark added to each number, with and without
+    leaving taps and ticks out (`NumberReadingTuning.speckSize`)."""
+    numbers = make_set(name, 2000)
+    path = os.path.join(HERE, "out", "numbers_marks.jsonl")
+
+    def read(tuning):
+        env = dict(os.environ, NUMBER_TUNING=tuning)
+        subprocess.run([bench, "--numbers", path, path + ".readings", "0"], check=True, capture_output=True, env=env)
+        with open(path + ".readings") as f:
+            return sum(json.loads(line).get("number") == label for line, (label, _, _) in zip(f, numbers))
+
+    print(f"{name} set, {len(numbers)} numbers, one stray mark each: read exactly, taps and ticks left out / read as ink")
+    for mode in ("none", "tap", "tick", "after"):
+        rng = np.random.default_rng(SETS[name].seed + 9)
+        write_lines(path, [(label, kind, s if mode == "none" else with_mark(s, mode, rng)) for label, kind, s in numbers])
+        print(f"  {mode:6s} {read('')} / {read('speckSize=0')}")
+
+
 def mindpad_binary():
     subprocess.run([SWIFT, "build", "-c", "release", "-j", "1", "--product", "mindpad"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
@@ -488,6 +530,7 @@ def main():
     ap.add_argument("--eval", action="store_true")
     ap.add_argument("--bench", action="store_true")
     ap.add_argument("--worst", action="store_true")
+    ap.add_argument("--marks", action="store_true")
     ap.add_argument("--fit-gate", action="store_true")
     ap.add_argument("--write")
     ap.add_argument("--set", default="heldout", choices=sorted(SETS))
@@ -586,6 +629,10 @@ def main():
                 sub = [(l, r.get("number")) for (l, kk, _), r in zip(late, replies) if kk == k]
                 ok = sum(1 for l, r in sub if l == r)
                 print(f"  {k:16s} {100 * ok / len(sub):6.2f}% ({ok}/{len(sub)})")
+    if args.marks:
+        import evaluate as ev
+        ev.make_package(args.package)
+        marks(ev.build(args.package), args.set if args.set != "heldout" else "dev")
     if args.worst:
         import evaluate as ev
         ev.make_package(args.package)
