@@ -927,10 +927,11 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// A stroke whose box's larger side is under this share of the ink's
     /// height is a tap or a tick of the pen, no digit and no part of one,
     /// and is left out (`Recognizer.withoutSpecks`; 0: never). Dev numbers
-    /// with a tap added anywhere in the number: 1915 of 2,000 read right
-    /// without it, 1949 with it; a tick 1898 → 1949; a tap after the last
-    /// digit 1812 → 1949. Dev itself 1947 → 1949 (two dotted zeros),
-    /// `wide` the same; 0.03 leaves some ticks, 0.1 gives the same.
+    /// with a tap added anywhere in the number: 1911 of 2,000 read right
+    /// without it, 1949 with it; a tick 1905 → 1949; a tap after the last
+    /// digit 1832 → 1949 (`number_reading.py --marks`). Dev itself 1947 →
+    /// 1949 (two dotted zeros), `wide` the same; 0.03 leaves some ticks,
+    /// 0.1 gives the same.
     public var speckSize = 0.06
     /// A candidate read's work beside its points: the network, about as
     /// long as visiting a thousand points.
