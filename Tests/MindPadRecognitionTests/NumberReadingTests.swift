@@ -1127,7 +1127,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     /// scribbled strokes, long zigzags, loops on loops. Every stroke is wide
     /// enough to have run on and crosses every cut many times; before the
     /// work limit each took 0.5–2.3 s to read (release build), now under
-    /// about 55 ms (docs/recognition.md, "Speed").
+    /// about 55 ms (docs/recognition.md, "Numbers").
     private static func scribbles() -> [(String, Drawing)] {
         var seed: UInt64 = 0x5EED
         func random() -> Double {
@@ -1171,10 +1171,11 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         }
     }
 
-    /// The limit is what stops it: a smaller scribble read without a limit
-    /// costs more than four times the limit it is then read under, and
-    /// under it costs no more than the limit and its overshoot. Reading it
-    /// again gives the same reading and the same work.
+    /// The limit is what stops it: a smaller scribble read without a limit,
+    /// then under a fifth of what that cost, costs no more than that limit
+    /// and its overshoot, well under half of the unlimited reading, and is
+    /// cut short where the unlimited reading is not. Reading it again gives
+    /// the same reading and the same work.
     @Test func theWorkLimitCutsTheSearchShort() throws {
         let recognizer = try Recognizer.bundled()
         let ws = recognizer.makeWorkspace()
@@ -1190,8 +1191,9 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         var tight = NumberReadingTuning.standard
         tight.workLimit = unlimited.work / 5
         let limited = try recognizer.readNumber(d, in: ws, tuning: tight)
-        #expect(unlimited.work > 4 * tight.workLimit)
         #expect(limited.work >= tight.workLimit && limited.work <= tight.workLimit + Self.overshoot(d, tight))
+        #expect(limited.work < unlimited.work / 2)
+        #expect(limited.cutShort && !unlimited.cutShort)
         #expect(!limited.digits.isEmpty)
         #expect(try recognizer.readNumber(d, in: ws, tuning: tight) == limited)
     }
