@@ -1129,12 +1129,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     /// work limit each took 0.5–2.3 s to read (release build), now under
     /// about 55 ms (docs/recognition.md, "Numbers").
     private static func scribbles() -> [(String, Drawing)] {
-        var seed: UInt64 = 0x5EED
-        func random() -> Double {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
-        let scribble = (0..<64).map { _ in (0..<156).map { j in StrokePoint(x: random() * 1200, y: random() * 200, t: Double(j)) } }
+        let scribble = Self.scribble(strokes: 64, points: 156, width: 1200, height: 200, seed: 0x5EED)
         func zig(_ k: Int, _ i: Int) -> StrokePoint {
             let x = Double(k * 150 + (i % 50) * 3)
             let y = Double(i / 50) * 1.5 + Double(i % 2) * 50
@@ -1147,6 +1142,17 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         let zigzags = (0..<8).map { k in (0..<1250).map { zig(k, $0) } }
         let loops = (0..<64).map { k in (0..<156).map { loop(k, $0) } }
         return [("scribble", Drawing(strokes: scribble)), ("zigzags", Drawing(strokes: zigzags)), ("loops", Drawing(strokes: loops))]
+    }
+
+    /// Strokes of points strewn at random over a width × height box (a
+    /// linear congruential generator: the same drawing on every machine).
+    private static func scribble(strokes: Int, points: Int, width: Double, height: Double, seed: UInt64) -> [[StrokePoint]] {
+        var seed = seed
+        func random() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        return (0..<strokes).map { _ in (0..<points).map { j in StrokePoint(x: random() * width, y: random() * height, t: Double(j)) } }
     }
 
     /// What a reading may cost past the limit: the step that crossed it,
@@ -1179,12 +1185,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
     @Test func theWorkLimitCutsTheSearchShort() throws {
         let recognizer = try Recognizer.bundled()
         let ws = recognizer.makeWorkspace()
-        var seed: UInt64 = 42
-        func random() -> Double {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
-        let d = Drawing(strokes: (0..<16).map { _ in (0..<40).map { j in StrokePoint(x: random() * 600, y: random() * 150, t: Double(j)) } })
+        let d = Drawing(strokes: Self.scribble(strokes: 16, points: 40, width: 600, height: 150, seed: 42))
         var free = NumberReadingTuning.standard
         free.workLimit = .max
         let unlimited = try recognizer.readNumber(d, in: ws, tuning: free)
