@@ -104,25 +104,28 @@ public struct InkBox: Sendable, Equatable {
 }
 
 extension Recognizer {
-    /// The drawing with every stroke smaller than `size` of the ink's height
-    /// (its box's larger side) emptied: a tap or a tick of the pen is no
-    /// digit and no part of one. Strokes keep their places (an emptied
-    /// stroke has no points), so stroke numbers still mean the same strokes.
-    /// Unchanged when every stroke is that small.
+    /// The drawing with every stroke smaller than `size` of the tallest
+    /// stroke's height (the stroke's box's larger side) emptied: a tap or a
+    /// tick of the pen is no digit and no part of one. The tallest stroke,
+    /// not the ink's box, sets the scale, so a tap far above the number
+    /// does not raise it. Strokes keep their places (an emptied stroke has
+    /// no points), so stroke numbers still mean the same strokes. The
+    /// tallest stroke is never left out.
     static func withoutSpecks(_ drawing: Drawing, size: Double) -> Drawing {
-        var top = Double.infinity, bottom = -Double.infinity
-        for stroke in drawing.strokes { for p in stroke { top = min(top, p.y); bottom = max(bottom, p.y) } }
-        let least = (bottom - top) * size
-        func isSpeck(_ stroke: [StrokePoint]) -> Bool {
-            guard let first = stroke.first else { return false }
+        func box(_ stroke: [StrokePoint]) -> (width: Double, height: Double) {
+            guard let first = stroke.first else { return (0, 0) }
             var x0 = first.x, x1 = first.x, y0 = first.y, y1 = first.y
             for p in stroke { x0 = min(x0, p.x); x1 = max(x1, p.x); y0 = min(y0, p.y); y1 = max(y1, p.y) }
-            return max(x1 - x0, y1 - y0) < least
+            return (x1 - x0, y1 - y0)
         }
-        guard least > 0, drawing.strokes.contains(where: { !$0.isEmpty && !isSpeck($0) }),
-            drawing.strokes.contains(where: isSpeck)
-        else { return drawing }
-        return Drawing(strokes: drawing.strokes.map { isSpeck($0) ? [] : $0 })
+        let boxes = drawing.strokes.map(box)
+        let least = (boxes.map(\.height).max() ?? 0) * size
+        func isSpeck(_ k: Int) -> Bool { !drawing.strokes[k].isEmpty && max(boxes[k].width, boxes[k].height) < least }
+        let specks = drawing.strokes.indices.filter(isSpeck)
+        guard least > 0, !specks.isEmpty else { return drawing }
+        var strokes = drawing.strokes
+        for k in specks { strokes[k] = [] }
+        return Drawing(strokes: strokes)
     }
 
     /// Most digits a reading returns (the games' numbers have at most 6);
