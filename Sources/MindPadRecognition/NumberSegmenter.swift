@@ -924,8 +924,8 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// 86), held-out 83 → 98 of 106; the main sets read byte for byte the
     /// same.
     public var leftToRightMargin = 0.0
-    /// A stroke whose box's larger side is under this share of the ink's
-    /// height is a tap or a tick of the pen, no digit and no part of one,
+    /// A stroke whose box's larger side is under this share of the tallest
+    /// stroke's height is a tap or a tick of the pen, no digit and no part of one,
     /// and is left out (`Recognizer.withoutSpecks`; 0: never). Dev numbers
     /// with a tap added anywhere in the number: 1911 of 2,000 read right
     /// without it, 1949 with it; a tick 1905 → 1949; a tap after the last
