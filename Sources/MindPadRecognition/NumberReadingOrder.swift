@@ -326,7 +326,7 @@ extension NumberSegmenter {
         for s in 0..<min(drawing.strokes.count, 64) where group.strokes & (1 << UInt64(s)) != 0 && slot[s] >= 0 {
             guard width(of: 1 << UInt64(s)) > tuning.strokeSplitWidth * height else { continue }
             let points = drawing.strokes[s]
-            var tried: [Int] = []
+            var tried = Set<Int>()  // points where a cut crossed the stroke
             var candidates: [StrokeSplit] = []
             for split in splits.prefix(tuning.strokeSplits) where !outOfWork {
                 // Where the cut crosses the stroke: split there, and also at the
@@ -339,7 +339,7 @@ extension NumberSegmenter {
                     // A scribble crosses a cut again and again: each place costs.
                     charge(tried.count + candidates.count)
                     guard !outOfWork else { break }
-                    tried.append(i)
+                    tried.insert(i)
                     let (end, start) = straight(points, around: i)
                     for cut in [StrokeSplit(stroke: s, end: i, start: i), StrokeSplit(stroke: s, end: end, start: start)]
                     where !candidates.contains(cut) {
