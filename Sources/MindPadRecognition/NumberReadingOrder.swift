@@ -284,13 +284,7 @@ extension NumberSegmenter {
         // The run of all the group's strokes is the group read whole: no need to read it again.
         readings[InkPart(strokes: group.strokes, shear: 0, band: -Double.infinity...Double.infinity)] = whole
         var best: (runs: [(Recognition, InkPart)], score: Double)?
-        if !apartOnly, let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth) { best = (h.runs, h.score) }
-        if !apartOnly, tuning.leftToRightMargin < .infinity,
-            let h = readByOrder(group, whole: whole, wholeWidth: wholeWidth, leftToRight: true),
-            h.score > (best?.score ?? -.infinity) + tuning.leftToRightMargin
-        {
-            best = (h.runs, h.score)
-        }
+        if !apartOnly, let h = readByEitherOrder(group, whole: whole, wholeWidth: wholeWidth) { best = (h.runs, h.score) }
         guard tuning.strokeSplits > 0 else { return best?.runs }
         var all: [StrokeSplit] = []
         var seeds: [(length: Double, cut: StrokeSplit)] = []
@@ -399,6 +393,21 @@ extension NumberSegmenter {
             }
         }
         return best?.runs
+    }
+
+    /// The group read by runs of whole strokes (`readByOrder` without
+    /// splits) in the order written and, unless `leftToRightMargin` is
+    /// infinite, left to right: the reading left to right when it scores
+    /// better by that margin, else the one in the order written.
+    mutating func readByEitherOrder(
+        _ group: Group, whole: Recognition, wholeWidth: Double, beat: Double = -.infinity
+    ) -> (runs: [(Recognition, InkPart)], score: Double, apart: Bool)? {
+        let written = readByOrder(group, whole: whole, wholeWidth: wholeWidth, beat: beat)
+        guard tuning.leftToRightMargin < .infinity,
+            let sorted = readByOrder(group, whole: whole, wholeWidth: wholeWidth, beat: beat, leftToRight: true),
+            sorted.score > (written?.score ?? -.infinity) + tuning.leftToRightMargin
+        else { return written }
+        return sorted
     }
 
     /// A stroke's leftmost x (its row profile's).

@@ -615,14 +615,7 @@ struct NumberSegmenter {
             readings.removeAll(keepingCapacity: true)
             readings[wholePart] = whole
             let beat = Self.log(whole.confidence) - widthCost(group.width, digit: whole.digit) + tuning.exitOrderMargin
-            var found = readByOrder(group, whole: whole, wholeWidth: group.width, beat: beat)
-            if tuning.leftToRightMargin < .infinity,
-                let h = readByOrder(group, whole: whole, wholeWidth: group.width, beat: beat, leftToRight: true),
-                h.score > (found?.score ?? -.infinity) + tuning.leftToRightMargin
-            {
-                found = h
-            }
-            if let h = found, h.score > beat {
+            if let h = readByEitherOrder(group, whole: whole, wholeWidth: group.width, beat: beat), h.score > beat {
                 return emit(runs: h.runs)
             }
         }
