@@ -110,7 +110,8 @@ extension Recognizer {
     /// not the ink's box, sets the scale, so a tap far above the number
     /// does not raise it. Strokes keep their places (an emptied stroke has
     /// no points), so stroke numbers still mean the same strokes. The
-    /// tallest stroke is never left out.
+    /// tallest stroke is never left out. Allocates only when a stroke is
+    /// left out (two passes over the points instead of a list of boxes).
     static func withoutSpecks(_ drawing: Drawing, size: Double) -> Drawing {
         func box(_ stroke: [StrokePoint]) -> (width: Double, height: Double) {
             guard let first = stroke.first else { return (0, 0) }
@@ -118,14 +119,19 @@ extension Recognizer {
             for p in stroke { x0 = min(x0, p.x); x1 = max(x1, p.x); y0 = min(y0, p.y); y1 = max(y1, p.y) }
             return (x1 - x0, y1 - y0)
         }
-        let boxes = drawing.strokes.map(box)
-        let least = (boxes.map(\.height).max() ?? 0) * size
-        func isSpeck(_ k: Int) -> Bool { !drawing.strokes[k].isEmpty && max(boxes[k].width, boxes[k].height) < least }
-        let specks = drawing.strokes.indices.filter(isSpeck)
-        guard least > 0, !specks.isEmpty else { return drawing }
-        var strokes = drawing.strokes
-        for k in specks { strokes[k] = [] }
-        return Drawing(strokes: strokes)
+        guard size > 0, drawing.strokes.count > 1 else { return drawing }
+        var tallest = 0.0
+        for stroke in drawing.strokes { tallest = max(tallest, box(stroke).height) }
+        let least = tallest * size
+        guard least > 0 else { return drawing }
+        var kept: [[StrokePoint]]? = nil
+        for (k, stroke) in drawing.strokes.enumerated() where !stroke.isEmpty {
+            let b = box(stroke)
+            guard max(b.width, b.height) < least else { continue }
+            if kept == nil { kept = drawing.strokes }
+            kept![k] = []
+        }
+        return kept.map { Drawing(strokes: $0) } ?? drawing
     }
 
     /// Most digits a reading returns (the games' numbers have at most 6);
@@ -152,7 +158,7 @@ extension Recognizer {
         partRead: ((CandidatePart, UnsafeBufferPointer<Float>) -> Void)? = nil
     ) throws(RecognitionError) -> NumberReading {
         try Rasterizer.validate(drawing)
-        let drawing = tuning.speckSize > 0 ? Self.withoutSpecks(drawing, size: tuning.speckSize) : drawing
+        let drawing = Self.withoutSpecks(drawing, size: tuning.speckSize)
         var segmenter = NumberSegmenter(drawing, recognizer: candidates ?? numbers, workspace: workspace, tuning: tuning)
         if candidates != nil { segmenter.digitReader = numbers }
         if numbers !== self { segmenter.finalReader = self }

@@ -925,7 +925,7 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// digit 1832 → 1949 (`number_reading.py --marks`). Dev itself 1947 →
     /// 1949 (two dotted zeros), `wide` the same; 0.03 leaves some ticks,
     /// 0.1 gives the same.
-    public var speckSize = 0.06
+    public var speckSize = Recognizer.speckSize
     /// A candidate read's work beside its points: the network, about as
     /// long as visiting a thousand points.
     public var readWork = 1_000

@@ -134,16 +134,33 @@ public final class Recognizer: Sendable {
     /// Scratch buffers for one thread at a time.
     public func makeWorkspace() -> Workspace { Workspace() }
 
-    /// Rasterizes and classifies a drawing; `unsure` by the refusal rule when the
-    /// model has one. Allocates nothing.
-    public func recognize(_ drawing: Drawing, in workspace: Workspace) throws(RecognitionError) -> Recognition {
-        try rasterizer.rasterize(drawing, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
+    /// A stroke whose box's larger side is under this share of the tallest
+    /// stroke's height is a tap or a tick of the pen, no digit and no part of
+    /// one: `recognize` and `readNumber` (`NumberReadingTuning.speckSize`)
+    /// leave it out (`withoutSpecks`). See docs/recognition.md, "Taps and
+    /// ticks".
+    public static let speckSize = 0.06
+
+    /// Rasterizes and classifies a drawing, taps and ticks under `speckSize`
+    /// left out (0: read as ink); `unsure` by the refusal rule when the model
+    /// has one. Allocates nothing unless a tap or a tick is left out.
+    public func recognize(
+        _ drawing: Drawing, in workspace: Workspace, speckSize: Double = Recognizer.speckSize
+    ) throws(RecognitionError) -> Recognition {
+        try Rasterizer.validate(drawing)
+        let drawing = Self.withoutSpecks(drawing, size: speckSize)
+        rasterizer.rasterize(drawing, part: .whole, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
         return classifyWorkspaceImage(workspace, strokesOf: drawing)
     }
 
-    /// The features the refusal rule judges a whole drawing by (for tests and tools).
-    public func refusalFeatures(_ drawing: Drawing, in workspace: Workspace) throws(RecognitionError) -> SIMD8<Double> {
-        try rasterizer.rasterize(drawing, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
+    /// The features the refusal rule judges a whole drawing by (for tests and
+    /// tools), taps and ticks left out as `recognize` leaves them out.
+    public func refusalFeatures(
+        _ drawing: Drawing, in workspace: Workspace, speckSize: Double = Recognizer.speckSize
+    ) throws(RecognitionError) -> SIMD8<Double> {
+        try Rasterizer.validate(drawing)
+        let drawing = Self.withoutSpecks(drawing, size: speckSize)
+        rasterizer.rasterize(drawing, part: .whole, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
         let r = classifyWorkspaceImage(workspace)
         return RefusalRule.features(r.probabilities, rasterizer.shape(of: drawing))
     }

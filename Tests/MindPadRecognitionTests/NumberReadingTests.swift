@@ -755,9 +755,6 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         }
     }
 
-    /// A stroke out of order: a 4's second stroke added after the next digit.
-    /// With a space between the digits, the late stroke still joins its 4 by
-    /// where it is; the digits come out in order of place.
     /// A tap or a tick of the pen (a stroke under `speckSize` of the tallest
     /// stroke's height) anywhere (after the last digit, in a gap, inside a digit),
     /// written at any time, is no digit and changes no digit.

@@ -53,6 +53,47 @@ private func fixtureLines(_ json: String) throws -> [JSON] {
         }
     }
 
+    /// A tap or a tick of the pen on the digit pad (inside the digit, beside
+    /// it, above it), written before or after the digit, changes nothing of its
+    /// reading (digit, confidence, refusal): `recognize` leaves it out
+    /// (`Recognizer.speckSize`). Read as ink, such marks get digits refused or
+    /// misread.
+    @Test func tapsAndTicksBesideADigitChangeNothing() throws {
+        let r = try Recognizer.bundled()
+        let ws = r.makeWorkspace()
+        var total = 0, changedAsInk = 0, readAlone = 0
+        for c in try fixtureLines(StrokeLinesFixture.json) {
+            let drawing = try RecognizeLines.parseDrawing(try #require(c["line"]?.string))
+            let label = Int(try #require(c["label"]?.number))
+            let alone = try r.recognize(drawing, in: ws)
+            readAlone += alone.digit == label && !alone.unsure ? 1 : 0
+            let points = drawing.strokes.joined()
+            let x0 = points.map(\.x).min()!, x1 = points.map(\.x).max()!
+            let y0 = points.map(\.y).min()!, y1 = points.map(\.y).max()!
+            let h = y1 - y0
+            let places = [((x0 + x1) / 2, (y0 + y1) / 2), (x1 + 0.3 * h, y0 + 0.6 * h), (x0 - 0.2 * h, y0 - 0.15 * h)]
+            for (x, y) in places {
+                for tick in [false, true] {
+                    for first in [false, true] {
+                        let mark = tick ? [StrokePoint(x: x, y: y), StrokePoint(x: x + 0.03 * h, y: y + 0.02 * h)]
+                                        : [StrokePoint(x: x, y: y)]
+                        let marked = Drawing(strokes: first ? [mark] + drawing.strokes : drawing.strokes + [mark])
+                        total += 1
+                        let read = try r.recognize(marked, in: ws)
+                        #expect(read.digit == alone.digit && read.confidence == alone.confidence && read.unsure == alone.unsure,
+                                "a \(label) with a \(tick ? "tick" : "tap") at (\(x), \(y))")
+                        let asInk = try r.recognize(marked, in: ws, speckSize: 0)
+                        if asInk.digit != alone.digit || asInk.unsure != alone.unsure { changedAsInk += 1 }
+                    }
+                }
+            }
+        }
+        #expect(total == 360)
+        #expect(readAlone >= 29, "\(readAlone) of 30 read right alone")
+        // Read as ink, some marks change the reading (32 of the 360 here).
+        #expect(changedAsInk > 0)
+    }
+
     /// `mindpad recognize` says whether a reading is unsure.
     @Test func recognizeLinesWritesUnsure() throws {
         let digit = try #require(try fixtureLines(StrokeLinesFixture.json).first?["line"]?.string)

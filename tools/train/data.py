@@ -154,7 +154,9 @@ def nondigit_calib_drawings():
 
 
 def render(drawings):
-    """Images as the server makes them (default constants); drawings are stroke lists."""
+    """Images as the server's rasterizer makes them (default constants); drawings are
+    stroke lists, as drawn: taps and ticks stay in (the server reads a whole drawing
+    without them, `raster.without_specks`; training keeps them)."""
     return np.stack([raster.rasterize(s) for s in drawings])
 
 

@@ -118,6 +118,28 @@ def validate(strokes):
                 raise RasterError("coordinateOutOfRange")
 
 
+SPECK_SIZE = 0.06  # Recognizer.speckSize: a stroke under this share of the tallest stroke's height is no ink
+
+
+def without_specks(strokes, size: float = SPECK_SIZE):
+    """The strokes without taps and ticks, as `Recognizer.withoutSpecks` leaves
+    them out before reading a whole drawing: a stroke whose box's larger side is
+    under `size` of the tallest stroke's height. (Swift empties such a stroke
+    to keep stroke numbers; dropping it draws and measures the same.)"""
+    def box(s):
+        if len(s) == 0:
+            return 0.0, 0.0
+        xs, ys = [p[0] for p in s], [p[1] for p in s]
+        return max(xs) - min(xs), max(ys) - min(ys)
+    if size <= 0 or len(strokes) < 2:
+        return strokes
+    boxes = [box(s) for s in strokes]
+    least = max(h for _, h in boxes) * size
+    if least <= 0:
+        return strokes
+    return [s for s, (w, h) in zip(strokes, boxes) if len(s) == 0 or max(w, h) >= least]
+
+
 def rasterize(strokes, pen_width: float = PEN_WIDTH, fit_size: float = FIT_SIZE,
               min_step: float = MIN_STEP) -> np.ndarray:
     """strokes: list of strokes, each a sequence of (x, y[, t]). Returns float32 (28, 28) in [0, 1]."""
