@@ -27,6 +27,7 @@ let messages: [(String, String)] = [
     ("submit", #"{"type":"submit","question":"r1q3"}"#),
     ("submit_answer", #"{"type":"submit","question":"r1q3","answer":{"option_index":2}}"#),
     ("clear", #"{"type":"clear","question":"r1q3"}"#),
+    ("undo", #"{"type":"undo","question":"r1q3","stroke":4}"#),
     ("identify", #"{"type":"identify","name":"Ann Lee","token":"9a2d57de9a9d4dccd46548732d7bcb840e748be9becaf115f0b4afaf31e9abaa"}"#),
     ("create_room", #"{"type":"create_room","game":"addone","mode":"time_attack","max_players":8,"fish":"3f2b8c1e-6a4d-4e0b-9a57-1c2d3e4f5a6b"}"#),
     ("join_room", #"{"type":"join_room","code":"KBRW"}"#),

@@ -197,6 +197,68 @@ import Testing
         #expect(ann.all("graded").isEmpty)
     }
 
+    /// `undo` takes back the last stroke, and only that one: the live guess
+    /// follows what is left, a repeated or stale undo takes back nothing
+    /// more, and a drawing undone to nothing is empty.
+    @Test func anUndoTakesBackTheLastStrokeAndTheGuessFollows() throws {
+        let h = try HubHarness()
+        let ann = h.connect("ann")
+        let question = try #require(ann.startSolo("Ann", game: "addone", mode: "normal"))
+        let right = DigitTemplates.addOne(try #require(question["prompt"]?["digits"]?.string))
+        func undo(_ stroke: Int, question: String = "r1q0") {
+            ann.send([("type", .string("undo")), ("question", .string(question)), ("stroke", .int(stroke))])
+        }
+        // The right number, then a digit too many (a 4: two strokes).
+        let strokes = DigitTemplates.strokes(forNumber: right + "4")
+        let kept = DigitTemplates.strokes(forNumber: right).count
+        #expect(strokes.count == kept + 2)
+        ann.draw(strokes: strokes, question: "r1q0", perBatch: 16, every: .milliseconds(50))
+        h.advance(by: .milliseconds(300))
+        #expect(ann.all("guess").last?["number"] == .string(right + "4"))
+
+        // Not the last stroke, another question: ignored, no reply.
+        undo(kept)
+        undo(strokes.count - 1, question: "r1q5")
+        h.advance(by: .milliseconds(300))
+        #expect(!ann.types.contains { $0 == "guess" || $0 == "error" }, "\(ann.types)")
+
+        // The 4's strokes taken back, the second undo of each sent twice.
+        undo(strokes.count - 1)
+        undo(strokes.count - 1)
+        undo(kept)
+        undo(kept)
+        h.advance(by: .milliseconds(300))
+        let guess = try #require(ann.all("guess").last)
+        #expect(guess["number"] == .string(right))
+        #expect(guess["points"]?.integer == strokes.prefix(kept).reduce(0) { $0 + $1.count })
+        #expect(!ann.types.contains("error"), "\(ann.types)")
+        // The next stroke number is the first one taken back.
+        ann.send([("type", .string("points")), ("question", .string("r1q0")), ("stroke", .int(kept + 1)),
+                  ("points", .array([.array([.double(1), .double(1)])]))])
+        #expect(ann.errorCode() == "bad_stroke")
+
+        // Bad shapes are bad_message.
+        ann.send([("type", .string("undo")), ("question", .string("r1q0"))])
+        #expect(ann.errorCode() == "bad_message")
+        ann.send([("type", .string("undo")), ("question", .string("r1q0")), ("stroke", .int(-1))])
+        #expect(ann.errorCode() == "bad_message")
+
+        ann.submit("r1q0")
+        let graded = try #require(ann.next("graded"))
+        #expect(graded["answer"] == .string(right) && graded["correct"] == .bool(true))
+
+        // The next question: undone to nothing, no guess, and nothing to submit.
+        _ = try #require(ann.next("question"))
+        ann.draw(strokes: DigitTemplates.strokes(forNumber: "1"), question: "r1q1", perBatch: 16, every: .milliseconds(50))
+        h.advance(by: .milliseconds(300))
+        _ = ann.all("guess")
+        undo(0, question: "r1q1")
+        h.advance(by: .milliseconds(300))
+        #expect(ann.all("guess").isEmpty)
+        ann.submit("r1q1")
+        #expect(ann.errorCode() == "empty_drawing")
+    }
+
     @Test func theFishStaysWithTheRacerThroughARematch() throws {
         let h = try HubHarness()
         let ann = h.connect("ann")

@@ -11,6 +11,7 @@ import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from conftest import (BASE_URL, el, make_driver, new_player, onboard, open_app, review_rows, scene, snap, unique_name,
                       wait, wait_scene)
@@ -127,10 +128,20 @@ def draw_number(drv, text):
             chain.perform()
 
 
-def answer_by_drawing(drv, previous=None):
+def answer_by_drawing(drv, previous=None, slip=False):
+    """Writes the answer and submits it; `slip`: a 4 too many first, taken back
+    stroke by stroke (Ctrl+Z, then the Undo button) before submitting."""
     qid, digits = question(drv, previous)
     want = add_one(digits)
-    draw_number(drv, want)
+    if slip:
+        draw_number(drv, want + "4")
+        wait(drv, lambda d: el(d, "#guess").get_attribute("data-number") == want + "4", 10, f"the live guess {want}4")
+        assert el(drv, "#btn-undo").is_enabled()
+        snap(drv, "fish-06-slip-before-undo")
+        ActionChains(drv).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        el(drv, "#btn-undo").click()
+    else:
+        draw_number(drv, want)
     wait(drv, lambda d: el(d, "#guess").get_attribute("data-number") == want, 10, f"the live guess {want}")
     # Read in one script: a later guess may redraw the marks between two WebDriver calls.
     marks = drv.execute_script("return [...document.querySelectorAll('#pad-marks .pad-mark')].map(m => m.textContent)")
@@ -286,7 +297,7 @@ def test_solo_race_by_keypad_and_drawing_with_reactions_weather_and_the_end(brow
     assert animation(drv) == "fish-swim"
     snap(drv, "fish-05-tank-swim")
     check_a11y(drv)
-    prev = answer_by_drawing(drv, prev)
+    prev = answer_by_drawing(drv, prev, slip=True)
     snap(drv, "fish-06-drawn-number")
     for _ in range(2):
         prev = answer_by_keypad(drv, prev)

@@ -92,6 +92,18 @@ export class Pad {
   get pointCount() { return this.strokes.reduce((n, s) => n + s.length, 0); }
   get hasInk() { return this.strokes.length > 0; }
 
+  /** Takes back the last stroke (not while one is being drawn): its batches
+   * still waiting are sent first, so the server takes back what it has.
+   * Returns the stroke's number, or -1 when there was nothing to take back. */
+  undo() {
+    if (this.active !== null || this.strokes.length === 0) return -1;
+    this.flush();
+    this.strokes.pop();
+    this.redraw();
+    this.onChange(this.strokes.length > 0);
+    return this.strokes.length;
+  }
+
   clear() {
     this.strokes = [];
     this.pending = [];

@@ -20,6 +20,10 @@ enum ClientMessage: Sendable {
     /// for `question`; `stroke` equal to the stroke count starts a new one.
     case points(question: QuestionID, stroke: Int, points: [StrokePoint])
     case clear(question: QuestionID)
+    /// Takes back the drawing's last stroke, if it is number `stroke`
+    /// (so an undo sent twice, or for a stroke the server never got,
+    /// takes back nothing more).
+    case undo(question: QuestionID, stroke: Int)
     /// A handwriting kind's answer is the drawing (`answer` absent); a tap
     /// or move kind's is `answer`, in the kind's `Answer` form.
     case submit(question: QuestionID, answer: JSON?)
@@ -27,7 +31,7 @@ enum ClientMessage: Sendable {
     /// The client message types, as the protocol names them.
     enum Kind: String, Sendable, CaseIterable {
         case identify, createRoom = "create_room", joinRoom = "join_room", leaveRoom = "leave_room"
-        case ready, start, rematch, points, clear, submit
+        case ready, start, rematch, points, clear, undo, submit
     }
 
     var kind: Kind {
@@ -41,6 +45,7 @@ enum ClientMessage: Sendable {
         case .rematch: .rematch
         case .points: .points
         case .clear: .clear
+        case .undo: .undo
         case .submit: .submit
         }
     }
@@ -117,9 +122,7 @@ private struct FieldReader {
             return .rematch
         case .points:
             let question = try questionID()
-            guard let stroke = try optionalInt("stroke"), stroke >= 0 else {
-                throw bad("\"stroke\" must be a stroke number, 0 or more.")
-            }
+            let stroke = try strokeNumber()
             guard let raw = json["points"]?.array else { throw bad("\"points\" must be an array of [x, y, t].") }
             var points: [StrokePoint] = []
             points.reserveCapacity(raw.count)
@@ -136,6 +139,8 @@ private struct FieldReader {
             return .points(question: question, stroke: stroke, points: points)
         case .clear:
             return .clear(question: try questionID())
+        case .undo:
+            return .undo(question: try questionID(), stroke: try strokeNumber())
         case .submit:
             let answer = json["answer"]
             return .submit(question: try questionID(), answer: answer?.isNull == true ? nil : answer)
@@ -180,6 +185,13 @@ private struct FieldReader {
                                 request: kind.rawValue)
         }
         return id
+    }
+
+    private func strokeNumber() throws(ProtocolError) -> Int {
+        guard let stroke = try optionalInt("stroke"), stroke >= 0 else {
+            throw bad("\"stroke\" must be a stroke number, 0 or more.")
+        }
+        return stroke
     }
 
     private func questionID() throws(ProtocolError) -> QuestionID {

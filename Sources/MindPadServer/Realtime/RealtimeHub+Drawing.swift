@@ -40,6 +40,20 @@ extension RealtimeHub {
         session.pacer.cancel()
     }
 
+    /// Takes back the last stroke; what is left is read again (a live guess
+    /// through the pacer, as after a batch), or, with nothing left, there is
+    /// nothing to read. An undo of any other stroke is ignored, like a batch
+    /// for another question.
+    func undo(stroke: Int, question: QuestionID, session: Session) {
+        guard session.drawing.question == question, !session.drawing.isBeingRead,
+              session.drawing.removeLast(stroke: stroke) else { return }
+        if session.drawing.pointCount == 0 {
+            session.pacer.cancel()
+        } else {
+            carryOut(session.pacer.strokesAdded(at: transport.now), for: session)
+        }
+    }
+
     /// Does what the pacer asked: read the drawing now, or wake it later.
     private func carryOut(_ action: LiveGuessPacer.Action, for session: Session) {
         switch action {

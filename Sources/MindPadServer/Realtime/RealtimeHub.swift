@@ -179,6 +179,8 @@ public final class RealtimeHub: @unchecked Sendable {
             addPoints(points, stroke: stroke, question: question, player: player, session: session)
         case .clear(let question):
             clear(question: question, session: session)
+        case .undo(let question, let stroke):
+            undo(stroke: stroke, question: question, session: session)
         case .submit(let question, let answer):
             submit(question: question, answer: answer, player: player, session: session)
         }

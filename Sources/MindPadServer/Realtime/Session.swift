@@ -96,6 +96,15 @@ struct DrawingBuffer {
 
     var drawing: Drawing { Drawing(strokes: strokes) }
 
+    /// Removes the last stroke if it is number `stroke`; false (nothing
+    /// removed) otherwise.
+    mutating func removeLast(stroke: Int) -> Bool {
+        guard stroke == strokes.count - 1 else { return false }
+        pointCount -= strokes.removeLast().count
+        changed()
+        return true
+    }
+
     /// Adds a batch, or says why not (nothing is added then).
     mutating func append(_ points: [StrokePoint], stroke: Int) -> ProtocolError? {
         guard stroke <= strokes.count else {

@@ -29,6 +29,7 @@ function ensurePad() {
       refresh();
     },
   });
+  $("btn-undo").addEventListener("click", undo);
   $("btn-clear").addEventListener("click", () => {
     const q = currentQuestion();
     if (q) ctx.send({ type: "clear", question: q.id });
@@ -36,6 +37,14 @@ function ensurePad() {
   });
   $("btn-submit").addEventListener("click", submit);
   return pad;
+}
+
+/** Takes back the last stroke, on the pad and on the server (`undo`). */
+function undo() {
+  if (!ctx || !pad) return;
+  const q = currentQuestion();
+  const stroke = pad.undo();
+  if (stroke >= 0 && q) ctx.send({ type: "undo", question: q.id, stroke });
 }
 
 /** Sends a typed answer (the keypad's) instead of the drawing; true when sent. */
@@ -95,6 +104,9 @@ function showMarks(g) {
 
 function showGuess(g) {
   const el = $("guess");
+  // A guess of more points than the pad holds was read before an undo:
+  // the guess of what is left follows.
+  if (g && pad && Number.isInteger(g.points) && g.points > pad.pointCount) g = null;
   showMarks(g);
   if (!g || !pad || !pad.hasInk) {
     el.textContent = "?";
@@ -122,6 +134,7 @@ function refresh() {
   pad.enabled = may;
   $("btn-submit").disabled = !may || !pad.hasInk || state.race.submitting;
   $("btn-clear").disabled = !may || !pad.hasInk || state.race.submitting;
+  $("btn-undo").disabled = $("btn-clear").disabled;
   showGuess(state.race.guess);
 }
 
@@ -148,8 +161,13 @@ export function createDrawnInput(kind, context) {
       refresh();
     },
     refresh,
-    /** Enter submits, Escape clears. */
+    /** Enter submits, Escape clears, Ctrl+Z (⌘Z) takes back the last stroke. */
     key(e) {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "z") {
+        e.preventDefault();
+        if (!$("btn-undo").disabled) undo();
+        return;
+      }
       if (e.key === "Enter" && !$("btn-submit").disabled && e.target.tagName !== "BUTTON") submit();
       if (e.key === "Escape" && !$("btn-clear").disabled) $("btn-clear").click();
     },
