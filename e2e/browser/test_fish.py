@@ -13,8 +13,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import (BASE_URL, el, make_driver, new_player, onboard, open_app, review_rows, scene, snap, unique_name,
-                      wait, wait_scene)
+from conftest import (ARTIFACTS, BASE_URL, DESKTOP, PHONE, el, make_driver, new_player, onboard, open_app, review_rows,
+                      scene, snap, unique_name, wait, wait_scene)
 from digits import strokes
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -106,13 +106,22 @@ def answer_by_keypad(drv, previous=None):
     return qid
 
 
-def draw_number(drv, text):
-    """Writes `text` left to right on the wide pad, one digit per slot, with real pointer input."""
-    canvas = el(drv, "#pad")
-    w, h = drv.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", canvas)
+def slots(drv, text):
+    """The pad's width and height as it is now, and where draw_number puts `text`'s digits:
+    the slot's width and the first slot's left edge, in CSS px from the pad's left."""
+    w, h = drv.execute_script("const r = document.getElementById('pad').getBoundingClientRect(); return [r.width, r.height]")
     slot = min(w / (len(text) + 1), h * 0.6)
-    left0 = (w - slot * len(text)) / 2
+    return w, h, slot, (w - slot * len(text)) / 2
+
+
+def draw_number(drv, text, only=None):
+    """Writes `text` left to right on the wide pad, one digit per slot, with real pointer input;
+    `only`: the places to write now (slots as the pad is now)."""
+    canvas = el(drv, "#pad")
+    w, h, slot, left0 = slots(drv, text)
     for i, ch in enumerate(text):
+        if only is not None and i not in only:
+            continue
         bw, bh = slot * 0.55, h * 0.62
         for stroke in strokes(int(ch), bw, bh, left0 + i * slot + (slot - bw) / 2, (h - bh) / 2):
             chain = ActionChains(drv, duration=0)
@@ -146,6 +155,60 @@ def answer_by_drawing(drv, previous=None, slip=False):
     # Read in one script: a later guess may redraw the marks between two WebDriver calls.
     marks = drv.execute_script("return [...document.querySelectorAll('#pad-marks .pad-mark')].map(m => m.textContent)")
     assert "".join(marks) == want, "each read digit is shown with its ink"
+    el(drv, "#btn-submit").click()
+    correct, said = graded(drv, qid)
+    assert correct and said == want
+    return qid
+
+
+# [marks outside the pad, the page's overflow in px, the marks' digits, each mark's centre from the pad's left]
+MARKS = """
+const pad = document.getElementById('pad').getBoundingClientRect();
+const marks = [...document.querySelectorAll('#pad-marks .pad-mark')];
+const rects = marks.map((m) => m.getBoundingClientRect());
+const out = rects.filter((r) => r.left < pad.left - 0.5 || r.right > pad.right + 0.5 || r.top < pad.top - 0.5
+  || r.bottom > pad.bottom + 0.5);
+return [out.length, document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  marks.map((m) => m.textContent).join(''), rects.map((r) => (r.left + r.right) / 2 - pad.left)];
+"""
+
+
+def marks_under_ink(drv, want, centres, tolerance):
+    """The marks read `want`, inside the pad (the page no wider), each within `tolerance` px of
+    the centre of the ink it reads."""
+    outside, overflow, text, at = drv.execute_script(MARKS)
+    return (outside, overflow, text) == (0, 0, want) and all(abs(a - c) <= tolerance for a, c in zip(at, centres))
+
+
+def answer_turning_the_phone(drv, previous):
+    """Half the answer written on the desktop-sized pad, the rest after the pad shrank to a
+    phone's (a phone turned, a window narrowed): one drawing at one scale for the server, the
+    ink shown scaled to fit, the read digits marked inside the pad, the page no wider."""
+    qid, digits = question(drv, previous)
+    want = add_one(digits)
+    half = len(want) // 2
+    wd, hd, slot_d, left_d = slots(drv, want)
+    draw_number(drv, want, only=range(half))
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+    try:
+        wait(drv, lambda d: d.execute_script("return document.getElementById('pad').getBoundingClientRect().width") < 400,
+             5, "the pad at a phone's width")
+        wp, hp, slot_p, left_p = slots(drv, want)
+        draw_number(drv, want, only=range(half, len(want)))
+        wait(drv, lambda d: el(d, "#guess").get_attribute("data-number") == want, 10, f"the live guess {want}")
+        # Each digit marked under its ink: the half written before, shown scaled to
+        # the smaller pad, and the half written after, where it was written.
+        s = min(wp / wd, hp / hd)
+        centres = [(left_d + (i + 0.5) * slot_d) * s if i < half else left_p + (i + 0.5) * slot_p for i in range(len(want))]
+        assert marks_under_ink(drv, want, centres, 0.3 * slot_p), (drv.execute_script(MARKS), centres)
+        drv.save_screenshot(str(ARTIFACTS / "fish-08-turned-phone.png"))
+    finally:
+        drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": DESKTOP[0], "height": DESKTOP[1], "deviceScaleFactor": 1, "mobile": False})
+    # Back at the desktop's size, the marks follow the ink again.
+    centres = [c / s for c in centres]
+    wait(drv, lambda d: marks_under_ink(d, want, centres, 0.3 * slot_d), 5, "the marks at the desktop's size")
     el(drv, "#btn-submit").click()
     correct, said = graded(drv, qid)
     assert correct and said == want
@@ -385,6 +448,7 @@ def test_two_browser_addone_race(browser):
     prev[ann_name] = answer_by_keypad(ann)
     prev[bo_name] = answer_by_keypad(bo)
     prev[bo_name] = answer_by_keypad(bo, prev[bo_name])
+    prev[bo_name] = answer_turning_the_phone(bo, prev[bo_name])
     snap(bo, "fish-08-race-game")
     check_a11y(bo)
     for d in (ann, bo):

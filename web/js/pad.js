@@ -3,12 +3,14 @@
 // {stroke, points} pieces; the pad only draws and buffers.
 
 export class Pad {
-  constructor(canvas, { onBatch, onChange }) {
+  constructor(canvas, { onBatch, onChange, onResize }) {
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
     this.onBatch = onBatch;     // (strokeIndex, points[[x,y,t]...])
     this.onChange = onChange;   // (hasInk)
-    this.strokes = [];          // [[x,y,t]...] in CSS pixels
+    this.onResize = onResize;   // () after the pad's size changed
+    this.strokes = [];          // [[x,y,t]...] in CSS pixels of the pad as the drawing began
+    this.space = null;          // {w, h}: the pad's CSS size when the drawing began
     this.pending = [];          // [{stroke, points}]
     this.active = null;         // pointerId while drawing
     this.enabled = true;
@@ -33,11 +35,23 @@ export class Pad {
     this.canvas.width = w;
     this.canvas.height = h;
     this.redraw();
+    if (this.onResize) this.onResize();
+  }
+
+  /** CSS pixels on screen per unit of the drawing's coordinates: 1 until the
+   * pad is resized mid-drawing (a phone turned, a window narrowed); then the
+   * drawing is shown scaled to fit and new points join it in its own
+   * coordinates, so the server keeps reading one drawing at one scale. */
+  get scale() {
+    if (!this.space) return 1;
+    const r = this.canvas.getBoundingClientRect();
+    return Math.min(r.width / this.space.w, r.height / this.space.h) || 1;
   }
 
   pos(e) {
     const r = this.canvas.getBoundingClientRect();
-    return [Math.round((e.clientX - r.left) * 10) / 10, Math.round((e.clientY - r.top) * 10) / 10,
+    const s = this.scale;
+    return [Math.round((e.clientX - r.left) / s * 10) / 10, Math.round((e.clientY - r.top) / s * 10) / 10,
       Math.round(performance.now() - this.t0)];
   }
 
@@ -47,6 +61,10 @@ export class Pad {
     e.preventDefault();
     this.active = e.pointerId;
     try { this.canvas.setPointerCapture(e.pointerId); } catch (_) { /* synthetic pointer */ }
+    if (this.strokes.length === 0) {
+      const r = this.canvas.getBoundingClientRect();
+      this.space = { w: Math.max(1, r.width), h: Math.max(1, r.height) };
+    }
     this.strokes.push([this.pos(e)]);
     this.queue(this.strokes.length - 1, this.pos(e));
     this.redraw();
@@ -99,6 +117,7 @@ export class Pad {
     if (this.active !== null || this.strokes.length === 0) return -1;
     this.flush();
     this.strokes.pop();
+    if (this.strokes.length === 0) this.space = null;
     this.redraw();
     this.onChange(this.strokes.length > 0);
     return this.strokes.length;
@@ -106,6 +125,7 @@ export class Pad {
 
   clear() {
     this.strokes = [];
+    this.space = null;
     this.pending = [];
     this.active = null;
     clearTimeout(this.flushTimer);
@@ -117,13 +137,14 @@ export class Pad {
   redraw() {
     const { ctx, canvas } = this;
     const dpr = canvas.width / Math.max(1, canvas.getBoundingClientRect().width || 1);
+    const s = this.scale;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, canvas.width, canvas.height);
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
     ctx.lineCap = "round";
     ctx.lineJoin = "round";
     ctx.strokeStyle = getComputedStyle(canvas).color || "#0b2a4a";
-    ctx.lineWidth = Math.max(6, Math.min(canvas.width / dpr, canvas.height / dpr) / 22);
+    ctx.lineWidth = Math.max(6, Math.min(canvas.width / dpr, canvas.height / dpr) / 22) / s;
     for (const s of this.strokes) {
       ctx.beginPath();
       ctx.moveTo(s[0][0], s[0][1]);

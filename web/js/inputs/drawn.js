@@ -28,6 +28,7 @@ function ensurePad() {
       if (!hasInk) ctx.dispatch({ type: "local/cleared" });
       refresh();
     },
+    onResize: () => refresh(),   // the marks follow the drawing's new scale
   });
   $("btn-undo").addEventListener("click", undo);
   $("btn-clear").addEventListener("click", () => {
@@ -84,20 +85,23 @@ export function guessIsUnsure(g) {
   return !!g && typeof g.number !== "string" && (g.unsure === true || g.digit === null);
 }
 
-/** The read digits under their ink (over it when the ink reaches the pad's bottom). */
+/** The read digits under their ink (over it when the ink reaches the pad's bottom),
+ * kept inside the pad: ink drawn past its edge must not widen the page. */
 function showMarks(g) {
   const layer = $("pad-marks");
   layer.replaceChildren();
   if (!g || !pad || !pad.hasInk) return;
-  const height = $("pad").getBoundingClientRect().height;
+  const { width, height } = $("pad").getBoundingClientRect();
+  const s = pad.scale;   // the boxes are in the drawing's coordinates
   for (const { digit, box } of guessMarks(g)) {
-    const [x0, y0, x1, y1] = box;
+    const [x0, y0, x1, y1] = box.map((v) => v * s);
     const mark = textEl("span", "pad-mark", String(digit));
     const below = y1 + 30 < height;
+    const w = Math.min(width, Math.max(16, x1 - x0));
     mark.classList.toggle("over", !below);
-    mark.style.left = `${x0}px`;
-    mark.style.width = `${Math.max(16, x1 - x0)}px`;
-    mark.style.top = below ? `${y1 + 2}px` : `${Math.max(0, y0 - 28)}px`;
+    mark.style.left = `${Math.min(Math.max(0, x0), width - w)}px`;
+    mark.style.width = `${w}px`;
+    mark.style.top = below ? `${Math.max(0, y1 + 2)}px` : `${Math.min(Math.max(0, y0 - 28), height - 26)}px`;
     layer.append(mark);
   }
 }
