@@ -50,7 +50,7 @@ export function createNumberInput(kind, context) {
       refresh();
     },
     refresh,
-    /** Digits and Backspace type, Enter sends, Escape clears the pad. */
+    /** Digits and Backspace type, Enter sends, Escape clears the pad, Ctrl+Z takes back a stroke. */
     key(e) {
       if (e.target.tagName === "BUTTON" && e.key === "Enter") return;
       if (/^[0-9]$/.test(e.key)) { e.preventDefault(); onKey(e.key); return; }
