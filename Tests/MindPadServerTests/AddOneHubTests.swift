@@ -259,6 +259,58 @@ import Testing
         #expect(ann.errorCode() == "empty_drawing")
     }
 
+    /// A live reading still out when its ink is taken away (the stroke
+    /// undone, or the pad cleared and written again) is sent as no guess:
+    /// it is of no drawing the player has. The next guess reads what is there.
+    @Test func aReadingOfInkTakenAwayIsNoGuess() throws {
+        let h = try HubHarness()
+        let ann = h.connect("ann")
+        let question = try #require(ann.startSolo("Ann", game: "addone", mode: "normal"))
+        let right = DigitTemplates.addOne(try #require(question["prompt"]?["digits"]?.string))
+        let strokes = DigitTemplates.strokes(forNumber: right + "4")
+        let kept = DigitTemplates.strokes(forNumber: right).count
+        ann.draw(strokes: strokes, question: "r1q0", perBatch: 16, every: .milliseconds(50))
+        h.advance(by: .milliseconds(300))
+        _ = ann.all("guess")
+        for takeAway in ["undo", "clear"] {
+            // One more point on the 4 starts a reading (the pacer's interval
+            // has passed); its ink is taken away before it comes back.
+            let last = try #require(strokes.last?.last)
+            h.hub.received(#"{"type":"points","question":"r1q0","stroke":\#(kept + 1),"points":[[\#(last.x),\#(last.y)]]}"#,
+                           from: ann.connection)
+            if takeAway == "undo" {
+                h.hub.received(#"{"type":"undo","question":"r1q0","stroke":\#(kept + 1)}"#, from: ann.connection)
+                h.hub.received(#"{"type":"undo","question":"r1q0","stroke":\#(kept)}"#, from: ann.connection)
+            } else {
+                h.hub.received(#"{"type":"clear","question":"r1q0"}"#, from: ann.connection)
+                // Written again, the 4 too, before the reading comes back.
+                for (s, stroke) in strokes.enumerated() {
+                    let points = stroke.map { "[\($0.x),\($0.y)]" }.joined(separator: ",")
+                    h.hub.received(#"{"type":"points","question":"r1q0","stroke":\#(s),"points":[\#(points)]}"#, from: ann.connection)
+                }
+                h.hub.received(#"{"type":"undo","question":"r1q0","stroke":\#(kept + 1)}"#, from: ann.connection)
+                h.hub.received(#"{"type":"undo","question":"r1q0","stroke":\#(kept)}"#, from: ann.connection)
+            }
+            h.transport.settle()
+            h.advance(by: .milliseconds(300))
+            let guesses = ann.all("guess")
+            #expect(!guesses.isEmpty, "\(takeAway): the drawing left is read")
+            #expect(guesses.allSatisfy { $0["number"] == .string(right) }, "\(takeAway): \(guesses.map { $0["number"] ?? .null })")
+            if takeAway == "undo" {
+                // The 4 again, for the clear.
+                for s in kept..<strokes.count {
+                    let points = strokes[s].map { "[\($0.x),\($0.y)]" }.joined(separator: ",")
+                    h.hub.received(#"{"type":"points","question":"r1q0","stroke":\#(s),"points":[\#(points)]}"#, from: ann.connection)
+                }
+                h.transport.settle()
+                h.advance(by: .milliseconds(300))
+                #expect(ann.all("guess").last?["number"] == .string(right + "4"))
+            }
+        }
+        ann.submit("r1q0")
+        #expect(ann.next("graded")?["correct"] == .bool(true))
+    }
+
     @Test func theFishStaysWithTheRacerThroughARematch() throws {
         let h = try HubHarness()
         let ann = h.connect("ann")

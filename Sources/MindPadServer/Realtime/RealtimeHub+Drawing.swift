@@ -73,10 +73,12 @@ extension RealtimeHub {
             let connection = session.connection
             let pointCount = session.drawing.pointCount
             let revision = session.drawing.revision
+            let lineage = session.drawing.lineage
             read(session.drawing) { [weak self] result in
                 guard let self else { return }
                 self.transport.post {
-                    self.liveGuessDone(connection, question: question, points: pointCount, revision: revision, result: result)
+                    self.liveGuessDone(connection, question: question, points: pointCount, revision: revision,
+                                       lineage: lineage, result: result)
                 }
             }
         }
@@ -92,13 +94,15 @@ extension RealtimeHub {
         }
     }
 
-    private func liveGuessDone(_ connection: ConnectionID, question: QuestionID, points: Int, revision: Int,
+    private func liveGuessDone(_ connection: ConnectionID, question: QuestionID, points: Int, revision: Int, lineage: Int,
                                result: Result<DrawingReading, RecognitionError>) {
         guard let session = sessions[connection] else { return }
         if case .success(let reading) = result, !session.drawing.isBeingRead {
             session.drawing.remember(reading, of: revision)
         }
-        if case .success(let reading) = result, session.drawing.question == question,
+        // A reading of ink since taken away (undone, cleared) is no guess; the
+        // pacer reads what is left next.
+        if case .success(let reading) = result, session.drawing.question == question, session.drawing.lineage == lineage,
            session.drawing.pointCount > 0, !session.drawing.isBeingRead, let guess = reading.guess(question: question, points: points) {
             reply(session, guess)
         }

@@ -66,6 +66,10 @@ struct DrawingBuffer {
     /// Changes whenever the drawing does (a batch added, a reset): a reading
     /// taken at one revision is the reading of the drawing while it holds.
     private(set) var revision = 0
+    /// Changes whenever ink is taken away (a stroke undone, a reset): a
+    /// reading taken before is of no drawing the player still has, not
+    /// even an earlier stage of this one, so it is no live guess.
+    private(set) var lineage = 0
     /// The newest reading of this drawing (a live guess's), kept while the
     /// drawing is unchanged: the recognizer is a pure function of the
     /// drawing, so a `submit` of the drawing a live guess has just read is
@@ -80,6 +84,7 @@ struct DrawingBuffer {
         strokes = []
         pointCount = 0
         isBeingRead = false
+        lineage &+= 1
         changed()
     }
 
@@ -101,6 +106,7 @@ struct DrawingBuffer {
     mutating func removeLast(stroke: Int) -> Bool {
         guard stroke == strokes.count - 1 else { return false }
         pointCount -= strokes.removeLast().count
+        lineage &+= 1
         changed()
         return true
     }
