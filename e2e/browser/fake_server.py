@@ -263,7 +263,7 @@ class FakeServer:
                 msg = json.loads(data)
                 self.received.append(msg)
                 kind = msg.get("type")
-                if self.run is not None and room.get("max_players") == 1 and kind in ("start", "points", "clear", "submit"):
+                if self.run is not None and room.get("max_players") == 1 and kind in ("start", "points", "clear", "undo", "submit"):
                     self.scripted_run(send, msg, room)
                     continue
                 if room.get("game") == "quick_pick" and kind in ("start", "submit"):
@@ -349,6 +349,11 @@ class FakeServer:
         lhs, op, rhs, read = self.run[i]
         if kind == "clear":
             st["strokes"][qid] = []
+            return
+        if kind == "undo":
+            strokes = st["strokes"].get(qid) or []
+            if msg.get("question") == qid and strokes and msg.get("stroke") == len(strokes) - 1:
+                strokes.pop()
             return
         if kind == "points":
             if msg.get("question") != qid:
