@@ -160,3 +160,47 @@ def test_the_live_guess_shows_the_whole_number_and_each_digit_under_its_ink(page
     keypad(page, "enter")
     assert sent(page)[-1] == {"type": "submit", "question": "r1q0"}
     page.execute_script("window.__num.input.unmount()")
+
+
+def test_a_palm_resting_while_a_pen_writes_draws_nothing(page):
+    """Palm rejection on the pad: a finger (the palm) touching down first, then the pen:
+    the palm's stroke is taken back (`undo`) and the pen's is the drawing; a touch
+    soon after the pen is no stroke."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.mouse_button import MouseButton
+    js(page, SETUP_NUMBER)
+    pad = page.find_element(By.ID, "pad")
+    ab = ActionBuilder(page)
+    palm = ab.add_pointer_input(interaction.POINTER_TOUCH, "palm")
+    pen = ab.add_pointer_input(interaction.POINTER_PEN, "pen")
+    left = MouseButton.LEFT
+    # W3C actions run tick by tick, one action of each device per tick: a
+    # device that waits pauses. Each line is one tick: the palm's, then the pen's.
+    palm.create_pointer_move(0, -100, 0, origin=pad); pen.create_pause(0)
+    palm.create_pointer_down(button=left); pen.create_pause(0)
+    palm.create_pointer_move(50, -100, 20, origin=pad); pen.create_pause(0)
+    palm.create_pause(0); pen.create_pointer_move(0, 0, -30, origin=pad)
+    palm.create_pause(0); pen.create_pointer_down(button=left)
+    palm.create_pointer_move(50, -90, 30, origin=pad); pen.create_pointer_move(50, 0, 10, origin=pad)
+    palm.create_pause(0); pen.create_pointer_move(50, 5, 40, origin=pad)
+    palm.create_pause(0); pen.create_pointer_up(left)
+    palm.create_pointer_up(left); pen.create_pause(0)
+    # The palm again, right after the pen: nothing.
+    palm.create_pointer_move(0, 60, 0, origin=pad); pen.create_pause(0)
+    palm.create_pointer_down(button=left); pen.create_pause(0)
+    palm.create_pointer_move(50, 70, 20, origin=pad); pen.create_pause(0)
+    palm.create_pointer_up(left); pen.create_pause(0)
+    ab.perform()
+    wait(page, lambda d: any(m["type"] == "undo" for m in sent(d)), 5, "the palm's stroke taken back")
+    msgs = [m for m in sent(page) if m["type"] in ("points", "undo")]
+    undo = next(i for i, m in enumerate(msgs) if m["type"] == "undo")
+    assert msgs[undo] == {"type": "undo", "question": "r1q0", "stroke": 0}
+    assert undo > 0 and all(m["type"] == "points" and m["stroke"] == 0 for m in msgs[:undo]), "the palm's batches first"
+    after = msgs[undo + 1:]
+    assert after and all(m["type"] == "points" and m["stroke"] == 0 for m in after), msgs
+    # The pen's points only: from its start (the pad's centre, 30 px up) downwards.
+    ys = [p[1] for m in after for p in m["points"]]
+    assert max(ys) - min(ys) >= 60
+    assert page.execute_script("return document.getElementById('btn-undo').disabled") is False
+    page.execute_script("window.__num.input.unmount()")

@@ -2,17 +2,23 @@
 // Strokes are streamed to the server in batches (~every 60 ms) as
 // {stroke, points} pieces; the pad only draws and buffers.
 
+// A touch this soon after a pen touched or left the pad is a resting palm.
+const PALM_MS = 2000;
+
 export class Pad {
-  constructor(canvas, { onBatch, onChange, onResize }) {
+  constructor(canvas, { onBatch, onChange, onResize, onUndo }) {
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
     this.onBatch = onBatch;     // (strokeIndex, points[[x,y,t]...])
     this.onChange = onChange;   // (hasInk)
     this.onResize = onResize;   // () after the pad's size changed
+    this.onUndo = onUndo;       // (strokeIndex) after a stroke was taken back
     this.strokes = [];          // [[x,y,t]...] in CSS pixels of the pad as the drawing began
     this.space = null;          // {w, h}: the pad's CSS size when the drawing began
     this.pending = [];          // [{stroke, points}]
     this.active = null;         // pointerId while drawing
+    this.activeType = null;     // its pointerType
+    this.penAt = -Infinity;     // when a pen last touched or left the pad (performance.now())
     this.enabled = true;
     this.t0 = performance.now();
     this.flushTimer = null;
@@ -56,10 +62,25 @@ export class Pad {
   }
 
   down(e) {
-    if (!this.enabled || this.active !== null) return;
+    if (!this.enabled) return;
     if (e.pointerType === "mouse" && e.button !== 0) return;
+    // Palm rejection: a hand resting on the screen while a pen writes
+    // touches it too. A touch within PALM_MS of the pen is no stroke, and a
+    // pen coming down while a touch draws takes the pad: the touch was the
+    // palm, and its stroke is taken back.
+    const now = performance.now();
+    if (e.pointerType === "pen") this.penAt = now;
+    else if (e.pointerType === "touch" && now - this.penAt < PALM_MS) return;
+    if (this.active !== null) {
+      if (e.pointerType !== "pen" || this.activeType !== "touch") return;
+      const palm = this.active;
+      this.active = null;
+      try { this.canvas.releasePointerCapture(palm); } catch (_) { /* already released */ }
+      this.undo();
+    }
     e.preventDefault();
     this.active = e.pointerId;
+    this.activeType = e.pointerType;
     try { this.canvas.setPointerCapture(e.pointerId); } catch (_) { /* synthetic pointer */ }
     if (this.strokes.length === 0) {
       const r = this.canvas.getBoundingClientRect();
@@ -87,6 +108,7 @@ export class Pad {
   }
 
   up(e) {
+    if (e.pointerType === "pen") this.penAt = performance.now();
     if (this.active !== e.pointerId) return;
     this.active = null;
     this.flush();
@@ -112,15 +134,18 @@ export class Pad {
 
   /** Takes back the last stroke (not while one is being drawn): its batches
    * still waiting are sent first, so the server takes back what it has.
-   * Returns the stroke's number, or -1 when there was nothing to take back. */
+   * Tells `onUndo` the stroke's number; returns it, or -1 when there was
+   * nothing to take back. */
   undo() {
     if (this.active !== null || this.strokes.length === 0) return -1;
     this.flush();
     this.strokes.pop();
-    if (this.strokes.length === 0) this.space = null;
+    const stroke = this.strokes.length;
+    if (stroke === 0) this.space = null;
     this.redraw();
-    this.onChange(this.strokes.length > 0);
-    return this.strokes.length;
+    if (this.onUndo) this.onUndo(stroke);
+    this.onChange(stroke > 0);
+    return stroke;
   }
 
   clear() {

@@ -29,6 +29,10 @@ function ensurePad() {
       refresh();
     },
     onResize: () => refresh(),   // the marks follow the drawing's new scale
+    onUndo: (stroke) => {        // the button, Ctrl+Z, or a palm's stroke given up for the pen
+      const q = currentQuestion();
+      if (q) ctx.send({ type: "undo", question: q.id, stroke });
+    },
   });
   $("btn-undo").addEventListener("click", undo);
   $("btn-clear").addEventListener("click", () => {
@@ -40,12 +44,9 @@ function ensurePad() {
   return pad;
 }
 
-/** Takes back the last stroke, on the pad and on the server (`undo`). */
+/** Takes back the last stroke, on the pad and on the server (`undo`, sent by the pad's onUndo). */
 function undo() {
-  if (!ctx || !pad) return;
-  const q = currentQuestion();
-  const stroke = pad.undo();
-  if (stroke >= 0 && q) ctx.send({ type: "undo", question: q.id, stroke });
+  if (ctx && pad) pad.undo();
 }
 
 /** Sends a typed answer (the keypad's) instead of the drawing; true when sent. */
