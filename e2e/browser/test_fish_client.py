@@ -203,4 +203,16 @@ def test_a_palm_resting_while_a_pen_writes_draws_nothing(page):
     ys = [p[1] for m in after for p in m["points"]]
     assert max(ys) - min(ys) >= 60
     assert page.execute_script("return document.getElementById('btn-undo').disabled") is False
+
+    # A touch the browser cancels (a tablet's own palm rejection) is taken back too
+    # (a touch 2 s after the pen: events made in the page, as WebDriver cannot cancel one).
+    count = len(sent(page))
+    page.execute_script("""
+      const pad = document.getElementById('pad'), r = pad.getBoundingClientRect();
+      const at = (type, dx, dy) => pad.dispatchEvent(new PointerEvent(type, {pointerId: 77, pointerType: 'touch',
+        isPrimary: true, bubbles: true, cancelable: true, clientX: r.left + 20 + dx, clientY: r.top + 20 + dy}));
+      return new Promise((res) => setTimeout(() => { at('pointerdown', 0, 0); at('pointermove', 30, 30);
+        at('pointercancel', 30, 30); res(); }, 2100));""")
+    later = sent(page)[count:]
+    assert [m["type"] for m in later][:1] == ["points"] and later[-1] == {"type": "undo", "question": "r1q0", "stroke": 1}, later
     page.execute_script("window.__num.input.unmount()")

@@ -26,7 +26,7 @@ export class Pad {
     canvas.addEventListener("pointerdown", (e) => this.down(e));
     canvas.addEventListener("pointermove", (e) => this.move(e));
     canvas.addEventListener("pointerup", (e) => this.up(e));
-    canvas.addEventListener("pointercancel", (e) => this.up(e));
+    canvas.addEventListener("pointercancel", (e) => this.cancel(e));
     canvas.addEventListener("lostpointercapture", (e) => this.up(e));
     canvas.addEventListener("contextmenu", (e) => e.preventDefault());
     new ResizeObserver(() => this.resize()).observe(canvas);
@@ -105,6 +105,14 @@ export class Pad {
       this.queue(this.strokes.length - 1, p);
     }
     this.redraw();
+  }
+
+  /** A touch the browser cancels (on a tablet, often its own palm
+   * rejection) was no stroke: taken back. Other pointers end as on lift. */
+  cancel(e) {
+    if (this.active !== e.pointerId || e.pointerType !== "touch") return this.up(e);
+    this.active = null;
+    this.undo();
   }
 
   up(e) {
