@@ -147,10 +147,8 @@ public final class Recognizer: Sendable {
     public func recognize(
         _ drawing: Drawing, in workspace: Workspace, speckSize: Double = Recognizer.speckSize
     ) throws(RecognitionError) -> Recognition {
-        try Rasterizer.validate(drawing)
-        let drawing = Self.withoutSpecks(drawing, size: speckSize)
-        rasterizer.rasterize(drawing, part: .whole, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
-        return classifyWorkspaceImage(workspace, strokesOf: drawing)
+        let read = try rasterizeAsRead(drawing, into: workspace, speckSize: speckSize)
+        return classifyWorkspaceImage(workspace, strokesOf: read)
     }
 
     /// The features the refusal rule judges a whole drawing by (for tests and
@@ -158,11 +156,20 @@ public final class Recognizer: Sendable {
     public func refusalFeatures(
         _ drawing: Drawing, in workspace: Workspace, speckSize: Double = Recognizer.speckSize
     ) throws(RecognitionError) -> SIMD8<Double> {
-        try Rasterizer.validate(drawing)
-        let drawing = Self.withoutSpecks(drawing, size: speckSize)
-        rasterizer.rasterize(drawing, part: .whole, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
+        let read = try rasterizeAsRead(drawing, into: workspace, speckSize: speckSize)
         let r = classifyWorkspaceImage(workspace)
-        return RefusalRule.features(r.probabilities, rasterizer.shape(of: drawing))
+        return RefusalRule.features(r.probabilities, rasterizer.shape(of: read))
+    }
+
+    /// Validates a whole drawing, leaves out its taps and ticks and draws the
+    /// rest into the workspace's image; returns the drawing as read.
+    private func rasterizeAsRead(
+        _ drawing: Drawing, into workspace: Workspace, speckSize: Double
+    ) throws(RecognitionError) -> Drawing {
+        try Rasterizer.validate(drawing)
+        let read = Self.withoutSpecks(drawing, size: speckSize)
+        rasterizer.rasterize(read, part: .whole, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
+        return read
     }
 
     /// Rasterizes and classifies one part of an already validated drawing (a digit
