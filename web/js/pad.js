@@ -48,15 +48,16 @@ export class Pad {
    * pad is resized mid-drawing (a phone turned, a window narrowed); then the
    * drawing is shown scaled to fit and new points join it in its own
    * coordinates, so the server keeps reading one drawing at one scale. */
-  get scale() {
-    if (!this.space) return 1;
-    const r = this.canvas.getBoundingClientRect();
-    return Math.min(r.width / this.space.w, r.height / this.space.h) || 1;
+  get scale() { return this.scaleIn(this.canvas.getBoundingClientRect()); }
+
+  /** The scale for the pad's box `r` (its getBoundingClientRect). */
+  scaleIn(r) {
+    return this.space ? Math.min(r.width / this.space.w, r.height / this.space.h) || 1 : 1;
   }
 
-  pos(e) {
-    const r = this.canvas.getBoundingClientRect();
-    const s = this.scale;
+  /** The event's point in the drawing's coordinates; `r` is the pad's box. */
+  pos(e, r) {
+    const s = this.scaleIn(r);
     return [Math.round((e.clientX - r.left) / s * 10) / 10, Math.round((e.clientY - r.top) / s * 10) / 10,
       Math.round(performance.now() - this.t0)];
   }
@@ -82,12 +83,11 @@ export class Pad {
     this.active = e.pointerId;
     this.activeType = e.pointerType;
     try { this.canvas.setPointerCapture(e.pointerId); } catch (_) { /* synthetic pointer */ }
-    if (this.strokes.length === 0) {
-      const r = this.canvas.getBoundingClientRect();
-      this.space = { w: Math.max(1, r.width), h: Math.max(1, r.height) };
-    }
-    this.strokes.push([this.pos(e)]);
-    this.queue(this.strokes.length - 1, this.pos(e));
+    const r = this.canvas.getBoundingClientRect();
+    if (this.strokes.length === 0) this.space = { w: Math.max(1, r.width), h: Math.max(1, r.height) };
+    const p = this.pos(e, r);
+    this.strokes.push([p]);
+    this.queue(this.strokes.length - 1, p);
     this.redraw();
     this.onChange(true);
   }
@@ -96,8 +96,9 @@ export class Pad {
     if (this.active !== e.pointerId) return;
     e.preventDefault();
     const events = typeof e.getCoalescedEvents === "function" ? e.getCoalescedEvents() : [];
+    const r = this.canvas.getBoundingClientRect();
     for (const ev of (events.length ? events : [e])) {
-      const p = this.pos(ev);
+      const p = this.pos(ev, r);
       const s = this.strokes[this.strokes.length - 1];
       const last = s[s.length - 1];
       if (Math.abs(p[0] - last[0]) + Math.abs(p[1] - last[1]) < 1) continue;
@@ -169,8 +170,9 @@ export class Pad {
 
   redraw() {
     const { ctx, canvas } = this;
-    const dpr = canvas.width / Math.max(1, canvas.getBoundingClientRect().width || 1);
-    const s = this.scale;
+    const r = canvas.getBoundingClientRect();
+    const dpr = canvas.width / Math.max(1, r.width || 1);
+    const s = this.scaleIn(r);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     ctx.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
