@@ -272,25 +272,29 @@ import Testing
         ann.draw(strokes: strokes, question: "r1q0", perBatch: 16, every: .milliseconds(50))
         h.advance(by: .milliseconds(300))
         _ = ann.all("guess")
+        // Straight into the hub, without settling: the readings they start stay out.
+        func write(_ range: Range<Int>) {
+            for s in range {
+                let points = strokes[s].map { "[\($0.x),\($0.y)]" }.joined(separator: ",")
+                h.hub.received(#"{"type":"points","question":"r1q0","stroke":\#(s),"points":[\#(points)]}"#, from: ann.connection)
+            }
+        }
+        func undoThe4() {
+            h.hub.received(#"{"type":"undo","question":"r1q0","stroke":\#(kept + 1)}"#, from: ann.connection)
+            h.hub.received(#"{"type":"undo","question":"r1q0","stroke":\#(kept)}"#, from: ann.connection)
+        }
         for takeAway in ["undo", "clear"] {
             // One more point on the 4 starts a reading (the pacer's interval
             // has passed); its ink is taken away before it comes back.
             let last = try #require(strokes.last?.last)
             h.hub.received(#"{"type":"points","question":"r1q0","stroke":\#(kept + 1),"points":[[\#(last.x),\#(last.y)]]}"#,
                            from: ann.connection)
-            if takeAway == "undo" {
-                h.hub.received(#"{"type":"undo","question":"r1q0","stroke":\#(kept + 1)}"#, from: ann.connection)
-                h.hub.received(#"{"type":"undo","question":"r1q0","stroke":\#(kept)}"#, from: ann.connection)
-            } else {
+            if takeAway == "clear" {
                 h.hub.received(#"{"type":"clear","question":"r1q0"}"#, from: ann.connection)
                 // Written again, the 4 too, before the reading comes back.
-                for (s, stroke) in strokes.enumerated() {
-                    let points = stroke.map { "[\($0.x),\($0.y)]" }.joined(separator: ",")
-                    h.hub.received(#"{"type":"points","question":"r1q0","stroke":\#(s),"points":[\#(points)]}"#, from: ann.connection)
-                }
-                h.hub.received(#"{"type":"undo","question":"r1q0","stroke":\#(kept + 1)}"#, from: ann.connection)
-                h.hub.received(#"{"type":"undo","question":"r1q0","stroke":\#(kept)}"#, from: ann.connection)
+                write(0..<strokes.count)
             }
+            undoThe4()
             h.transport.settle()
             h.advance(by: .milliseconds(300))
             let guesses = ann.all("guess")
@@ -298,10 +302,7 @@ import Testing
             #expect(guesses.allSatisfy { $0["number"] == .string(right) }, "\(takeAway): \(guesses.map { $0["number"] ?? .null })")
             if takeAway == "undo" {
                 // The 4 again, for the clear.
-                for s in kept..<strokes.count {
-                    let points = strokes[s].map { "[\($0.x),\($0.y)]" }.joined(separator: ",")
-                    h.hub.received(#"{"type":"points","question":"r1q0","stroke":\#(s),"points":[\#(points)]}"#, from: ann.connection)
-                }
+                write(kept..<strokes.count)
                 h.transport.settle()
                 h.advance(by: .milliseconds(300))
                 #expect(ann.all("guess").last?["number"] == .string(right + "4"))
