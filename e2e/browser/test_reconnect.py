@@ -2,7 +2,8 @@
 reconnects with backoff on its own, and resumes the same race."""
 import pytest
 
-from conftest import BASE_URL, answer, el, new_player, snap, wait, wait_scene
+from conftest import (BASE_URL, answer, current_question, draw_digit, el, hidden_digit, new_player, snap, wait,
+                      wait_scene)
 from proxy import Proxy
 
 
@@ -45,5 +46,43 @@ def test_reconnect_resumes_the_race(browser, proxy):
     assert el(drv, "#game-score").text == score
     qid, text, digit, correct, got = answer(drv, qid)
     assert qid == q2 and correct, f"{text}: drew {digit}, read {got}"
+    el(drv, "#game-quit").click()
+    wait_scene(drv, "menu")
+
+
+def test_a_submit_pressed_while_the_link_is_down_is_sent_when_it_is_back(browser, proxy):
+    """The player writes the digit and presses Submit with the connection gone: once the page has
+    reconnected and the server gives the same question again, the drawing and then the submit go
+    again by themselves, and the answer is graded without a second press."""
+    import conftest
+    drv = browser()
+    old = conftest.BASE_URL
+    conftest.BASE_URL = f"http://127.0.0.1:{proxy.port}"
+    try:
+        new_player(drv, "Blip")
+    finally:
+        conftest.BASE_URL = old
+    wait_scene(drv, "menu")
+    el(drv, "#btn-normal").click()
+    wait_scene(drv, "game")
+    wait(drv, lambda d: current_question(d)[0] not in (None, ""), 10, "the first question")
+    qid, text = current_question(drv)
+    digit = hidden_digit(text)
+    draw_digit(drv, digit)
+    wait(drv, lambda d: el(d, "#guess").get_attribute("data-digit") == str(digit), 10, f"the live guess {digit}")
+
+    proxy.cut()
+    wait(drv, lambda d: el(d, "#conn-banner").is_displayed(), 10, "the connection banner")
+    el(drv, "#btn-submit").click()
+    assert el(drv, "#btn-submit").get_attribute("disabled") is not None, "Submit waits for its answer"
+    assert el(drv, "#feedback").get_attribute("data-question") != qid, "graded with no server"
+    proxy.restore()
+
+    wait(drv, lambda d: not el(d, "#conn-banner").is_displayed(), 15, "reconnected")
+    wait(drv, lambda d: el(d, "#feedback").get_attribute("data-question") == qid, 10, "the grade of the submit made offline")
+    fb = el(drv, "#feedback")
+    assert fb.get_attribute("data-correct") == "true", f"{text}: drew {digit}, read {fb.get_attribute('data-answer')}"
+    assert el(drv, "#game-score").text != "0"
+    wait(drv, lambda d: current_question(d)[0] not in (None, "", qid), 10, "the next question")
     el(drv, "#game-quit").click()
     wait_scene(drv, "menu")

@@ -7,7 +7,7 @@ import { pickGame, readCatalog } from "./catalog.js";
 import { identity } from "./identity.js";
 import { Link, api } from "./net.js";
 import { normalizeCode, redeemCode, refusalText } from "./signin.js";
-import { apply, initialState, isSolo, myRole } from "./state.js";
+import { apply, gameInfo, initialState, isSolo, mayAnswer, myRole } from "./state.js";
 import { $, currentScene, errorText, show, toast } from "./ui.js";
 import { showConnState } from "./scenes/banner.js";
 import { hideCountdown, startCountdown } from "./scenes/countdown.js";
@@ -38,6 +38,10 @@ const flow = {
   roomRequest: null,          // the create_room/join_room not answered yet (repeated after `moved`)
   repeat: null,               // …to send again once identified on the instance `moved` named
   hops: 0,                    // `moved` hops for this request (bounded)
+  // The last `submit`, until it is answered (`graded`, an error, a `question`): sent again if the
+  // connection dropped before it was, and the server gives the same question again on resuming.
+  unanswered: null,
+  resuming: false,            // reconnected into our room: the next `question` is the one we were on
 };
 
 /** Hops after `moved` before giving up on a request: one to the owner, one spare for a race with a drain. */
@@ -56,6 +60,7 @@ export function dispatch(event) {
 
 export function send(msg) {
   if (msg.type === "create_room" || msg.type === "join_room") { flow.roomRequest = msg; flow.hops = 0; }
+  if (msg.type === "submit") flow.unanswered = msg;
   return link.send(msg);
 }
 
@@ -187,6 +192,7 @@ export function leaveRoom() {
   if (state.room) send({ type: "leave_room" });
   dispatch({ type: "local/leave" });
   flow.pendingSolo = null;
+  flow.unanswered = null;
   stopClock();
 }
 
@@ -230,21 +236,45 @@ function handle(msg) {
     case "room_updated": onRoomUpdated(prev, msg); break;
     case "left_room": onLeftRoom(); break;
     case "countdown": startCountdown(state.countdown.endsAt); break;
-    case "race_started": forgetRun(); enterGame(state); break;
-    case "question":
+    case "race_started": flow.unanswered = null; flow.resuming = false; forgetRun(); enterGame(state); break;
+    case "question": {
+      const resent = !!prev.race.question && prev.race.question.id === msg.question;
+      const resumed = flow.resuming;
+      flow.resuming = false;
       if (currentScene() !== "game") enterGame(state);
-      else showQuestion(state, !!prev.race.question && prev.race.question.id === msg.question);
+      else showQuestion(state, resent);
+      submitAgain(resumed && resent ? msg.question : null);
       break;
+    }
     case "guess": refreshInput(); break;
-    case "graded": showGraded(state); tankGraded(state); break;
+    case "graded": flow.unanswered = null; showGraded(state); tankGraded(state); break;
     case "progress": renderLanes(state); if (currentScene() === "game") showWatched(state); break;
     case "spectating": if (currentScene() === "game") { showWatched(state); renderLanes(state); } break;
-    case "finished": onFinished(); break;
+    case "finished": flow.unanswered = null; onFinished(); break;
     case "standings": onStandings(); break;
     case "result_saved": showBest(state); kidsSaved(state); break;
     case "moved": onMoved(msg); break;
     default: break;
   }
+}
+
+/**
+ * The question we were on, given again on resuming after a reconnect (`question` = its id), while
+ * our submit of it was never answered: the submit was sent while the link was down, or was lost
+ * with the old connection. The input has just sent its drawing again; the submit follows it, so a
+ * press of Submit during a drop is not lost. Not in a game of moves (the path finder): a move the
+ * server took also comes back as the same question, so sending it again could move twice. Any
+ * other `question` answers the submit.
+ */
+function submitAgain(question) {
+  const pending = flow.unanswered;
+  flow.unanswered = null;
+  if (!pending || pending.question !== question || !mayAnswer(state)) return;
+  const info = gameInfo(state, state.race.game);
+  if (!info || info.answer_input === "move") return;
+  dispatch({ type: "local/submit" });
+  send(pending);
+  refreshInput();
 }
 
 function onIdentified(prev, msg) {
@@ -260,6 +290,7 @@ function onIdentified(prev, msg) {
     // Sent elsewhere than the room's owner (HAProxy could not reach it): asking
     // for the room answers `moved` (to the owner) or `room_lost`.
     flow.repeat = null;
+    flow.resuming = true;
     if (flow.instance && flow.roomInstance && flow.instance !== flow.roomInstance) {
       send({ type: "join_room", code: prev.room.code });
     }
@@ -317,6 +348,7 @@ function onError(msg) {
     case "clear":
       return;   // late batches, nothing to tell the player
     case "submit":
+      flow.unanswered = null;
       refreshInput();
       if (msg.code === "race_over" || msg.code === "stale_question") return;
       if (refuseInput(msg)) return;   // the path finder's robot bumps instead

@@ -22,7 +22,6 @@ export class Link {
     this.timer = null;
     this.everOpened = false;
     this.stopped = false;
-    this.queue = [];
   }
 
   url(instance = null) {

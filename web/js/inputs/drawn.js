@@ -70,6 +70,7 @@ function submit() {
   ctx.dispatch({ type: "local/submit" });
   noteSubmit(q.id, "drawn", pad.strokes);
   ctx.send({ type: "submit", question: q.id });
+  refresh();
 }
 
 /** A number guess's digits, each with its box ([x0,y0,x1,y1] in the pad's CSS pixels);
