@@ -7,6 +7,7 @@ Quit's confirmation, the game-over question, and a two-browser Add-One race.
 run.sh starts the server with MINDPAD_WEATHER_PROVIDER=none, so the weather
 endpoint answers from the server's clock without the network."""
 import json
+import re
 import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -381,6 +382,19 @@ def test_solo_race_by_keypad_and_drawing_with_reactions_weather_and_the_end(brow
     assert len(review) == 6 and all(r[3].startswith("✓") for r in review), review
     assert [r[2][:4] for r in review] == ["type"] * 3 + ["svg:"] + ["type"] * 2, review
     assert not any("ended the run" in r[1] for r in review), review
+    # Each question shows its digits alone; the words are there for screen readers.
+    cells = drv.execute_script("""return [...document.querySelectorAll('#fish-over-review td.prompt')]
+      .map((td) => [td.querySelector('[aria-hidden=true]').textContent, td.querySelector('.sr-only').textContent])""")
+    assert len(cells) == 6 and all(re.fullmatch(r"[0-9]{2,6}", shown) and words == f"Add one to each digit: {shown}"
+                                   for shown, words in cells), cells
+    # On a phone the table fits the dialog: nothing to scroll sideways to.
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+    wide = drv.execute_script("const l = document.querySelector('#fish-over-review .review-list');"
+                              " return [l.scrollWidth, l.clientWidth];")
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": DESKTOP[0], "height": DESKTOP[1], "deviceScaleFactor": 1, "mobile": False})
+    assert wide[0] <= wide[1], f"the answers table is {wide[0]} px wide in a {wide[1]} px dialog"
     snap(drv, "fish-07-game-over")
     check_a11y(drv)
     assert [f["best_score"] for f in my_fish(drv, player)] == [6] or my_fish(drv, player)[0]["best_score"] >= 6

@@ -37,6 +37,11 @@ export default {
     return t("kind.addone.prompt", { digits: String((prompt && prompt.digits) ?? "") });
   },
 
+  /** In an answers table the digits alone: the rows are all this game's. */
+  tablePrompt(prompt) {
+    return String((prompt && prompt.digits) ?? "");
+  },
+
   describeAnswer(answer) {
     return String(answer);
   },

@@ -82,7 +82,7 @@ export function reviewTable(game, answers, { runOver = false, labelledBy = null 
     tr.dataset.question = a.question;
     const prompt = a.prompt && typeof a.prompt === "object" ? a.prompt : null;
     const read = a.answer === null || a.answer === undefined ? "?" : kind.describeAnswer(a.answer, prompt);
-    const q = cell("td", prompt && kind.describePrompt ? kind.describePrompt(prompt) : String(a.question), "prompt");
+    const q = promptCell(kind, prompt, a.question);
     if (runOver && i === answers.length - 1) q.append(textEl("span", "tag run-end", t("review.runEnd")));
     const said = cell("td", "", "read");
     said.append(textEl("span", "mark", a.correct ? "✓" : "✗"), textEl("span", "value", read),
@@ -95,6 +95,22 @@ export function reviewTable(game, answers, { runOver = false, labelledBy = null 
   });
   table.append(thead, body);
   return table;
+}
+
+/**
+ * The question's cell: the kind's words for it, or, where the kind has a shorter form for a
+ * table (`tablePrompt`: Add-One's digits alone, the game's name saying the rest), that form,
+ * with the words kept for screen readers.
+ */
+function promptCell(kind, prompt, question) {
+  if (!prompt || !kind.describePrompt) return cell("td", String(question), "prompt");
+  const words = kind.describePrompt(prompt);
+  if (typeof kind.tablePrompt !== "function") return cell("td", words, "prompt");
+  const td = cell("td", "", "prompt");
+  const shown = textEl("span", "", kind.tablePrompt(prompt));
+  shown.setAttribute("aria-hidden", "true");
+  td.append(shown, textEl("span", "sr-only", words));
+  return td;
 }
 
 /** A review section's parts: its heading (the section's name), the table's place, the replay link and its Copy. */
