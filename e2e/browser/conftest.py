@@ -150,6 +150,15 @@ def snap(drv, name):
     try:
         drv.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         drv.save_screenshot(str(ARTIFACTS / f"{name}-phone.png"))
+        # Nothing is wider than a phone: not the page, not an answers table (which would scroll sideways).
+        wide = drv.execute_script("""
+          const out = [];
+          if (document.documentElement.scrollWidth > innerWidth) out.push(['the page', document.documentElement.scrollWidth, innerWidth]);
+          for (const l of document.querySelectorAll('.review-list')) {
+            if (l.offsetParent && l.scrollWidth > l.clientWidth) out.push([l.closest('[id]').id, l.scrollWidth, l.clientWidth]);
+          }
+          return out;""")
+        assert not wide, f"{name} at phone size, [what, its width, the width it has]: {wide}"
     finally:
         drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                             {"width": DESKTOP[0], "height": DESKTOP[1], "deviceScaleFactor": 1, "mobile": False})

@@ -7,6 +7,11 @@ import { svgEl, thingGroup } from "./art.js";
 
 const SIGNS = { add: "+", subtract: "−", multiply: "×", divide: "÷" };
 
+/** A `numbers` picture as it is written: `9 + 1 = ?`. */
+export function numbersText(p) {
+  return `${p.left} ${SIGNS[p.op] || "?"} ${p.right} = ?`;
+}
+
 /** A thing's name in the page's language; with a colour, "red ball". */
 export function thingName(thing, colour = null) {
   const name = t(`kids.thing.${thing}`);
@@ -124,7 +129,7 @@ const SCENES = {
     return { w: a.right + 90 + b.w, h: Math.max(a.h, b.h), label: t("kids.pic.share", { a: many({ ...p.left, count: l }), b: many({ ...who, count: r }) }) };
   },
   numbers(g, p) {
-    const text = `${p.left} ${SIGNS[p.op] || "?"} ${p.right} = ?`;
+    const text = numbersText(p);
     sign(g, text, text.length * 24, 50, 80);
     return { w: text.length * 48, h: 100, label: t(`kids.pic.numbers.${p.op}`, { a: p.left, b: p.right }) };
   },

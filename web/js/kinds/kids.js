@@ -5,7 +5,7 @@
 // may be answered by writing the digit on the pad (inputs/choicedigit.js).
 import { t } from "../i18n.js";
 import { thingIcon } from "../kids/art.js";
-import { renderPicture, thingName } from "../kids/picture.js";
+import { numbersText, renderPicture, thingName } from "../kids/picture.js";
 import { textEl } from "../ui.js";
 
 function optionsOf(prompt) {
@@ -62,8 +62,17 @@ export default {
     }
   },
 
-  /** The question in words (its picture is left out of the review). */
-  describePrompt: askText,
+  /** The question in words, with a sum in numbers as written (a picture is left out of the review). */
+  describePrompt(prompt) {
+    const p = prompt && prompt.picture;
+    return p && p.scene === "numbers" ? `${askText(prompt)} ${numbersText(p)}` : askText(prompt);
+  },
+
+  /** In an answers table a sum in numbers alone (`9 + 1 = ?`); a picture's question, in words. */
+  tablePrompt(prompt) {
+    const p = prompt && prompt.picture;
+    return p && p.scene === "numbers" ? numbersText(p) : askText(prompt);
+  },
 
   describeAnswer(answer, prompt) {
     const o = optionsOf(prompt).find((x) => x.value === String(answer));
