@@ -83,8 +83,18 @@ Promise.all([import('/js/controller.js')]).then(([app]) => {
     }
     question(); progress(false);
   }
+  // A reconnect (test_a_move_lost_in_a_reconnect_is_not_sent_again): `pf.swallow` submits go
+  // unanswered, as if lost with the old connection; `pf.resume()` says what the server says on
+  // resuming, the same question last, then sets `pf.resumed`.
+  pf.resume = () => {
+    say({type: 'identified', player_id: me.id, name: me.name});
+    say(room('running'));
+    question();
+    setTimeout(() => { pf.resumed = true; }, 0);
+  };
   app.link.send = (m) => {
     pf.sent.push(m);
+    if (m.type === 'submit' && pf.swallow > 0) { pf.swallow -= 1; return true; }
     if (m.type === 'create_room') say(room('lobby'));
     else if (m.type === 'leave_room') say({type: 'left_room'});
     else if (m.type === 'start') { say({type: 'race_started', mode: 'normal', round: 1}); question(); if (opts.race) progress(false); }
@@ -354,6 +364,33 @@ def test_phone_swipe_and_tap(browser):
     # The compass of buttons is on screen below the grid.
     rect = drv.execute_script("const r = document.getElementById('path-controls').getBoundingClientRect(); return [r.top, r.bottom]")
     assert rect[0] > 0
+
+
+def test_a_move_lost_in_a_reconnect_is_not_sent_again(browser):
+    """A move the server took comes back as the same question too, so a move left unanswered when
+    the connection dropped is not sent again after the reconnect (MindPad's answers are:
+    test_reconnect.py): sent twice it could move the robot two cells. The player moves again."""
+    drv = browser()
+    new_player(drv, "Lost")
+    wait_scene(drv, "menu")
+    fake(drv)
+    drv.execute_script("import('/js/controller.js').then((app) => app.playSolo('path_finder', 'normal'))")
+    wait(drv, lambda d: scene(d) == "game" and d.find_elements(By.CSS_SELECTOR, "#question .path-guess"), 5, "the guess")
+    ActionChains(drv).send_keys("45", Keys.ENTER).perform()
+    wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#question .path-board"), 5, "the grid")
+    drv.execute_script("window.__pf.swallow = 1")
+    el(drv, '#path-controls [data-move="south"]').click()
+    moves = lambda d: [m for m in sent(d) if m["type"] == "submit" and "move" in m.get("answer", {})]
+    assert len(moves(drv)) == 1 and robot(drv) == "1,1"
+    assert drv.execute_script("return window.__pf.swallow") == 0, "the move went unanswered"
+    drv.execute_script("window.__pf.resume()")
+    wait(drv, lambda d: d.execute_script("return window.__pf.resumed === true"), 5, "the resumed question")
+    assert len(moves(drv)) == 1, moves(drv)
+    state = drv.execute_async_script(
+        "const done = arguments[0]; import('/js/controller.js').then((app) => done(app.getState().race.submitting))")
+    assert state is False, "the page waits for no answer"
+    move_and_wait(drv, lambda: el(drv, '#path-controls [data-move="south"]').click(), "2,1")
+    assert len(moves(drv)) == 2
 
 
 def test_reduced_motion_and_keyboard_only(browser):

@@ -105,9 +105,10 @@ export function reviewTable(game, answers, { runOver = false, labelledBy = null 
 function promptCell(kind, prompt, question) {
   if (!prompt || !kind.describePrompt) return cell("td", String(question), "prompt");
   const words = kind.describePrompt(prompt);
-  if (typeof kind.tablePrompt !== "function") return cell("td", words, "prompt");
+  const short = typeof kind.tablePrompt === "function" ? kind.tablePrompt(prompt) : words;
+  if (short === words) return cell("td", words, "prompt");
   const td = cell("td", "", "prompt");
-  const shown = textEl("span", "", kind.tablePrompt(prompt));
+  const shown = textEl("span", "", short);
   shown.setAttribute("aria-hidden", "true");
   td.append(shown, textEl("span", "sr-only", words));
   return td;
