@@ -366,18 +366,23 @@ def test_phone_swipe_and_tap(browser):
     assert rect[0] > 0
 
 
-def test_a_move_lost_in_a_reconnect_is_not_sent_again(browser):
-    """A move the server took comes back as the same question too, so a move left unanswered when
-    the connection dropped is not sent again after the reconnect (MindPad's answers are:
-    test_reconnect.py): sent twice it could move the robot two cells. The player moves again."""
-    drv = browser()
-    new_player(drv, "Lost")
+def solo_to_the_grid(drv, name):
+    """A new player in a solo path-finder race on the scripted server, the grid guessed by keyboard (45, Enter)."""
+    new_player(drv, name)
     wait_scene(drv, "menu")
     fake(drv)
     drv.execute_script("import('/js/controller.js').then((app) => app.playSolo('path_finder', 'normal'))")
     wait(drv, lambda d: scene(d) == "game" and d.find_elements(By.CSS_SELECTOR, "#question .path-guess"), 5, "the guess")
     ActionChains(drv).send_keys("45", Keys.ENTER).perform()
     wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#question .path-board"), 5, "the grid")
+
+
+def test_a_move_lost_in_a_reconnect_is_not_sent_again(browser):
+    """A move the server took comes back as the same question too, so a move left unanswered when
+    the connection dropped is not sent again after the reconnect (MindPad's answers are:
+    test_reconnect.py): sent twice it could move the robot two cells. The player moves again."""
+    drv = browser()
+    solo_to_the_grid(drv, "Lost")
     drv.execute_script("window.__pf.swallow = 1")
     el(drv, '#path-controls [data-move="south"]').click()
     moves = lambda d: [m for m in sent(d) if m["type"] == "submit" and "move" in m.get("answer", {})]
@@ -396,14 +401,8 @@ def test_a_move_lost_in_a_reconnect_is_not_sent_again(browser):
 def test_reduced_motion_and_keyboard_only(browser):
     drv = browser()
     drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
-    new_player(drv, "Keys")
-    wait_scene(drv, "menu")
-    fake(drv)
-    drv.execute_script("import('/js/controller.js').then((app) => app.playSolo('path_finder', 'normal'))")
-    wait(drv, lambda d: scene(d) == "game" and d.find_elements(By.CSS_SELECTOR, "#question .path-guess"), 5, "the guess")
     # Keyboard only: digits and Enter guess, arrows and WASD steer.
-    ActionChains(drv).send_keys("45", Keys.ENTER).perform()
-    wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#question .path-board"), 5, "the grid")
+    solo_to_the_grid(drv, "Keys")
     robot_el = el(drv, "#question .path-robot")
     assert drv.execute_script("return getComputedStyle(arguments[0]).transitionDuration", robot_el) == "0s"
     for key, want in [("s", "2,1"), (Keys.ARROW_DOWN, "3,1"), (Keys.ARROW_RIGHT, "3,2"), ("d", "3,3")]:

@@ -15,19 +15,23 @@ def proxy():
     p.close()
 
 
-def test_reconnect_resumes_the_race(browser, proxy):
+def normal_race_through(proxy, drv, name):
+    """A new player, over the proxy, in a solo Normal MindPad race."""
     import conftest
-    drv = browser()
-    base = f"http://127.0.0.1:{proxy.port}"
     old = conftest.BASE_URL
-    conftest.BASE_URL = base
+    conftest.BASE_URL = f"http://127.0.0.1:{proxy.port}"
     try:
-        new_player(drv, "Net")
+        new_player(drv, name)
     finally:
         conftest.BASE_URL = old
     wait_scene(drv, "menu")
     el(drv, "#btn-normal").click()
     wait_scene(drv, "game")
+
+
+def test_reconnect_resumes_the_race(browser, proxy):
+    drv = browser()
+    normal_race_through(proxy, drv, "Net")
     qid, text, digit, correct, got = answer(drv, None)
     assert correct, f"{text}: drew {digit}, read {got}"
     wait(drv, lambda d: el(d, "#question").get_attribute("data-id") not in (None, qid), 10, "second question")
@@ -54,17 +58,8 @@ def test_a_submit_pressed_while_the_link_is_down_is_sent_when_it_is_back(browser
     """The player writes the digit and presses Submit with the connection gone: once the page has
     reconnected and the server gives the same question again, the drawing and then the submit go
     again by themselves, and the answer is graded without a second press."""
-    import conftest
     drv = browser()
-    old = conftest.BASE_URL
-    conftest.BASE_URL = f"http://127.0.0.1:{proxy.port}"
-    try:
-        new_player(drv, "Blip")
-    finally:
-        conftest.BASE_URL = old
-    wait_scene(drv, "menu")
-    el(drv, "#btn-normal").click()
-    wait_scene(drv, "game")
+    normal_race_through(proxy, drv, "Blip")
     wait(drv, lambda d: current_question(d)[0] not in (None, ""), 10, "the first question")
     qid, text = current_question(drv)
     digit = hidden_digit(text)
