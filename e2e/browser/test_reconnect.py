@@ -68,9 +68,12 @@ def test_a_submit_pressed_while_the_link_is_down_is_sent_when_it_is_back(browser
 
     proxy.cut()
     wait(drv, lambda d: el(d, "#conn-banner").is_displayed(), 10, "the connection banner")
+    assert not el(drv, "#conn-wait").is_displayed(), "no answer waits yet"
     el(drv, "#btn-submit").click()
     assert el(drv, "#btn-submit").get_attribute("disabled") is not None, "Submit waits for its answer"
     assert el(drv, "#feedback").get_attribute("data-question") != qid, "graded with no server"
+    assert el(drv, "#conn-wait").text == "Your answer is sent as soon as the connection is back."
+    snap(drv, "18-connection-lost-answer-waits")
     proxy.restore()
 
     wait(drv, lambda d: not el(d, "#conn-banner").is_displayed(), 15, "reconnected")

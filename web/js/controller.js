@@ -9,7 +9,7 @@ import { Link, api } from "./net.js";
 import { normalizeCode, redeemCode, refusalText } from "./signin.js";
 import { apply, gameInfo, initialState, isSolo, mayAnswer, myRole } from "./state.js";
 import { $, currentScene, errorText, show, toast } from "./ui.js";
-import { showConnState } from "./scenes/banner.js";
+import { showAnswerWaiting, showConnState } from "./scenes/banner.js";
 import { hideCountdown, startCountdown } from "./scenes/countdown.js";
 import { enterGame, refreshInput, refuseInput, renderLanes, showGraded, showQuestion, showScore, showWait, showWatched, stopClock } from "./scenes/game.js";
 import { renderLobby, showLobby, showLobbyError } from "./scenes/lobby.js";
@@ -61,7 +61,24 @@ export function dispatch(event) {
 export function send(msg) {
   if (msg.type === "create_room" || msg.type === "join_room") { flow.roomRequest = msg; flow.hops = 0; }
   if (msg.type === "submit") flow.unanswered = msg;
-  return link.send(msg);
+  const sent = link.send(msg);
+  if (msg.type === "submit") sayAnswerWaits();
+  return sent;
+}
+
+/** While the link is down, the banner says an answer waits when one will be sent again (`submitAgain`). */
+function sayAnswerWaits() {
+  showAnswerWaiting(!link.open && !!flow.unanswered && answeredOnce());
+}
+
+/**
+ * Whether the race's game answers each question once: a question the server gives again after a
+ * reconnect was then not answered. Not the path finder: a move the server took comes back as the
+ * same question too.
+ */
+function answeredOnce() {
+  const info = gameInfo(state, state.race.game);
+  return !!info && info.answer_input !== "move";
 }
 
 // ---------- the catalog of games ----------
@@ -193,6 +210,7 @@ export function leaveRoom() {
   dispatch({ type: "local/leave" });
   flow.pendingSolo = null;
   flow.unanswered = null;
+  sayAnswerWaits();
   stopClock();
 }
 
@@ -220,6 +238,7 @@ function onConnState(linkState, info) {
   if (linkState === "restarting") roomGone(null);   // 1012: the instance closed its rooms
   if (linkState === "open" && state.catalog === null) loadCatalog();
   showConnState(linkState, info);
+  sayAnswerWaits();
 }
 
 function handle(msg) {
@@ -262,16 +281,14 @@ function handle(msg) {
  * The question we were on, given again on resuming after a reconnect (`question` = its id), while
  * our submit of it was never answered: the submit was sent while the link was down, or was lost
  * with the old connection. The input has just sent its drawing again; the submit follows it, so a
- * press of Submit during a drop is not lost. Not in a game of moves (the path finder): a move the
- * server took also comes back as the same question, so sending it again could move twice. Any
- * other `question` answers the submit.
+ * press of Submit during a drop is not lost. Only in a game answered once per question
+ * (`answeredOnce`): a path finder's move sent again could move the robot twice. Any other
+ * `question` answers the submit.
  */
 function submitAgain(question) {
   const pending = flow.unanswered;
   flow.unanswered = null;
-  if (!pending || pending.question !== question || !mayAnswer(state)) return;
-  const info = gameInfo(state, state.race.game);
-  if (!info || info.answer_input === "move") return;
+  if (!pending || pending.question !== question || !mayAnswer(state) || !answeredOnce()) return;
   dispatch({ type: "local/submit" });
   send(pending);
   refreshInput();

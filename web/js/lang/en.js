@@ -8,6 +8,7 @@ export default {
   "conn.down": "The server cannot be reached. Check your connection; we keep trying.",
   "conn.retry": "Retry now",
   "conn.playHere": "Play here",
+  "conn.answerWaits": "Your answer is sent as soon as the connection is back.",
   "onboard.title": "Welcome to MindPad",
   "onboard.lead": "Solve the sum, then write the hidden digit by hand. What should we call you?",
   "onboard.label": "Your name",

@@ -8,6 +8,7 @@ export default {
   "conn.down": "无法连接服务器。请检查网络，我们会继续尝试。",
   "conn.retry": "立即重试",
   "conn.playHere": "在这里玩",
+  "conn.answerWaits": "连接恢复后，你的答案会马上发出。",
   "onboard.title": "欢迎来到 MindPad",
   "onboard.lead": "算出结果，再手写出被隐藏的数字。我们该怎么称呼你？",
   "onboard.label": "你的名字",

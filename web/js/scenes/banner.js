@@ -29,6 +29,11 @@ export function showConnState(state, info) {
   banner.hidden = false;
 }
 
+/** Says, while the banner shows, that the player's answer waits to be sent (controller.js, `unanswered`). */
+export function showAnswerWaiting(on) {
+  $("conn-wait").hidden = !on;
+}
+
 export function relabelBanner() {
   if ($("conn-banner").hidden) return;
   const st = $("conn-banner").dataset.state;
