@@ -44,13 +44,11 @@ export class Pad {
     if (this.onResize) this.onResize();
   }
 
-  /** CSS pixels on screen per unit of the drawing's coordinates: 1 until the
-   * pad is resized mid-drawing (a phone turned, a window narrowed); then the
-   * drawing is shown scaled to fit and new points join it in its own
-   * coordinates, so the server keeps reading one drawing at one scale. */
-  get scale() { return this.scaleIn(this.canvas.getBoundingClientRect()); }
-
-  /** The scale for the pad's box `r` (its getBoundingClientRect). */
+  /** CSS pixels on screen per unit of the drawing's coordinates, for the
+   * pad's box `r` (its getBoundingClientRect): 1 until the pad is resized
+   * mid-drawing (a phone turned, a window narrowed); then the drawing is
+   * shown scaled to fit and new points join it in its own coordinates, so
+   * the server keeps reading one drawing at one scale. */
   scaleIn(r) {
     return this.space ? Math.min(r.width / this.space.w, r.height / this.space.h) || 1 : 1;
   }

@@ -93,8 +93,9 @@ function showMarks(g) {
   const layer = $("pad-marks");
   layer.replaceChildren();
   if (!g || !pad || !pad.hasInk) return;
-  const { width, height } = $("pad").getBoundingClientRect();
-  const s = pad.scale;   // the boxes are in the drawing's coordinates
+  const r = $("pad").getBoundingClientRect();
+  const { width, height } = r;
+  const s = pad.scaleIn(r);   // the boxes are in the drawing's coordinates
   for (const { digit, box } of guessMarks(g)) {
     const [x0, y0, x1, y1] = box.map((v) => v * s);
     const mark = textEl("span", "pad-mark", String(digit));

@@ -18,6 +18,12 @@ function askText(prompt) {
   return t(`kids.ask.${prompt && prompt.ask}`, { colour: colour ? t(`kids.colour.${colour}`) : "" });
 }
 
+/** A sum in numbers as written (`9 + 1 = ?`), or "" for a question with a picture. */
+function sumText(prompt) {
+  const p = prompt && prompt.picture;
+  return p && p.scene === "numbers" ? numbersText(p) : "";
+}
+
 /** An option in words: its thing (coloured), its box, or its number. */
 function optionWords(option, prompt) {
   if (option.thing) return thingName(option.thing, prompt && prompt.ask === "colour" ? option.colour : (option.colour || null));
@@ -64,14 +70,13 @@ export default {
 
   /** The question in words, with a sum in numbers as written (a picture is left out of the review). */
   describePrompt(prompt) {
-    const p = prompt && prompt.picture;
-    return p && p.scene === "numbers" ? `${askText(prompt)} ${numbersText(p)}` : askText(prompt);
+    const sum = sumText(prompt);
+    return sum ? `${askText(prompt)} ${sum}` : askText(prompt);
   },
 
   /** In an answers table a sum in numbers alone (`9 + 1 = ?`); a picture's question, in words. */
   tablePrompt(prompt) {
-    const p = prompt && prompt.picture;
-    return p && p.scene === "numbers" ? numbersText(p) : askText(prompt);
+    return sumText(prompt) || askText(prompt);
   },
 
   describeAnswer(answer, prompt) {
