@@ -141,28 +141,36 @@ def assert_no_alert(drv):
         pass
 
 
+def viewport(drv, size, mobile):
+    """The page laid out at `size` (width, height), as a phone when `mobile`; returns once it is."""
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile})
+    drv.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def too_wide(drv):
+    """What is wider than the screen: the page, or an answers table (which would scroll
+    sideways), as [what, its width, the width it has]; empty when nothing is."""
+    return drv.execute_script("""
+      const out = [];
+      if (document.documentElement.scrollWidth > innerWidth) out.push(['the page', document.documentElement.scrollWidth, innerWidth]);
+      for (const l of document.querySelectorAll('.review-list')) {
+        if (l.offsetParent && l.scrollWidth > l.clientWidth) out.push([l.closest('[id]').id, l.scrollWidth, l.clientWidth]);
+      }
+      return out;""")
+
+
 def snap(drv, name):
-    """Screenshots of the current scene at desktop and phone sizes."""
+    """Screenshots of the current scene at desktop and phone sizes; at the phone's, nothing is wider than it."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     drv.save_screenshot(str(ARTIFACTS / f"{name}-desktop.png"))
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
     try:
-        drv.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        viewport(drv, PHONE, True)
         drv.save_screenshot(str(ARTIFACTS / f"{name}-phone.png"))
-        # Nothing is wider than a phone: not the page, not an answers table (which would scroll sideways).
-        wide = drv.execute_script("""
-          const out = [];
-          if (document.documentElement.scrollWidth > innerWidth) out.push(['the page', document.documentElement.scrollWidth, innerWidth]);
-          for (const l of document.querySelectorAll('.review-list')) {
-            if (l.offsetParent && l.scrollWidth > l.clientWidth) out.push([l.closest('[id]').id, l.scrollWidth, l.clientWidth]);
-          }
-          return out;""")
+        wide = too_wide(drv)
         assert not wide, f"{name} at phone size, [what, its width, the width it has]: {wide}"
     finally:
-        drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": DESKTOP[0], "height": DESKTOP[1], "deviceScaleFactor": 1, "mobile": False})
-        drv.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        viewport(drv, DESKTOP, False)
 
 
 def open_app(drv, path="/"):

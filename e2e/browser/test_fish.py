@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import (ARTIFACTS, BASE_URL, DESKTOP, PHONE, el, make_driver, new_player, onboard, open_app, review_rows,
-                      scene, snap, unique_name, wait, wait_scene)
+                      scene, snap, unique_name, viewport, wait, wait_scene)
 from digits import strokes
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -190,8 +190,7 @@ def answer_turning_the_phone(drv, previous):
     half = len(want) // 2
     wd, hd, slot_d, left_d = slots(drv, want)
     draw_number(drv, want, only=range(half))
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+    viewport(drv, PHONE, True)
     try:
         wait(drv, lambda d: d.execute_script("return document.getElementById('pad').getBoundingClientRect().width") < 400,
              5, "the pad at a phone's width")
@@ -205,8 +204,7 @@ def answer_turning_the_phone(drv, previous):
         assert marks_under_ink(drv, want, centres, 0.3 * slot_p), (drv.execute_script(MARKS), centres)
         drv.save_screenshot(str(ARTIFACTS / "fish-08-turned-phone.png"))
     finally:
-        drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": DESKTOP[0], "height": DESKTOP[1], "deviceScaleFactor": 1, "mobile": False})
+        viewport(drv, DESKTOP, False)
     # Back at the desktop's size, the marks follow the ink again.
     centres = [c / s for c in centres]
     wait(drv, lambda d: marks_under_ink(d, want, centres, 0.3 * slot_d), 5, "the marks at the desktop's size")

@@ -2,7 +2,8 @@
 scrolling. The pad and Submit sit beside the question. So do Add-One's keypad, the kids' options
 and the path finder's board and moves. Each game is played on the real server. Screenshots go to
 e2e/artifacts/landscape-*.png."""
-from conftest import ARTIFACTS, current_question, draw_digit, el, hidden_digit, new_player, scene, wait, wait_scene
+from conftest import (ARTIFACTS, DESKTOP, current_question, draw_digit, el, hidden_digit, new_player, scene, too_wide,
+                      viewport, wait, wait_scene)
 from test_fish import create_fish, draw_number, to_fish_start
 from test_kids import level_buttons, next_question, to_kids, to_levels
 from test_path import cells_shown, guess_by_keypad
@@ -12,9 +13,7 @@ SIDEWAYS = (844, 390)
 
 
 def sideways(drv, on=True):
-    w, h = SIDEWAYS if on else (1280, 800)
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": on})
-    drv.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    viewport(drv, SIDEWAYS if on else DESKTOP, on)
 
 
 def on_screen(drv, name, selectors):
@@ -33,10 +32,9 @@ def on_screen(drv, name, selectors):
           if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) found.push([s, Math.round(r.top), Math.round(r.bottom)]);
         }
       }
-      if (document.documentElement.scrollWidth > innerWidth) found.push(['the page', document.documentElement.scrollWidth]);
-      return found;""", selectors)
+      return found;""", selectors) + too_wide(drv)
     sideways(drv, False)
-    assert not out, f"{name}: off a {SIDEWAYS[0]} × {SIDEWAYS[1]} screen ([what, top, bottom]): {out}"
+    assert not out, f"{name}: off a {SIDEWAYS[0]} × {SIDEWAYS[1]} screen ([what, top, bottom] or [what, width, room]): {out}"
 
 
 def test_every_game_is_answered_on_a_phone_on_its_side(browser):

@@ -16,7 +16,8 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BASE_URL, PHONE, el, join_ready, new_player, open_lobby, review_rows, scene, snap, wait, wait_scene
+from conftest import (BASE_URL, PHONE, el, join_ready, new_player, open_lobby, review_rows, scene, snap, viewport, wait,
+                      wait_scene)
 from test_fish import draw_number
 from test_kids import axe_check
 from test_path_client import open_home, rounds_to_leaderboards
@@ -245,8 +246,7 @@ def test_two_browsers_race(browser):
 
 def test_phone_swipes_on_the_real_server(browser):
     drv = browser()
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+    viewport(drv, PHONE, True)
     new_player(drv, "Thumb")
     wait_scene(drv, "menu")
     drv.execute_script("import('/js/controller.js').then((app) => app.playSolo('path_finder', 'normal'))")

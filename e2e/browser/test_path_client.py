@@ -13,7 +13,7 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import PHONE, el, new_player, scene, snap, wait, wait_scene
+from conftest import PHONE, el, new_player, scene, snap, viewport, wait, wait_scene
 from test_fish import draw_number
 from test_kids import axe_check
 
@@ -341,8 +341,7 @@ def touch(drv):
 
 def test_phone_swipe_and_tap(browser):
     drv = browser()
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+    viewport(drv, PHONE, True)
     new_player(drv, "Thumb")
     wait_scene(drv, "menu")
     fake(drv)

@@ -20,7 +20,7 @@ from selenium.webdriver.common.keys import Keys
 
 import conftest
 from conftest import (PHONE, DESKTOP, current_question, el, hidden_digit, new_player, onboard, open_app, scene, snap,
-                      unique_name, wait, wait_scene)
+                      unique_name, viewport, wait, wait_scene)
 from fake_server import ISSUED_TOKEN, FakeServer
 from test_kids import axe_check
 
@@ -46,9 +46,7 @@ def to_lang(drv, lang):
 
 
 def phone(drv, on=True):
-    w, h = PHONE if on else DESKTOP
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": on})
-    drv.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    viewport(drv, PHONE if on else DESKTOP, on)
 
 
 def page_state(drv, expr):
