@@ -2,8 +2,8 @@
 scrolling. The pad and Submit sit beside the question. So do Add-One's keypad, the kids' options
 and the path finder's board and moves. Each game is played on the real server. Screenshots go to
 e2e/artifacts/landscape-*.png."""
-from conftest import (ARTIFACTS, DESKTOP, current_question, draw_digit, el, hidden_digit, new_player, scene, too_wide,
-                      viewport, wait, wait_scene)
+from conftest import (ARTIFACTS, DESKTOP, current_question, draw_digit, el, hidden_digit, join_ready, new_player,
+                      open_lobby, scene, too_wide, viewport, wait, wait_scene)
 from test_fish import create_fish, draw_number, to_fish_start
 from test_kids import level_buttons, next_question, to_kids, to_levels
 from test_path import cells_shown, guess_by_keypad
@@ -87,3 +87,24 @@ def test_every_game_is_answered_on_a_phone_on_its_side(browser):
     guess_by_keypad(drv, cells)
     wait(drv, lambda d: d.find_elements("css selector", "#question .path-board"), 10, "the grid")
     on_screen(drv, "path-steer", ["#question .path-board", "#path-controls .move", "#clock"])
+
+
+def test_a_race_sideways_shows_the_question_before_the_lanes(browser):
+    """Three racers: on the host's phone turned sideways, the question, the clock, the pad and
+    Submit are on the screen, and the racers' lanes come after the question (eight lanes are
+    taller than such a screen: before the question, they pushed it below the screen)."""
+    ann = browser()
+    new_player(ann, "Side")
+    wait_scene(ann, "menu")
+    open_lobby(ann)
+    others = [join_ready(browser, ann, prefix)[0] for prefix in ("Bo", "Cy")]
+    el(ann, "#lobby-start").click()
+    for d in [ann] + others:
+        wait_scene(d, "game", 10)
+    wait(ann, lambda d: current_question(d)[0] not in (None, ""), 10, "the first question")
+    on_screen(ann, "race", ["#question", "#clock", "#pad", "#btn-submit"])
+    sideways(ann)
+    question, lanes = (ann.execute_script("return document.querySelector(arguments[0]).getBoundingClientRect()[arguments[1]]",
+                                          sel, side) for sel, side in ((".question-area", "bottom"), ("#lanes", "top")))
+    sideways(ann, False)
+    assert lanes >= question, f"the lanes (top {lanes}) come before the question (bottom {question}) sideways"
