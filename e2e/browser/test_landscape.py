@@ -1,11 +1,13 @@
 """A phone on its side (844 × 390): in every game the way to answer is on the screen without
 scrolling. The pad and Submit sit beside the question. So do Add-One's keypad, the kids' options
-and the path finder's board and moves. Each game is played on the real server. Screenshots go to
+and the path finder's board and moves. The clock is on the screen too, and in a race the racers'
+lanes come after the question. Each game is played on the real server. Screenshots go to
 e2e/artifacts/landscape-*.png."""
 from conftest import (ARTIFACTS, DESKTOP, current_question, draw_digit, el, hidden_digit, join_ready, new_player,
                       open_lobby, scene, too_wide, viewport, wait, wait_scene)
 from test_fish import create_fish, draw_number, to_fish_start
-from test_kids import level_buttons, next_question, to_kids, to_levels
+from kids_answers import right_value
+from test_kids import level_buttons, next_question, tap, to_kids, to_levels
 from test_path import cells_shown, guess_by_keypad
 from test_path_client import open_home
 
@@ -71,9 +73,14 @@ def test_every_game_is_answered_on_a_phone_on_its_side(browser):
     to_kids(drv)
     to_levels(drv, "kids_counting")
     level_buttons(drv)[1].click()
-    next_question(drv)
+    qid, prompt = next_question(drv)
     wait(drv, lambda d: el(d, "#pad").is_displayed(), 5, "the pad")
     on_screen(drv, "kids", ["#question .kid-picture", "#choices .choice", "#pad", "#btn-submit", "#clock"])
+    # Once answered, the look back at that answer sits above the next question: still on the screen.
+    sideways(drv)
+    tap(drv, qid, right_value(prompt))
+    next_question(drv, qid)
+    on_screen(drv, "kids-recap", ["#recap", "#question .kid-picture", "#choices .choice", "#pad", "#btn-submit", "#clock"])
     el(drv, "#game-quit").click()
     wait_scene(drv, "kids-levels")
     drv.get(drv.current_url)
