@@ -821,14 +821,17 @@ public struct NumberReadingTuning: Sendable, Equatable {
     public var hangShare = 0.8
     /// The split gate: weights of its features (see `NumberSegmenter.read`), then
     /// the bias; empty: compare the scores of one and two digits instead.
-    /// Fitted by `tools/train/number_reading.py --fit-gate`.
+    /// Fitted by `tools/train/number_reading.py --fit-gate --gate-mnist 3000`:
+    /// on synthetic numbers and on numbers of MNIST's training digits traced
+    /// into strokes, so that real writers' shapes are in what it learns
+    /// (docs/recognition.md, "The split gate fitted on real shapes too").
     public var splitGate = [
-        1.136, -0.1132, -4.1639, 1.2854, -1.3534, 1.0132, -0.3118, -2.283, -0.574, -2.2149, -2.8938, 1.193, -1.1225,
+        6.2918, -0.0318, -2.6799, -1.8488, -0.6756, 0.1185, -1.1017, 0.0079, 3.3366, -0.254, -0.6991, 0.3058, -9.3779,
     ]
     /// The pre-gate: weights of the shape features (see `NumberSegmenter.read`),
     /// then the bias; a group whose log-odds of being more than one digit are
     /// below `preGateFloor` is read as one without trying any cut.
-    public var preGate = [3.9073, -0.0846, -5.0753, -1.0367, -1.2625, -1.8711, -2.4879, -4.9682]
+    public var preGate = [8.503, 0.275, -2.6795, -3.6896, -2.3764, 0.9607, -1.9296, -10.3582]
     public var preGateFloor = -2.75
     /// ...and only for groups read whole with at least this confidence (0:
     /// any). Dev set, `orderSlack` −0.03: 0 / 0.7 / 0.9 / 0.95 → 1917 / 1917 /

@@ -763,7 +763,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         let ws = recognizer.makeWorkspace()
         var keepSpecks = NumberReadingTuning.standard
         keepSpecks.speckSize = 0
-        var total = 0, wrongWithSpecks = 0
+        var total = 0, inkedAfter = 0
         for number in ["3240", "2139", "605172", "98", "46", "710"] {
             let w = written(number)
             #expect(try recognizer.readNumber(w.drawing, in: ws).number == number)
@@ -773,7 +773,7 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
             let places = [(last.x1 + 0.2 * h, last.y0 + 0.5 * h), (last.x1 + 0.45 * h, last.y1 - 0.1 * h),
                           ((first.x1 + w.boxes[1].x0) / 2, first.y0 + 0.3 * h),
                           ((first.x0 + first.x1) / 2, (first.y0 + first.y1) / 2)]
-            for (x, y) in places {
+            for (p, (x, y)) in places.enumerated() {
                 for tick in [false, true] {
                     for at in [0, w.strokes.count / 2, w.strokes.count] {
                         var strokes = w.strokes
@@ -784,14 +784,23 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
                         total += 1
                         let r = try recognizer.readNumber(d, in: ws)
                         #expect(r.number == number, "\(number) with a \(tick ? "tick" : "tap") at (\(x), \(y)), stroke \(at)")
-                        wrongWithSpecks += try recognizer.readNumber(d, in: ws, tuning: keepSpecks).number == number ? 0 : 1
+                        let ink = try recognizer.readNumber(d, in: ws, tuning: keepSpecks)
+                        // A mark after the last digit is in no digit read; read as ink, it is in one.
+                        if p < 2 {
+                            #expect(r.digits.allSatisfy { $0.box.x1 < x }, "\(number): the mark at \(x) is in a digit")
+                            inkedAfter += ink.digits.contains { $0.box.x1 >= x } ? 1 : 0
+                        }
                     }
                 }
             }
         }
         #expect(total == 144)
-        // Read as ink, such marks cost digits (9 of the 144 here).
-        #expect(wrongWithSpecks > 0)
+        // Read as ink, such marks are read with the digits: every one of the
+        // 72 after the last digit here. (They cost 9 digits of these 144
+        // with the split gate of before 2026-11-25 12:30Z, none with the
+        // gate fitted on real shapes too; on the dev set, marks read as ink
+        // still cost 31–54 of 2,000 numbers: `number_reading.py --marks`.)
+        #expect(inkedAfter == 72, "marks after the last digit read with a digit as ink: \(inkedAfter) of 72")
     }
 
     /// A digit's last stroke written after the next digit, the two digits

@@ -87,9 +87,12 @@ def trace(img):
     return out
 
 
-def mnist_numbers(count, seed=31337):
-    """[(label, kind, strokes)] and each number's digits' own strokes."""
-    _, _, images, labels = data.mnist_split()
+def mnist_numbers(count, seed=31337, split="heldout"):
+    """[(label, kind, strokes)] and each number's digits' own strokes, of the
+    held-out MNIST digits (or, `split="train"`, of the training ones)."""
+    train_images, train_labels, images, labels = data.mnist_split()
+    if split == "train":
+        images, labels = train_images, train_labels
     of = {d: np.flatnonzero(labels == d) for d in range(10)}
     traced = {}
     rng = np.random.default_rng(seed)

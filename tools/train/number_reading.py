@@ -329,11 +329,14 @@ def draw_misread(numbers, replies, prefix, page_height=1400):
     return len(pages)
 
 
-def fit_gates(bench, count=3000):
+def fit_gates(bench, count=3000, mnist=0):
     """The split gate and the pre-gate of NumberReadingTuning: logistic
     regressions, fitted on the groups of strokes the segmenter decides on in
     `count` numbers written like the dev set (seed + 100: neither the dev nor
-    the held-out numbers). A group's truth: more than one digit owns its strokes."""
+    the held-out numbers) and `mnist` numbers of MNIST's training digits traced
+    into strokes (`number_probes.mnist_numbers`: real shapes; never the
+    held-out digits that `number_probes.py --mnist` reads). A group's truth:
+    more than one digit owns its strokes."""
     from sklearn.linear_model import LogisticRegression
     ranges = SETS["dev"]
     rng = np.random.default_rng(ranges.seed + 100)
@@ -347,6 +350,11 @@ def fit_gates(bench, count=3000):
         ow = []
         numbers.append((label, kind, make_number(label, ranges, rng, kind, owners=ow)))
         owners.append(ow)
+    if mnist:
+        import number_probes
+        real, parts = number_probes.mnist_numbers(mnist, seed=ranges.seed + 101, split="train")
+        numbers += real
+        owners += [[[j] for j, digit in enumerate(ps) for _ in digit] for ps in parts]
     path = os.path.join(HERE, "out", "numbers_gate.jsonl")
     write_lines(path, numbers)
     features = os.path.join(HERE, "out", "numbers_gate_features.jsonl")
@@ -532,6 +540,7 @@ def main():
     ap.add_argument("--worst", action="store_true")
     ap.add_argument("--marks", action="store_true")
     ap.add_argument("--fit-gate", action="store_true")
+    ap.add_argument("--gate-mnist", type=int, default=0, help="--fit-gate: also this many numbers of MNIST's training digits")
     ap.add_argument("--write")
     ap.add_argument("--set", default="heldout", choices=sorted(SETS))
     ap.add_argument("--count", type=int, default=2000)
@@ -640,7 +649,7 @@ def main():
     if args.fit_gate:
         import evaluate as ev
         ev.make_package(args.package)
-        fit_gates(ev.build(args.package))
+        fit_gates(ev.build(args.package), mnist=args.gate_mnist)
     if args.bench:
         import evaluate as ev  # the scratch package of the recognition benchmark
         ev.make_package(args.package)
