@@ -796,10 +796,11 @@ private func written(_ number: String, gap: Double = 0.35, styles: [String?] = [
         }
         #expect(total == 144)
         // Read as ink, such marks are read with the digits: every one of the
-        // 72 after the last digit here. (They cost 9 digits of these 144
-        // with the split gate of before 2026-11-25 12:30Z, none with the
-        // gate fitted on real shapes too; on the dev set, marks read as ink
-        // still cost 31–54 of 2,000 numbers: `number_reading.py --marks`.)
+        // 72 after the last digit here. (Read as ink, they made 9 of these
+        // 144 numbers wrong with the split gate of before 2026-11-25 12:30Z
+        // and none with the gate fitted on real shapes too; on the dev set,
+        // marks read as ink still cost 31–54 of 2,000 numbers:
+        // `number_reading.py --marks`.)
         #expect(inkedAfter == 72, "marks after the last digit read with a digit as ink: \(inkedAfter) of 72")
     }
 
