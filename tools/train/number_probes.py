@@ -195,10 +195,11 @@ def main():
         print(f"{args.set} set, {len(base)} numbers, x multiplied by each factor: numbers read exactly (too few / too many) | "
               "a perfect split: numbers, digits, the most common misreads")
         for f in (float(x) for x in args.factors.split(",")):
-            numbers = [(l, k, [[[p[0] * f, p[1], p[2]] for p in s] for s in st]) for l, k, st in base]
-            wide = [[[[p[0] * f, p[1], p[2]] for p in s] for s in digit] for digit in (d for ps in parts for d in ps)]
-            it = iter(wide)
-            own = [[next(it) for _ in ps] for ps in parts]
+            def stretched(strokes):
+                return [[[p[0] * f, p[1], p[2]] for p in s] for s in strokes]
+
+            numbers = [(l, k, stretched(st)) for l, k, st in base]
+            own = [[stretched(digit) for digit in ps] for ps in parts]
             replies = read(bench, numbers, f"stretch_{args.set}")
             got = [r.get("number") or "" for r in replies]
             exact = sum(g == l for g, (l, _, _) in zip(got, numbers))
