@@ -41,10 +41,14 @@ let package = Package(
         // wire, the recognizer's input lines, the model header).
         .target(name: "MindPadJSON"),
         .target(name: "MindPadRules"),
+        // Optimized in debug builds too: `make test` runs the debug build, and
+        // its recognition tests and its server's live readings (in every e2e
+        // suite) are arithmetic loops that -Onone makes many times slower.
         .target(
             name: "MindPadRecognition",
             dependencies: ["MindPadJSON"],
-            resources: [.copy("Resources")]
+            resources: [.copy("Resources")],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
 
         // I/O layers.

@@ -5,6 +5,24 @@
 # offline tooling's unit tests, then every e2e suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# stage NAME: says which stage runs; the time each took is printed at the end,
+# whether the run passes or not.
+stages=()
+stage_name="set-up (packages, PostgreSQL)"
+stage_start=$SECONDS
+stage() {
+    stages+=("$(printf '%5d s  %s' $((SECONDS - stage_start)) "$stage_name")")
+    stage_name=$1
+    stage_start=$SECONDS
+    [ "$1" = done ] || echo "== $1" >&2
+}
+print_stages() {
+    [ "$stage_name" = done ] || stage done
+    echo "== time per stage (make test: $SECONDS s in all)" >&2
+    printf '%s\n' "${stages[@]}" >&2
+}
+
 scripts/deps.sh test
 
 started_cluster=0
@@ -17,6 +35,7 @@ fi
 test_db=mindpad_test_$$_$RANDOM
 psql "$admin_url" -qc "CREATE DATABASE $test_db" >/dev/null
 cleanup() {
+    print_stages
     psql "$admin_url" -qc "DROP DATABASE IF EXISTS $test_db WITH (FORCE)" >/dev/null 2>&1 || true
     # Scratch databases of tests that were killed mid-way.
     for db in $(psql "$admin_url" -Atc "SELECT datname FROM pg_database WHERE datname LIKE 'mindpad\_t\_%'" 2>/dev/null); do
@@ -28,13 +47,14 @@ trap cleanup EXIT
 DATABASE_URL=$(python3 -c 'import sys,urllib.parse as u; p=u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/"+sys.argv[2])))' "$admin_url" "$test_db")
 export DATABASE_URL
 
-echo "== swift test (database $test_db)" >&2
+stage "swift build --build-tests"
 swift build --build-tests -j "$(nproc)"
+stage "swift test (database $test_db)"
 swift test --skip-build --disable-xctest   # every test uses swift-testing
 
-echo "== deployment files" >&2
+stage "deployment files"
 scripts/check-deploy.sh
-echo "== tools/train (the offline tooling's unit tests)" >&2
+stage "tools/train (the offline tooling's unit tests)"
 tools/train/test.sh
 
 # End-to-end suites outside Swift: each folder of e2e/ with a run.sh gets the
@@ -43,6 +63,6 @@ MINDPAD_BIN=$(swift build --show-bin-path)/mindpad
 export MINDPAD_BIN
 for suite in e2e/*/run.sh; do
     [ -x "$suite" ] || continue
-    echo "== $suite" >&2
+    stage "$suite"
     "$suite"
 done

@@ -22,7 +22,7 @@ port=$("$venv/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0
 mkdir -p "$root/e2e/artifacts"
 log=$root/e2e/artifacts/server.log
 MINDPAD_TIME_ATTACK_SECONDS=${MINDPAD_TIME_ATTACK_SECONDS:-20} \
-MINDPAD_COUNTDOWN_SECONDS=${MINDPAD_COUNTDOWN_SECONDS:-1} \
+MINDPAD_COUNTDOWN_SECONDS=${MINDPAD_COUNTDOWN_SECONDS:-0.3} \
 MINDPAD_WEATHER_PROVIDER=${MINDPAD_WEATHER_PROVIDER:-none} \
     "$bin" serve --port "$port" --host 127.0.0.1 --web-root "$root/web" >"$log" 2>&1 &
 server=$!
