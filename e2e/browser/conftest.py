@@ -193,10 +193,13 @@ def new_player(drv, prefix="P", path="/"):
     return name
 
 
-def open_lobby(drv):
-    """From the menu, a new race room with the default settings; its lobby shown."""
+def open_lobby(drv, mode=None):
+    """From the menu, a new race room of `mode` (default: the one preselected,
+    Time Attack where the game offers it); its lobby shown."""
     el(drv, "#btn-race").click()
     wait_scene(drv, "race")
+    if mode:
+        el(drv, f'input[name=race-mode][value="{mode}"]').click()
     el(drv, "#race-create").click()
     wait_scene(drv, "lobby")
 

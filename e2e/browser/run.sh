@@ -21,7 +21,7 @@ source "$here/env.sh"
 port=$("$venv/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 mkdir -p "$root/e2e/artifacts"
 log=$root/e2e/artifacts/server.log
-MINDPAD_TIME_ATTACK_SECONDS=${MINDPAD_TIME_ATTACK_SECONDS:-20} \
+export MINDPAD_TIME_ATTACK_SECONDS=${MINDPAD_TIME_ATTACK_SECONDS:-12}   # the tests read it too
 MINDPAD_COUNTDOWN_SECONDS=${MINDPAD_COUNTDOWN_SECONDS:-0.3} \
 MINDPAD_WEATHER_PROVIDER=${MINDPAD_WEATHER_PROVIDER:-none} \
     "$bin" serve --port "$port" --host 127.0.0.1 --web-root "$root/web" >"$log" 2>&1 &

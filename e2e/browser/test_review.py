@@ -411,7 +411,8 @@ def test_a_two_browser_race_is_replayed_from_its_link_in_a_third(browser):
     ann = browser()
     ann_name = new_player(ann, "Ann")
     wait_scene(ann, "menu")
-    open_lobby(ann)
+    open_lobby(ann, "normal")
+    assert "Normal" in el(ann, "#lobby-mode").text
     bo, bo_name = join_ready(browser, ann)
     el(ann, "#lobby-start").click()
     for d in (ann, bo):
