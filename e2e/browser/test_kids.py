@@ -3,7 +3,7 @@ greeting with the child's name, the nine games, the level screen read from
 GET /api/players/{name}/levels, a level played to 8/10 by taps that opens the
 next level, the same progress on a new browser profile signed in with the
 same token, locked levels that cannot be started, a drawable question
-answered by writing on the pad, every game's pictures at every level, a
+answered by writing on the pad, every game's pictures at levels 1, 2, 3 and 6, a
 two-browser race of one level, reduced motion, Chinese, and axe-core (the
 pinned axe-selenium-python's bundled axe) on every new screen."""
 import json
@@ -213,13 +213,20 @@ def start_level(drv, game, level):
     """, game, level)
 
 
-def test_every_game_draws_its_pictures_at_every_level(browser):
+# The levels whose pictures are checked: in the four operations the first two
+# draw things and from the third the numbers are written (so: both picture
+# levels, the first numbers level and the hardest); the other games draw the
+# same kind at every level. The rules of every level are KidsGameTests' (Swift).
+PICTURE_LEVELS = (1, 2, 3, 6)
+
+
+def test_every_game_draws_its_pictures_at_its_levels(browser):
     drv = browser()
     new_player(drv, "Pic")
     wait_scene(drv, "menu")
     seen = set()
     for game in GAMES:
-        for level in range(1, 7):
+        for level in PICTURE_LEVELS:
             start_level(drv, game, level)
             qid, prompt = next_question(drv)
             assert prompt["level"] == level
