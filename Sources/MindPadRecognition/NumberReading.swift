@@ -155,11 +155,18 @@ extension Recognizer {
     public func readNumber(
         _ drawing: Drawing, in workspace: Workspace, tuning: NumberReadingTuning = .standard,
         gateFeatures: ((UInt64, [Double]) -> Void)? = nil,
-        partRead: ((CandidatePart, UnsafeBufferPointer<Float>) -> Void)? = nil
+        partRead: ((CandidatePart, UnsafeBufferPointer<Float>) -> Void)? = nil,
+        wayFeatures: ((Int, Int, Int, [Double]) -> Void)? = nil
     ) throws(RecognitionError) -> NumberReading {
         try Rasterizer.validate(drawing)
         let drawing = Self.withoutSpecks(drawing, size: tuning.speckSize)
         var segmenter = NumberSegmenter(drawing, recognizer: candidates ?? numbers, workspace: workspace, tuning: tuning)
+        segmenter.wayFeaturesTold = wayFeatures
+        if let lifted = segmenter.liftingPensWays() {
+            let work = segmenter.work
+            segmenter = NumberSegmenter(lifted, recognizer: candidates ?? numbers, workspace: workspace, tuning: tuning)
+            segmenter.carry(work)
+        }
         if candidates != nil { segmenter.digitReader = numbers }
         if numbers !== self { segmenter.finalReader = self }
         segmenter.gateFeatures = gateFeatures

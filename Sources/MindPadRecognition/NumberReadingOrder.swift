@@ -480,7 +480,7 @@ extension NumberSegmenter {
     /// `straightTurn` from the stretch's first), longest first, that start
     /// after its first point, end before its last and are at least
     /// `stretchLength` heights long: as splits dropping the stretch.
-    private func stretches(_ s: Int, _ points: [StrokePoint]) -> [StrokeSplit] {
+    func stretches(_ s: Int, _ points: [StrokePoint]) -> [StrokeSplit] {
         var found: [(length: Double, cut: StrokeSplit)] = []
         var first = 0
         while first < points.count - 1 {

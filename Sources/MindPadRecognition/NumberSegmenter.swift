@@ -46,6 +46,10 @@ struct NumberSegmenter {
     var gateFeatures: ((UInt64, [Double]) -> Void)?
     /// Told every part read and its image (see `Recognizer.readNumber`).
     var partRead: ((CandidatePart, UnsafeBufferPointer<Float>) -> Void)?
+    /// Told the features of every straight stretch `liftingPensWays` weighs:
+    /// the stroke, the stretch's first point + 1 and last point, the features
+    /// (for fitting `tuning.wayWeights`: tools/train/number_reading.py --fit-way).
+    var wayFeaturesTold: ((Int, Int, Int, [Double]) -> Void)?
     private(set) var digits: [DigitReading] = []
     /// Every stroke's row profile from `groups()` (its leftmost and rightmost x
     /// per band, at `slot[s] * bands`), for comparing runs of strokes.
@@ -85,6 +89,67 @@ struct NumberSegmenter {
         self.workspace = workspace
         self.tuning = tuning
     }
+
+    /// The drawing with each pen's way lifted: a stroke that ran on from one
+    /// digit into the next, whose longest straight stretch looks like the
+    /// way between them (`wayFeatures`, `tuning.wayWeights`), becomes two
+    /// strokes without it, one after the other in the order written. Nil
+    /// when no stroke looks so. The two pieces are then read like digits
+    /// written apart (groups by ink distance, stroke order); left in one
+    /// stroke, a split inside it must beat reading the stroke whole by a
+    /// margin (`readByOrder`), and often did not (a 5 run on into a 0 read
+    /// as one wide 0 cut into 8 and 0). Visits every point once more, and
+    /// the groups are found again when a way is lifted.
+    mutating func liftingPensWays() -> Drawing? {
+        guard !tuning.wayWeights.isEmpty, drawing.strokes.count < 64 else { return nil }
+        _ = groups()
+        var strokes: [[StrokePoint]]?
+        var added = 0
+        for s in 0..<drawing.strokes.count where slot[s] >= 0 && drawing.strokes.count + added < 64 {
+            guard width(of: 1 << UInt64(s)) > tuning.strokeSplitWidth * height else { continue }
+            let points = drawing.strokes[s]
+            charge(points.count)
+            guard let way = stretches(s, points).first else { continue }
+            let features = wayFeatures(points, way)
+            wayFeaturesTold?(s, way.end, way.start, features)
+            let smallerPiece = features[6]
+            guard Self.gate(features, tuning.wayWeights) > tuning.wayFloor, smallerPiece >= tuning.wayPiece else { continue }
+            if strokes == nil { strokes = drawing.strokes }
+            let at = s + added
+            strokes![at] = Array(points[..<way.end])
+            strokes!.insert(Array(points[way.start...]), at: at + 1)
+            added += 1
+        }
+        return strokes.map { Drawing(strokes: $0) }
+    }
+
+    /// What tells the pen's way from one digit to the next (`way`, a
+    /// straight stretch of `points`) from a digit's own straight stretch, in
+    /// heights, for `tuning.wayWeights`: its length (capped at 1.5), how far
+    /// it goes right and down, and the stroke's pieces before and after it:
+    /// their overlap side to side, the shorter one's height, the height they
+    /// share; last, not weighed, the smaller piece's size (its box's larger
+    /// side, for `tuning.wayPiece`). The way between two digits is long and goes right, and the
+    /// digits either side of it stand side by side, both tall; a digit's own
+    /// straight stretches (a 7's bar, a 2's base) are shorter, and what is
+    /// left either side of them overlaps or is small.
+    func wayFeatures(_ points: [StrokePoint], _ way: StrokeSplit) -> [Double] {
+        let a = points[way.end - 1], b = points[way.start]
+        let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+        var l0 = Double.infinity, l1 = -Double.infinity, r0 = Double.infinity, r1 = -Double.infinity
+        var lt = Double.infinity, lb = -Double.infinity, rt = Double.infinity, rb = -Double.infinity
+        for p in points[..<way.end] { l0 = min(l0, p.x); l1 = max(l1, p.x); lt = min(lt, p.y); lb = max(lb, p.y) }
+        for p in points[way.start...] { r0 = min(r0, p.x); r1 = max(r1, p.x); rt = min(rt, p.y); rb = max(rb, p.y) }
+        return [
+            min(length / height, 1.5), (b.x - a.x) / height, (min(l1, r1) - max(l0, r0)) / height,
+            min(lb - lt, rb - rt) / height, (b.y - a.y) / height, (min(lb, rb) - max(lt, rt)) / height,
+            min(max(l1 - l0, lb - lt), max(r1 - r0, rb - rt)) / height,
+        ]
+    }
+
+    /// What the reading has cost so far, carried into the reading of the
+    /// drawing with the pen's ways lifted.
+    mutating func carry(_ work: Int) { charge(work) }
 
     /// Reads the whole drawing.
     mutating func read() -> [DigitReading] {
@@ -955,6 +1020,25 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// longest straight stretches at least `stretchLength` heights long (0: none).
     public var stretchSplits = 3
     public var stretchLength = 0.1
+    /// Before grouping, a stroke wider than `strokeSplitWidth` whose longest
+    /// straight stretch looks like the pen's way from one digit into the next
+    /// is read as two strokes without it (`NumberSegmenter.liftingPensWays`):
+    /// a logistic model over the stretch's length, how far right it goes, and
+    /// the two pieces around it (their overlap side to side, the shorter one's
+    /// height, how far down the way goes, their shared height), all in
+    /// heights; lifted when its log-odds are above `wayFloor` (empty: never).
+    /// Fitted by `number_reading.py --fit-way` (numbers of a seed of their
+    /// own); the floor chosen on dev and `wide`: −1 / 0 / 0.7 / 1.4 / 2.9 →
+    /// 1944 / 1963 / 1962 / 1960 / 1957 and 1900 / 1910 / 1907 / 1906 / 1901
+    /// of 2,000, against 1950 and 1897 without.
+    public var wayWeights = [1.5858, 2.2265, -3.1345, 1.1779, -2.2329, 2.301, -4.8826]
+    public var wayFloor = 0.0
+    /// ...and when each piece either side of the stretch is at least this
+    /// big (its box's larger side, in heights): a digit's worth of ink, or a
+    /// 5's bar, not a 7's serif before its bar (a 7 lifted into a 1). Dev
+    /// and `wide` 0 / 0.2 / 0.35 / 0.5 → 1963 / 1963 / 1964 / 1962 and
+    /// 1910 / 1911 / 1911 / 1910.
+    public var wayPiece = 0.35
     /// A split cutting through such a straight stretch (rather than dropping
     /// it) must read better by this (`NumberSegmenter.throughCost`; 0: no cost).
     public var throughCost = 0.5

@@ -3,6 +3,7 @@
 usage: .venv/bin/python number_reading.py --eval [--set heldout] [--binary PATH | --via-bench] [--count 2000] [--late 200]
        .venv/bin/python number_reading.py --bench [--package DIR] [--core 1] [--repeats 20]
        .venv/bin/python number_reading.py --fit-gate [--package DIR]
+       .venv/bin/python number_reading.py --fit-way [--package DIR]
        .venv/bin/python number_reading.py --worst [--package DIR] [--core 1]  (what one reading may cost)
        .venv/bin/python number_reading.py --marks [--set dev|wide]  (a tap or a tick added to every number; dev by default)
        .venv/bin/python number_reading.py --write FILE [--set dev] [--count N]
@@ -47,6 +48,9 @@ number's box, a short tick, or a tap after the last digit) and reads them with
 taps and ticks left out (`speckSize`) and read as ink (`speckSize=0`).
 --fit-gate fits the segmenter's split gate and pre-gate (logistic regressions)
 on numbers from a third seed and prints them for NumberReadingTuning.
+--fit-way fits the model that tells the pen's way from one digit into the next
+from a digit's own straight stretches (`NumberReadingTuning.wayWeights`) on
+numbers from a seed of its own, and prints it.
 """
 from __future__ import annotations
 
@@ -390,6 +394,57 @@ def fit_gates(bench, count=3000, mnist=0):
     print("    public var preGate = " + repr(pre_gate))
 
 
+def fit_way(bench, count=4000):
+    """NumberReadingTuning.wayWeights: a logistic regression telling the pen's
+    way from one digit into the next (a stroke that ran on) from a digit's own
+    straight stretches, fitted on the stretches the segmenter weighs
+    (`liftingPensWays`: each stroke's longest, features from
+    NUMBER_WAY_FEATURES) in `count` numbers written like the `wide` set but
+    from seed + 200 and with touching digits in 60 % of them (more pens that
+    ran on): neither the dev, the `wide` nor the held-out numbers. A
+    stretch's truth: it holds the whole way, as `make_number(...,
+    point_owners=)` drew it."""
+    from dataclasses import replace
+    from sklearn.linear_model import LogisticRegression
+    ranges = replace(SETS["wide"], seed=SETS["wide"].seed + 200, touch=0.6)
+    rng = np.random.default_rng(ranges.seed)
+    numbers, owners = [], []
+    for i in range(count):
+        n = 2 + i % 5
+        label = "".join(str(int(d)) for d in rng.integers(0, 10, n))
+        touching, uneven = rng.random() < ranges.touch, rng.random() < ranges.uneven
+        kind = ("touching+uneven" if touching and uneven else "touching" if touching
+                else "uneven" if uneven else "clean")
+        po = []
+        numbers.append((label, kind, make_number(label, ranges, rng, kind, point_owners=po)))
+        owners.append(po)
+    path = os.path.join(HERE, "out", "numbers_way.jsonl")
+    write_lines(path, numbers)
+    features = os.path.join(HERE, "out", "numbers_way_features.jsonl")
+    env = dict(os.environ, NUMBER_WAY_FEATURES=features, NUMBER_TUNING="wayFloor=1e9")
+    subprocess.run([bench, "--numbers", path, os.path.join(HERE, "out", "numbers_way_out.jsonl"), "0"],
+                   check=True, env=env)
+    x, y = [], []
+    for po, line in zip(owners, open(features)):
+        for w in json.loads(line):
+            own = po[w["stroke"]]
+            way = [i for i, o in enumerate(own) if o == -1]
+            # The way's ends are the points before and after its own points.
+            x.append(w["features"])
+            y.append(int(bool(way) and w["end"] <= way[0] and w["start"] >= way[-1] + 1))
+    # The model's features: the first six (the seventh, the smaller piece's
+    # size, is `wayPiece`'s floor, not weighed).
+    x, y = np.array(x)[:, :6], np.array(y)
+    clf = LogisticRegression(C=1.0, max_iter=5000).fit(x, y)
+    weights = [round(float(v), 4) for v in clf.coef_[0]] + [round(float(clf.intercept_[0]), 4)]
+    logit = x @ np.array(weights[:-1]) + weights[-1]
+    print(f"{len(y)} stretches weighed, {int(y.sum())} of them a pen's way")
+    for floor in (0.0, 1.386, 2.197, 2.944):
+        print(f"  above {floor}: ways {100 * (logit[y == 1] > floor).mean():.1f}%, "
+              f"a digit's own {100 * (logit[y == 0] > floor).mean():.2f}%")
+    print("    public var wayWeights = " + repr(weights))
+
+
 def worst_drawings(seed=5):
     """Drawings within the input limits (64 strokes, 10,000 points) that are no
     handwriting, each stroke wide enough to have run on and crossing every cut
@@ -540,6 +595,7 @@ def main():
     ap.add_argument("--worst", action="store_true")
     ap.add_argument("--marks", action="store_true")
     ap.add_argument("--fit-gate", action="store_true")
+    ap.add_argument("--fit-way", action="store_true")
     ap.add_argument("--gate-mnist", type=int, default=0, help="--fit-gate: also this many numbers of MNIST's training digits")
     ap.add_argument("--write")
     ap.add_argument("--set", default="heldout", choices=sorted(SETS))
@@ -650,6 +706,10 @@ def main():
         import evaluate as ev
         ev.make_package(args.package)
         fit_gates(ev.build(args.package), mnist=args.gate_mnist)
+    if args.fit_way:
+        import evaluate as ev
+        ev.make_package(args.package)
+        fit_way(ev.build(args.package))
     if args.bench:
         import evaluate as ev  # the scratch package of the recognition benchmark
         ev.make_package(args.package)

@@ -97,6 +97,9 @@ if args[1] == "--numbers" {
         case "pieceWidth": tuning.pieceWidth = v
         case "candidateRereadBelow": tuning.candidateRereadBelow = Float(v)
         case "stretchLength": tuning.stretchLength = v
+        case "way": tuning.wayWeights = kv[1].split(separator: ":").compactMap { Double($0) }  // "none": never lifted
+        case "wayFloor": tuning.wayFloor = v
+        case "wayPiece": tuning.wayPiece = v
         case "strokeSplitMargin": tuning.strokeSplitMargin = v
         case "strokeSplits": tuning.strokeSplits = Int(v)
         case "orderAtExits": tuning.orderAtExits = v != 0
@@ -142,6 +145,18 @@ if args[1] == "--numbers" {
                 groups.append("{\"strokes\": \(strokes), \"features\": \(features)}")
             })
             lines += "[" + groups.joined(separator: ", ") + "]\n"
+        }
+        try lines.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    if let path = ProcessInfo.processInfo.environment["NUMBER_WAY_FEATURES"] {
+        // One line per number: the features of each stroke's longest straight stretch weighed as a pen's way.
+        var lines = ""
+        for d in drawings {
+            var ways: [String] = []
+            _ = try recognizer.readNumber(d, in: ws, tuning: tuning, wayFeatures: { stroke, end, start, features in
+                ways.append("{\"stroke\": \(stroke), \"end\": \(end), \"start\": \(start), \"features\": \(features)}")
+            })
+            lines += "[" + ways.joined(separator: ", ") + "]\n"
         }
         try lines.write(toFile: path, atomically: true, encoding: .utf8)
     }
