@@ -1028,7 +1028,7 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// height, how far down the way goes, their shared height), all in
     /// heights; lifted when its log-odds are above `wayFloor` (empty: never).
     /// Fitted by `number_reading.py --fit-way` (numbers of a seed of their
-    /// own); the floor chosen on dev and `wide`: −1 / 0 / 0.7 / 1.4 / 2.9 →
+    /// own); the floor chosen on dev and `wide` (with `wayPiece` 0): −1 / 0 / 0.7 / 1.4 / 2.9 →
     /// 1944 / 1963 / 1962 / 1960 / 1957 and 1900 / 1910 / 1907 / 1906 / 1901
     /// of 2,000, against 1950 and 1897 without.
     public var wayWeights = [1.5858, 2.2265, -3.1345, 1.1779, -2.2329, 2.301, -4.8826]

@@ -428,9 +428,9 @@ def fit_way(bench, count=4000):
     for po, line in zip(owners, open(features)):
         for w in json.loads(line):
             own = po[w["stroke"]]
-            way = [i for i, o in enumerate(own) if o == -1]
-            # The way's ends are the points before and after its own points.
+            way = [i for i, o in enumerate(own) if o == -1]  # the way's own points (between its two ends)
             x.append(w["features"])
+            # Dropped: points end..<start (the stretch's ends are kept); the way is in it.
             y.append(int(bool(way) and w["end"] <= way[0] and w["start"] >= way[-1] + 1))
     # The model's features: the first six (the seventh, the smaller piece's
     # size, is `wayPiece`'s floor, not weighed).
