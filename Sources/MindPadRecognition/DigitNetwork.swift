@@ -15,33 +15,46 @@
 /// 57,802 parameters, 449,280 multiply-adds (dense; about a third are done, see `forward`). The weights are immutable after
 /// loading, so one instance serves every thread; per-call state lives in a
 /// `Recognizer.Workspace`.
+///
+/// The same layers may be wider (`NetworkWidths`); such a network runs
+/// `forwardAnyWidth`, loops over its widths. The widths above keep the
+/// unrolled `forward`.
 final class DigitNetwork: @unchecked Sendable {
     static let architecture = "mindpad-cnn-v1"
-    static let shapes: [(String, [Int])] = [
-        ("conv1.weight", [3, 3, 1, 8]), ("conv1.bias", [8]),
-        ("conv2.weight", [3, 3, 8, 16]), ("conv2.bias", [16]),
-        ("conv3.weight", [3, 3, 16, 32]), ("conv3.bias", [32]),
-        ("fc1.weight", [800, 64]), ("fc1.bias", [64]),
-        ("fc2.weight", [64, 10]), ("fc2.bias", [10]),
-    ]
+    static let shapes = shapes(for: .v1, outputs: 10)
     /// Of the 10-output network (an 11th output adds 65 weights and 64 multiply-adds).
     static let parameterCount = shapes.reduce(0) { $0 + $1.1.reduce(1, *) }
-    static let multiplyAdds = 28 * 28 * 8 * 9 + 14 * 14 * 16 * 72 + 5 * 5 * 32 * 144 + 800 * 64 + 64 * 10
+    static let multiplyAdds = NetworkWidths.v1.multiplyAdds
+
+    /// The tensors' names and shapes for these widths (fc2 with `outputs` columns).
+    static func shapes(for w: NetworkWidths, outputs: Int) -> [(String, [Int])] {
+        [
+            ("conv1.weight", [3, 3, 1, w.conv1]), ("conv1.bias", [w.conv1]),
+            ("conv2.weight", [3, 3, w.conv1, w.conv2]), ("conv2.bias", [w.conv2]),
+            ("conv3.weight", [3, 3, w.conv2, w.conv3]), ("conv3.bias", [w.conv3]),
+            ("fc1.weight", [w.features, w.hidden]), ("fc1.bias", [w.hidden]),
+            ("fc2.weight", [w.hidden, outputs]), ("fc2.bias", [outputs]),
+        ]
+    }
+
+    let widths: NetworkWidths
 
     // Written once in init, read-only afterwards (hence @unchecked Sendable). Layouts
     // keep output channels contiguous so they load as SIMD4 vectors (16-byte aligned).
-    private let w1: UnsafeMutablePointer<Float>  // [tap 9][out 8]
-    private let b1: UnsafeMutablePointer<Float>  // [8]
-    private let w2: UnsafeMutablePointer<Float>  // [tap 9][in 8][out 16]
-    private let b2: UnsafeMutablePointer<Float>  // [16]
-    private let w3: UnsafeMutablePointer<Float>  // [tap 9][in 16][out 32]
-    private let b3: UnsafeMutablePointer<Float>  // [32]
-    private let f1: UnsafeMutablePointer<Float>  // [in 800][out 64]
-    private let c1: UnsafeMutablePointer<Float>  // [64]
+    // Read by forwardAnyWidth too (DigitNetwork+AnyWidth.swift), hence not private.
+    let w1: UnsafeMutablePointer<Float>  // [tap 9][out 8]
+    let b1: UnsafeMutablePointer<Float>  // [8]
+    let w2: UnsafeMutablePointer<Float>  // [tap 9][in 8][out 16]
+    let b2: UnsafeMutablePointer<Float>  // [16]
+    let w3: UnsafeMutablePointer<Float>  // [tap 9][in 16][out 32]
+    let b3: UnsafeMutablePointer<Float>  // [32]
+    let f1: UnsafeMutablePointer<Float>  // [in 800][out 64]
+    let c1: UnsafeMutablePointer<Float>  // [64]
     /// 10, or 11 when the file has the "not a digit" output (lane 10 of the logits).
     let outputs: Int
-    private let f2: UnsafeMutablePointer<Float>  // [in 64][out 12] (10 or 11, the rest zero columns)
-    private let c2: UnsafeMutablePointer<Float>  // [12]
+    let f2: UnsafeMutablePointer<Float>  // [in 64][out 12] (10 or 11, the rest zero columns)
+    let c2: UnsafeMutablePointer<Float>  // [12]
+    // (A wider network: the same layouts with its own widths.)
     /// Width of the "not a digit" head's hidden layer; 0 without the head.
     let headWidth: Int
     private let h1: UnsafeMutablePointer<Float>  // [in 800][out H] (empty without the head)
@@ -69,8 +82,12 @@ final class DigitNetwork: @unchecked Sendable {
         }
         let outputs = head == nil ? laneOutputs : 11
         self.outputs = outputs
-        for (name, tenShape) in Self.shapes {
-            let shape = name.hasPrefix("fc2.") ? Array(tenShape.dropLast()) + [laneOutputs] : tenShape
+        let widths = try Self.widths(file)
+        if widths != .v1 && head != nil {
+            throw RecognitionError(.invalidModel, detail: "a \"not a digit\" head on a network of other widths than mindpad-cnn-v1's")
+        }
+        self.widths = widths
+        for (name, shape) in Self.shapes(for: widths, outputs: laneOutputs) {
             guard let tensor = file.tensors[name] else {
                 throw RecognitionError(.invalidModel, detail: "missing tensor \(name)")
             }
@@ -88,12 +105,31 @@ final class DigitNetwork: @unchecked Sendable {
         w3 = Self.buffer(t["conv3.weight"]!); b3 = Self.buffer(t["conv3.bias"]!)
         f1 = Self.buffer(t["fc1.weight"]!); c1 = Self.buffer(t["fc1.bias"]!)
         let fc2 = t["fc2.weight"]!
-        var padded = [Float](repeating: 0, count: 64 * 12)
-        for i in 0..<64 { for o in 0..<laneOutputs { padded[i * 12 + o] = fc2[i * laneOutputs + o] } }
+        var padded = [Float](repeating: 0, count: widths.hidden * 12)
+        for i in 0..<widths.hidden { for o in 0..<laneOutputs { padded[i * 12 + o] = fc2[i * laneOutputs + o] } }
         f2 = Self.buffer(padded); c2 = Self.buffer(t["fc2.bias"]!, count: 12)
         headWidth = head?.width ?? 0
         h1 = Self.buffer(head?.w1 ?? [], count: max(800 * headWidth, 4)); hb1 = Self.buffer(head?.b1 ?? [], count: max(headWidth, 4))
         h2 = Self.buffer(head?.w2 ?? [], count: max(headWidth, 4)); hb2 = head?.b2 ?? 0
+    }
+
+    /// The widths the file's conv and fc1 tensors have: mindpad-cnn-v1's, or
+    /// others `forwardAnyWidth` can run (`NetworkWidths.runnable`).
+    private static func widths(_ file: SafeTensors) throws(RecognitionError) -> NetworkWidths {
+        func last(_ name: String, rank: Int) throws(RecognitionError) -> Int {
+            guard let tensor = file.tensors[name] else { throw RecognitionError(.invalidModel, detail: "missing tensor \(name)") }
+            guard tensor.shape.count == rank, let n = tensor.shape.last else {
+                throw RecognitionError(.invalidModel, detail: "\(name) has shape \(tensor.shape)")
+            }
+            return n
+        }
+        let w = NetworkWidths(conv1: try last("conv1.weight", rank: 4), conv2: try last("conv2.weight", rank: 4),
+                              conv3: try last("conv3.weight", rank: 4), hidden: try last("fc1.weight", rank: 2))
+        guard w == .v1 || w.runnable else {
+            throw RecognitionError(.invalidModel, detail: "widths \(w.conv1)/\(w.conv2)/\(w.conv3)/\(w.hidden): "
+                                   + "conv1 a multiple of 4 up to 64, the others multiples of 16 up to 64, 128 and 256")
+        }
+        return w
     }
 
     /// The "not a digit" head's tensors (`nad1.weight` [800, H], `nad1.bias` [H],
@@ -132,6 +168,8 @@ final class DigitNetwork: @unchecked Sendable {
     /// sums (adding 0 × w changes nothing, and the weights are checked finite).
     /// `ReferenceTests` checks the logits against plain dense loops.
     func forward(_ ws: Recognizer.Workspace) {
+        precondition(ws.widths.holds(widths), "a workspace made for smaller networks")
+        guard widths == .v1 else { return forwardAnyWidth(ws) }
         let image = ws.image, act1 = ws.act1, act2 = ws.act2, act3 = ws.act3
         let hidden = ws.hidden, logits = ws.logits
         let nzIndex = ws.nzIndex, nzValue = ws.nzValue
@@ -304,23 +342,23 @@ final class DigitNetwork: @unchecked Sendable {
 }
 
 @inline(__always)
-private func load4(_ p: UnsafeMutablePointer<Float>, _ offset: Int) -> SIMD4<Float> {
+func load4(_ p: UnsafeMutablePointer<Float>, _ offset: Int) -> SIMD4<Float> {
     UnsafeRawPointer(p + offset).load(as: SIMD4<Float>.self)
 }
 
 @inline(__always)
-private func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>, _ offset: Int) {
+func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>, _ offset: Int) {
     UnsafeMutableRawPointer(p + offset).storeBytes(of: v, as: SIMD4<Float>.self)
 }
 
 @inline(__always)
-private func relu(_ x: Float) -> Float { x > 0 ? x : 0 }
+func relu(_ x: Float) -> Float { x > 0 ? x : 0 }
 
 /// ReLU of the 2×2 maximum, four channels at a time: lane by lane exactly
 /// `relu(max(max(p, q), max(r, s)))` with Swift's `max` (`y >= x ? y : x`), so
 /// the same floats, zeros and NaN included.
 @inline(__always)
-private func pool(_ p: SIMD4<Float>, _ q: SIMD4<Float>, _ r: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
+func pool(_ p: SIMD4<Float>, _ q: SIMD4<Float>, _ r: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
     let pq = p.replacing(with: q, where: q .>= p), rs = r.replacing(with: s, where: s .>= r)
     let m = pq.replacing(with: rs, where: rs .>= pq)
     return m.replacing(with: 0, where: .!(m .> 0))
@@ -329,7 +367,7 @@ private func pool(_ p: SIMD4<Float>, _ q: SIMD4<Float>, _ r: SIMD4<Float>, _ s: 
 /// Bit i set when lane i is not zero (a ReLU's output: +0 or positive, so
 /// its bit pattern is 0 only for zero).
 @inline(__always)
-private func nonZeroBits(_ v: SIMD4<Float>) -> UInt32 {
+func nonZeroBits(_ v: SIMD4<Float>) -> UInt32 {
     let bits = unsafeBitCast(v, to: SIMD4<UInt32>.self)
     return SIMD4<UInt32>(repeating: 0).replacing(with: SIMD4(1, 2, 4, 8), where: bits .!= 0).wrappedSum()
 }
@@ -339,7 +377,7 @@ private func nonZeroBits(_ v: SIMD4<Float>) -> UInt32 {
 /// (the float compare's NaN case), mispredicted on ink, and listing the
 /// non-zero inputs cost a third of `forward`.
 @inline(__always)
-private func nonZero(_ x: Float) -> Int {
+func nonZero(_ x: Float) -> Int {
     let magnitude = x.bitPattern &<< 1
     return Int(truncatingIfNeeded: (magnitude | (0 &- magnitude)) &>> 31)
 }

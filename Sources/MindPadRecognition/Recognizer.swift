@@ -101,7 +101,7 @@ public final class Recognizer: Sendable {
     /// URL of the weights shipped in this module's resources.
     public static var bundledModelURL: URL? { bundledURL(bundledModelName) }
 
-    private static func bundledURL(_ name: String) -> URL? {
+    static func bundledURL(_ name: String) -> URL? {
         Bundle.module.url(forResource: name, withExtension: "safetensors", subdirectory: "Resources")
     }
 
@@ -131,8 +131,11 @@ public final class Recognizer: Sendable {
         try shared.get()
     }
 
-    /// Scratch buffers for one thread at a time.
-    public func makeWorkspace() -> Workspace { Workspace() }
+    /// Scratch buffers for one thread at a time, for this recognizer and the
+    /// networks it reads numbers with.
+    public func makeWorkspace() -> Workspace {
+        Workspace(widths: [numbers.network, candidates?.network].reduce(network.widths) { $0.union($1?.widths ?? .v1) })
+    }
 
     /// A stroke whose box's larger side is under this share of the tallest
     /// stroke's height is a tap or a tick of the pen, no digit and no part of
@@ -227,10 +230,13 @@ public final class Recognizer: Sendable {
     }
 
     /// Per-thread scratch memory: the image, every layer's activations and where
-    /// their non-zero values are (67 KB).
+    /// their non-zero values are (67 KB for mindpad-cnn-v1's widths), sized
+    /// for the widest of the networks it serves.
     /// Not thread-safe: use one per thread or per connection.
     public final class Workspace {
         let raw: UnsafeMutableRawPointer
+        /// Each layer at least this wide: the networks it can serve.
+        let widths: NetworkWidths
         let image: UnsafeMutablePointer<Float>  // 28×28
         let act1: UnsafeMutablePointer<Float>  // 30×30×8, conv1 output with a spill border
         let act2: UnsafeMutablePointer<Float>  // 14×14×16
@@ -245,10 +251,18 @@ public final class Recognizer: Sendable {
         let mask2: UnsafeMutablePointer<UInt32>  // 16×16, bit c: channel c not 0
         let value3: UnsafeMutablePointer<Float>  // 7×7×16, pooled conv2
         let mask3: UnsafeMutablePointer<UInt32>  // 7×7
+        // The same masks, 64 channels wide, for forwardAnyWidth (the sizes
+        // above are mindpad-cnn-v1's; a wider network's are its own).
+        let wideMask2: UnsafeMutablePointer<UInt64>  // 16×16
+        let wideMask3: UnsafeMutablePointer<UInt64>  // 7×7
 
-        init() {
-            // One block of 4-byte elements, each part 64-byte aligned.
-            let counts = [784, 900 * 8, 196 * 16, 800, 64, 16, 800, 800, 2048, 256, 784, 49]
+        init(widths: NetworkWidths = .v1) {
+            let w = widths.union(.v1)
+            self.widths = w
+            let features = max(784, w.features)
+            // One block of 4-byte elements (a mask of 64 bits takes two), each part 64-byte aligned.
+            let counts = [784, 900 * w.conv1, 196 * w.conv2, w.features, w.hidden, 16, features, features,
+                          256 * w.conv1, 256, 49 * w.conv2, 49, 2 * 256, 2 * 49]
             let offsets = counts.reduce(into: [0]) { $0.append($0.last! + ($1 + 15) / 16 * 16) }
             let block = UnsafeMutableRawPointer.allocate(byteCount: offsets.last! * 4, alignment: 64)
             block.initializeMemory(as: UInt8.self, repeating: 0, count: offsets.last! * 4)
@@ -262,10 +276,14 @@ public final class Recognizer: Sendable {
             func masks(_ k: Int) -> UnsafeMutablePointer<UInt32> {
                 (block + offsets[k] * 4).bindMemory(to: UInt32.self, capacity: counts[k])
             }
+            func wideMasks(_ k: Int) -> UnsafeMutablePointer<UInt64> {
+                (block + offsets[k] * 4).bindMemory(to: UInt64.self, capacity: counts[k] / 2)
+            }
             image = floats(0); act1 = floats(1); act2 = floats(2); act3 = floats(3)
             hidden = floats(4); logits = floats(5); nzValue = floats(6); nzIndex = ints(7)
             value2 = floats(8); mask2 = masks(9)
             value3 = floats(10); mask3 = masks(11)
+            wideMask2 = wideMasks(12); wideMask3 = wideMasks(13)
         }
 
         deinit { raw.deallocate() }

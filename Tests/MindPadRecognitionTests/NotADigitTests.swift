@@ -3,24 +3,10 @@ import MindPadJSON
 import Testing
 @testable import MindPadRecognition
 
-/// A safetensors file of these tensors (F32, little-endian) and metadata.
-private func safetensors(_ tensors: [(String, SafeTensors.Tensor)], metadata: [String: String]) -> [UInt8] {
-    var members: [(String, JSON)] = [("__metadata__", .object(metadata.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))]
-    var data: [UInt8] = []
-    for (name, t) in tensors {
-        let begin = data.count
-        for v in t.values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data += $0 } }
-        members.append((name, .object([("dtype", .string("F32")), ("shape", .array(t.shape.map { .int($0) })),
-                                       ("data_offsets", .array([.int(begin), .int(data.count)]))])))
-    }
-    let header = Array(JSON.object(members).text.utf8)
-    return (0..<8).map { UInt8((UInt64(header.count) >> (8 * UInt64($0))) & 0xFF) } + header + data
-}
-
 /// The bundled model's tensors with `fc2` as 10 digit lanes plus, when
 /// `notADigit` is given, an 11th lane with zero weights and that bias.
 private func variant(of r: Recognizer, notADigit bias: Float?) throws -> Recognizer {
-    try Recognizer(safetensors: safetensors(try tensors(notADigit: bias), metadata: r.metadata))
+    try Recognizer(safetensors: safetensorsFile(try tensors(notADigit: bias), metadata: r.metadata))
 }
 
 /// As `variant`, with `fc2`'s 11th column (when `laneColumn` is given) that column's weights.
@@ -124,8 +110,8 @@ private func headTensors(copying unit: Int, width: Int) throws -> [(String, Safe
         for unit in [0, 17, 63] {
             var column = [Float](repeating: 0, count: 64)
             column[unit] = 1
-            let lane = try Recognizer(safetensors: safetensors(try tensors(notADigit: 0, laneColumn: column), metadata: r.metadata))
-            let head = try Recognizer(safetensors: safetensors(try headTensors(copying: unit, width: 8), metadata: r.metadata))
+            let lane = try Recognizer(safetensors: safetensorsFile(try tensors(notADigit: 0, laneColumn: column), metadata: r.metadata))
+            let head = try Recognizer(safetensors: safetensorsFile(try headTensors(copying: unit, width: 8), metadata: r.metadata))
             #expect(head.hasNotADigitOutput)
             var live = 0
             for d in try drawings() {
@@ -152,7 +138,7 @@ private func headTensors(copying unit: Int, width: Int) throws -> [(String, Safe
         ]
         for tensors in cases {
             #expect(throws: RecognitionError.self) {
-                _ = try Recognizer(safetensors: safetensors(tensors, metadata: r.metadata))
+                _ = try Recognizer(safetensors: safetensorsFile(tensors, metadata: r.metadata))
             }
         }
     }

@@ -77,28 +77,91 @@ import MindPadRules
         #expect(inked > 400)  // most parts keep some ink: the test compares pictures, not blanks
     }
 
-    @Test func networkMatchesDenseLoops() throws {
-        let recognizer = try Recognizer.bundled()
-        let ws = recognizer.makeWorkspace()
-        let weights = try SafeTensors(bytes: [UInt8](Data(contentsOf: try #require(Recognizer.bundledModelURL))))
-        var g = Generator(seed: 7)
+    /// Images the network tests feed: drawings, and what no drawing gives
+    /// (noise, negative pixels, negative zeros, a blank image).
+    static func images(_ rasterizer: Rasterizer, seed: UInt64, drawings: Int = 150, noise: Int = 20) throws -> [[Float]] {
+        var g = Generator(seed: seed)
         var images: [[Float]] = []
-        for _ in 0..<150 {
-            images.append(try recognizer.rasterizer.rasterize(Self.drawing(&g)))
+        for _ in 0..<drawings {
+            images.append(try rasterizer.rasterize(Self.drawing(&g)))
         }
-        // Not drawings: noise, negative pixels, negative zeros, a blank image.
-        for k in 0..<20 {
+        for k in 0..<noise {
             images.append((0..<784).map { _ in
                 let v = Float(g.uniform(-0.5...1))
                 return k % 2 == 0 ? max(v, 0) : (v < 0 && v > -0.1 ? -0.0 : v)
             })
         }
         images.append([Float](repeating: 0, count: 784))
-        for (k, image) in images.enumerated() {
-            let fast = recognizer.logits(image: image, in: ws)
-            let slow = Self.referenceLogits(weights, image)
-            // == on floats: bit for bit, but for a zero's sign
-            #expect(fast == slow, "image \(k): \(fast) vs \(slow)")
+        return images
+    }
+
+    /// Every bundled network (the single digits', the number reader's wider
+    /// one and the candidates') against the dense loops.
+    @Test func networkMatchesDenseLoops() throws {
+        let bundled = try Recognizer.bundled()
+        let ws = bundled.makeWorkspace()
+        let images = try Self.images(bundled.rasterizer, seed: 7)
+        let networks = [(bundled, Recognizer.bundledModelName), (bundled.numbers, Recognizer.bundledNumbersModelName),
+                        (try #require(bundled.candidates), Recognizer.bundledCandidatesModelName)]
+        for (recognizer, name) in networks {
+            let url = try #require(Recognizer.bundledURL(name))
+            let weights = try SafeTensors(bytes: [UInt8](Data(contentsOf: url)))
+            for (k, image) in images.enumerated() {
+                let fast = recognizer.logits(image: image, in: ws)
+                let slow = Self.referenceLogits(weights, image)
+                // == on floats: bit for bit, but for a zero's sign
+                #expect(fast == slow, "\(name), image \(k): \(fast) vs \(slow)")
+            }
+        }
+    }
+
+    /// Networks of other widths, random weights (half of them negative, so
+    /// many activations are zero, as in a trained one): `forwardAnyWidth`
+    /// against the dense loops, from the narrowest to the widest it runs
+    /// (fewer images for the wider: the dense loops are slow in a debug build).
+    @Test func networksOfOtherWidthsMatchDenseLoops() throws {
+        var g = Generator(seed: 11)
+        let all: [(NetworkWidths, drawings: Int)] = [(NetworkWidths(conv1: 4, conv2: 16, conv3: 16, hidden: 16), 120),
+                                                     (NetworkWidths(conv1: 12, conv2: 32, conv3: 48, hidden: 96), 60),
+                                                     (NetworkWidths(conv1: 64, conv2: 64, conv3: 128, hidden: 256), 12)]
+        for (widths, drawings) in all {
+            #expect(widths.runnable)
+            var tensors: [(String, SafeTensors.Tensor)] = []
+            for (name, shape) in DigitNetwork.shapes(for: widths, outputs: 10) {
+                let fanIn = Float(shape.dropLast().reduce(1, *))
+                let spread = name.hasSuffix("bias") ? 0.1 : (3 / fanIn).squareRoot()
+                tensors.append((name, SafeTensors.Tensor(shape: shape, values: (0..<shape.reduce(1, *)).map { _ in
+                    Float(g.uniform(-1...1)) * spread })))
+            }
+            let bytes = safetensorsFile(tensors, metadata: ["architecture": DigitNetwork.architecture])
+            let recognizer = try Recognizer(safetensors: bytes)
+            #expect(recognizer.network.widths == widths)
+            let ws = recognizer.makeWorkspace()
+            let file = try SafeTensors(bytes: bytes)
+            var differing = Set<[Float]>()
+            for (k, image) in try Self.images(recognizer.rasterizer, seed: 8, drawings: drawings, noise: 4).enumerated() {
+                let fast = recognizer.logits(image: image, in: ws)
+                #expect(fast == Self.referenceLogits(file, image), "\(widths), image \(k)")
+                differing.insert(fast)
+            }
+            #expect(differing.count > drawings / 2)  // the images give different logits: not a network that ignores them
+        }
+    }
+
+    /// Widths `forwardAnyWidth` cannot run, and a "not a digit" head on a
+    /// wider network, are refused when the file is read.
+    @Test func unrunnableWidthsAreRefused() throws {
+        for widths in [NetworkWidths(conv1: 6, conv2: 16, conv3: 32, hidden: 64),
+                       NetworkWidths(conv1: 8, conv2: 24, conv3: 32, hidden: 64),
+                       NetworkWidths(conv1: 8, conv2: 80, conv3: 32, hidden: 64),
+                       NetworkWidths(conv1: 8, conv2: 16, conv3: 32, hidden: 72)] {
+            #expect(!widths.runnable)
+            let tensors = DigitNetwork.shapes(for: widths, outputs: 10).map { name, shape in
+                (name, SafeTensors.Tensor(shape: shape, values: [Float](repeating: 0.01, count: shape.reduce(1, *))))
+            }
+            #expect(throws: RecognitionError.self) {
+                try Recognizer(safetensors: safetensorsFile(tensors, metadata: [:]))
+            }
         }
     }
 
@@ -182,7 +245,7 @@ import MindPadRules
         return pixels
     }
 
-    /// mindpad-cnn-v1 as dense loops over the file's tensors, adding in the
+    /// mindpad-cnn-v1 (at the file's widths) as dense loops over the file's tensors, adding in the
     /// order the fast network does: the bias, then the 3×3 taps row by row,
     /// then the input channels (zero inputs add 0 × w, which changes no sum).
     static func referenceLogits(_ file: SafeTensors, _ image: [Float]) -> [Float] {
@@ -232,10 +295,12 @@ import MindPadRules
                 return a
             }
         }
-        let features = conv(pool(conv(pool(conv(image, 28, 28, 1, "conv1", 8, pad: 1), 28, 8), 14, 14, 8, "conv2", 16, pad: 1),
-                                 14, 16), 7, 7, 16, "conv3", 32, pad: 0)
+        let n1 = file.tensors["conv1.bias"]!.shape[0], n2 = file.tensors["conv2.bias"]!.shape[0]
+        let n3 = file.tensors["conv3.bias"]!.shape[0], hidden = file.tensors["fc1.bias"]!.shape[0]
+        let features = conv(pool(conv(pool(conv(image, 28, 28, 1, "conv1", n1, pad: 1), 28, n1), 14, 14, n1, "conv2", n2, pad: 1),
+                                 14, n2), 7, 7, n2, "conv3", n3, pad: 0)
         let outputs = file.tensors["fc2.bias"]!.shape[0]
-        return dense(dense(features, "fc1", 64).map(relu), "fc2", outputs)
+        return dense(dense(features, "fc1", hidden).map(relu), "fc2", outputs)
     }
 }
 

@@ -188,9 +188,10 @@ def metadata(cal, p):
     shapes = model.shapes_of(p)
     outputs = model.outputs_of(p)
     head = "nad1.weight" in p
-    layers = ("conv3x3(1->8,same) relu maxpool2; conv3x3(8->16,same) relu maxpool2; "
-              "conv3x3(16->32,valid) relu; flatten HWC 800; fc 800->64 relu; fc 64->%d logits"
-              % (10 if head else outputs))
+    c1, c2, c3, h = model.widths_of(p)
+    layers = ("conv3x3(1->%d,same) relu maxpool2; conv3x3(%d->%d,same) relu maxpool2; "
+              "conv3x3(%d->%d,valid) relu; flatten HWC %d; fc %d->%d relu; fc %d->%d logits"
+              % (c1, c1, c2, c2, c3, 25 * c3, 25 * c3, h, h, 10 if head else outputs))
     if head:
         h = p["nad1.weight"].shape[1]
         layers += "; not a digit: nad1 800->%d relu; nad2 %d->1 = logit 10" % (h, h)

@@ -14,13 +14,29 @@ from __future__ import annotations
 import numpy as np
 
 ARCH = "mindpad-cnn-v1"
-SHAPES = {
-    "conv1.weight": (3, 3, 1, 8), "conv1.bias": (8,),
-    "conv2.weight": (3, 3, 8, 16), "conv2.bias": (16,),
-    "conv3.weight": (3, 3, 16, 32), "conv3.bias": (32,),
-    "fc1.weight": (800, 64), "fc1.bias": (64,),
-    "fc2.weight": (64, 10), "fc2.bias": (10,),
-}
+WIDTHS = (8, 16, 32, 64)  # conv1, conv2, conv3 channels and fc1 units of mindpad-cnn-v1
+
+
+def shapes_for(widths=WIDTHS, outputs: int = 10):
+    """The layers' shapes for these widths (conv1, conv2, conv3 channels, fc1 units);
+    conv3's 5x5 output is flattened into fc1's input."""
+    c1, c2, c3, h = widths
+    return {
+        "conv1.weight": (3, 3, 1, c1), "conv1.bias": (c1,),
+        "conv2.weight": (3, 3, c1, c2), "conv2.bias": (c2,),
+        "conv3.weight": (3, 3, c2, c3), "conv3.bias": (c3,),
+        "fc1.weight": (25 * c3, h), "fc1.bias": (h,),
+        "fc2.weight": (h, outputs), "fc2.bias": (outputs,),
+    }
+
+
+def widths_of(p):
+    """The widths of a dict of weights."""
+    return (p["conv1.weight"].shape[3], p["conv2.weight"].shape[3], p["conv3.weight"].shape[3],
+            p["fc1.weight"].shape[1])
+
+
+SHAPES = shapes_for()
 # The 11-output network: lane 10 is "not a digit" (same layers, 650 -> 715 weights).
 NOT_A_DIGIT = 10
 SHAPES11 = dict(SHAPES, **{"fc2.weight": (64, 11), "fc2.bias": (11,)})
@@ -36,9 +52,10 @@ def nad_shapes(hidden: int):
 
 def shapes_of(p):
     """SHAPES, SHAPES11, or SHAPES with the "not a digit" head, whichever `p` (a dict of weights) holds."""
+    base = shapes_for(widths_of(p), p["fc2.bias"].shape[0])
     if "nad1.weight" in p:
-        return dict(SHAPES, **nad_shapes(p["nad1.weight"].shape[1]))
-    return SHAPES11 if p["fc2.bias"].shape[0] == 11 else SHAPES
+        return dict(base, **nad_shapes(p["nad1.weight"].shape[1]))
+    return base
 
 
 def outputs_of(p):
@@ -46,11 +63,17 @@ def outputs_of(p):
     return 11 if "nad1.weight" in p or p["fc2.bias"].shape[0] == 11 else 10
 
 
+def macs_for(widths=WIDTHS, outputs: int = 10):
+    c1, c2, c3, h = widths
+    return 28 * 28 * c1 * 9 + 14 * 14 * c2 * 9 * c1 + 5 * 5 * c3 * 9 * c2 + 25 * c3 * h + h * outputs
+
+
 def macs_of(p):
+    m = macs_for(widths_of(p), p["fc2.bias"].shape[0])
     if "nad1.weight" in p:
         h = p["nad1.weight"].shape[1]
-        return MACS + 800 * h + h
-    return MACS + 64 * (outputs_of(p) - 10)
+        return m + 800 * h + h
+    return m
 
 
 def with_not_a_digit_head(p, hidden: int, rng: np.random.Generator):
@@ -81,13 +104,13 @@ def with_not_a_digit(p):
     q["fc2.weight"] = np.concatenate([w, -w.mean(1, keepdims=True)], 1).astype(np.float32)
     q["fc2.bias"] = np.concatenate([b, [b.min() - 2.0]]).astype(np.float32)
     return q
-MACS = 28 * 28 * 8 * 9 + 14 * 14 * 16 * 72 + 5 * 5 * 32 * 144 + 800 * 64 + 64 * 10
+MACS = macs_for()
 PARAMS = sum(int(np.prod(s)) for s in SHAPES.values())
 
 
-def init(rng: np.random.Generator):
+def init(rng: np.random.Generator, widths=WIDTHS):
     p = {}
-    for k, s in SHAPES.items():
+    for k, s in shapes_for(widths).items():
         if k.endswith("bias"):
             p[k] = np.zeros(s, np.float32)
         else:

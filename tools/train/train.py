@@ -33,6 +33,8 @@ def main():
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=os.path.join(OUT, "weights.npz"))
+    ap.add_argument("--widths", default=",".join(map(str, model.WIDTHS)),
+                    help="conv1,conv2,conv3 channels and fc1 units of a network started from random weights")
     ap.add_argument("--init", help="start from these weights (.npz or .safetensors) instead of random ones")
     ap.add_argument("--not-a-digit", action="store_true",
                     help="11 outputs: non-digits are class 10 (a 10-output --init is widened by model.with_not_a_digit)")
@@ -91,7 +93,7 @@ def main():
           f"({time.time() - t0:.0f}s)", flush=True)
 
     rng = np.random.default_rng(args.seed)
-    start = model.init(rng)
+    start = model.init(rng, tuple(int(v) for v in args.widths.split(",")))
     if args.init:
         if args.init.endswith(".safetensors"):
             from safetensors.numpy import load_file

@@ -114,6 +114,7 @@ if args[1] == "--numbers" {
         case "thirdSplit": tuning.thirdSplit = v != 0
         case "usualConfidence": tuning.usualConfidence = Float(v)
         case "flatDigit": tuning.flatDigit = v
+        case "strayConfidence": tuning.strayConfidence = Float(v)
         case "stackOverlap": tuning.stackOverlap = v
         case "stackGap": tuning.stackGap = v
         case "sideOverlap": tuning.sideOverlap = v
