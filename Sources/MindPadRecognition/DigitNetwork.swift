@@ -18,7 +18,9 @@
 ///
 /// The same layers may be wider (`NetworkWidths`); such a network runs
 /// `forwardAnyWidth`, loops over its widths. The widths above keep the
-/// unrolled `forward`.
+/// unrolled `forward`: every single digit, live guess and candidate digit of
+/// a number goes through it, and only the number digits the candidates
+/// network is unsure of through the number network's 16/32/64/128.
 final class DigitNetwork: @unchecked Sendable {
     static let architecture = "mindpad-cnn-v1"
     static let shapes = shapes(for: .v1, outputs: 10)

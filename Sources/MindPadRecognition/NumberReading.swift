@@ -168,7 +168,7 @@ extension Recognizer {
             segmenter.carry(work)
         }
         if candidates != nil { segmenter.digitReader = numbers }
-        if numbers !== self { segmenter.finalReader = self }
+        if numbers !== self { segmenter.secondReader = self }
         segmenter.gateFeatures = gateFeatures
         segmenter.partRead = partRead
         let digits = segmenter.read()

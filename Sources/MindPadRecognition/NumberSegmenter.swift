@@ -26,14 +26,17 @@ import Foundation
 ///    read on its own: it joins that neighbour (`dropFlatDigits`).
 struct NumberSegmenter {
     let recognizer: Recognizer
-    /// Reads a digit the segmenter settled on once more, when set, as
-    /// `tuning.rereadAs` and `rereadBelow` ask (see there).
-    var finalReader: Recognizer?
     /// Reads a digit the segmenter settled on again, when set and the
     /// reading is less sure than `tuning.candidateRereadBelow`
     /// (`Recognizer.candidates` weighs the candidates, `numbers` is asked
-    /// where it is unsure), before `finalReader`.
+    /// where it is unsure).
     var digitReader: Recognizer?
+    /// Reads such a digit too, when set: the digit is what the two readings
+    /// agree on (`Recognition.agreeing`). The single-digit network: the
+    /// number network reads the synthetic writers better, the single-digit
+    /// network real writers' shapes, and together they read both best
+    /// (docs/recognition.md, "Numbers").
+    var secondReader: Recognizer?
     let workspace: Recognizer.Workspace
     let drawing: Drawing
     let tuning: NumberReadingTuning
@@ -527,9 +530,9 @@ struct NumberSegmenter {
         var r = r
         if let digitReader, r.confidence < tuning.candidateRereadBelow {
             r = digitReader.recognize(drawing, part: part, in: workspace)
-        }
-        if let finalReader, r.confidence < tuning.rereadBelow || tuning.rereadAs & (1 << r.digit) != 0 {
-            r = finalReader.recognize(drawing, part: part, in: workspace)
+            if let secondReader {
+                r = r.agreeing(with: secondReader.recognize(drawing, part: part, in: workspace))
+            }
         }
         digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box, unsure: r.unsure))
     }
@@ -960,13 +963,12 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// the pen ran on again.
     public var pieceWidth = 1.2
     /// A digit the candidates network (`Recognizer.candidates`) settled on
-    /// less surely than this is read again by `numbers` (whose reading then
-    /// stands, and `rereadBelow` and `rereadAs` ask of it). Dev / wide set:
-    /// never (0) 1947 / 1900, 0.7 the same, 0.9 1947 / 1899, 0.99 1942 /
-    /// 1893, always 1941 / 1892 of 2,000. Never asked, `numbers` would not
-    /// read the pinned squeezed 8 (`StrokeLinesFixture`), which the
-    /// candidates network takes for a 1 at 0.56; 0.9 leaves room.
-    public var candidateRereadBelow: Float = 0.9
+    /// less surely than this is read again by `numbers` and the single-digit
+    /// network, and gets what the two agree on (`NumberSegmenter.secondReader`).
+    /// Dev / `wide` / MNIST traced: 0.99 1979 / 1945 / 1868, 0.999 1979 /
+    /// 1946 / 1880 of 2,000; 4–6 % of the synthetic writers' digits are read
+    /// again, 10 % of the traced MNIST ones (docs/recognition.md, "Numbers").
+    public var candidateRereadBelow: Float = 0.999
     /// The most work one reading may do (`NumberSegmenter.charge`: points
     /// visited, and `readWork` per candidate read): about 25–55 ms here at
     /// worst (`number_reading.py --worst`), where 64 scribbled strokes took
@@ -1005,13 +1007,18 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// `strokeSplitMargin` when the pieces at every split stand apart as two digits
     /// would (`NumberSegmenter.standApart`: both at least `innerHeight` tall,
     /// the later right of the earlier in every band they share). Dev set 0.5 /
-    /// 0 / −0.5 → 1927 / 1931 / 1929 of 2,000.
-    public var apartSplitMargin = 0.0
+    /// 0 / −0.5 → 1927 / 1931 / 1929 of 2,000 with the number networks of
+    /// then. With the retrained ones of 2026-12-03 the rule cuts real
+    /// writers' digits in two: off (the same margin as any split, and no
+    /// asking at the exits, below), dev 1979 / 1979, `wide` 1945 / 1946,
+    /// MNIST traced 1872 / 1880 of 2,000 (docs/recognition.md, "Numbers").
+    public var apartSplitMargin = 1.0
     /// ...and the two runs at the split are read at least this surely.
     public var apartConfidence: Float = 0.9
     /// Groups the exits take for one digit are also tried with a stroke wider
-    /// than `strokeSplitWidth` split where its pieces stand apart.
-    public var apartAtExits = true
+    /// than `strokeSplitWidth` split where its pieces stand apart (off: see
+    /// `apartSplitMargin`).
+    public var apartAtExits = false
     /// ...when the group read whole is read less surely than this: most
     /// digits are read at 0.9999 and more, a 2 run on into a 1 at 0.99 (this
     /// keeps the exits cheap: 85 of the bench's 1,800 digits are asked).
@@ -1082,18 +1089,6 @@ public struct NumberReadingTuning: Sendable, Equatable {
     /// `stackGap` heights, are one group: digits of a number stand side by
     /// side, each clear of the next on some slant (0: off).
     public var sideOverlap = 0.15
-
-    /// A digit the segmenter settled on (with `Recognizer.numbers`, the
-    /// network its gates were fitted to) is read again by the single-digit
-    /// network, whose reading and confidence it then gets, when its reading
-    /// is less sure than `rereadBelow` (0: never; above 1: always) or is one
-    /// of the digits in `rereadAs` (bit d for digit d).
-    /// Chosen on the dev set (`number_reading.py --set dev`, docs/recognition.md)
-    /// among never, always, a 7, below 0.9, and both: a 1 read as 7 was the
-    /// number network's most common misreading, and the single-digit network
-    /// reads 1s better.
-    public var rereadBelow: Float = 0.9
-    public var rereadAs: UInt16 = 1 << 7
 
     public init() {}
 

@@ -35,3 +35,24 @@ public struct DigitProbabilities: Sendable, Equatable, RandomAccessCollection {
         return storage[digit]
     }
 }
+
+extension Recognition {
+    /// The reading two networks agree on: their probabilities multiplied
+    /// digit by digit and scaled to sum to 1 (each network's evidence
+    /// counted once, as if they erred independently), unsure only when both
+    /// are. Where the two exclude each other's digits so completely that
+    /// every product is 0, their probabilities are added instead.
+    public func agreeing(with other: Recognition) -> Recognition {
+        var p = probabilities.storage * other.probabilities.storage
+        var sum = p.sum()
+        if !(sum > 0) {
+            p = probabilities.storage + other.probabilities.storage
+            sum = p.sum()
+        }
+        p /= SIMD16(repeating: sum)
+        var best = 0
+        for i in 1..<10 where p[i] > p[best] { best = i }
+        return Recognition(digit: best, confidence: p[best], probabilities: DigitProbabilities(p),
+                           unsure: unsure && other.unsure)
+    }
+}

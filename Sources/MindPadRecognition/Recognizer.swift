@@ -38,12 +38,14 @@ public final class Recognizer: Sendable {
     /// largest logit is `unsure` whatever its confidence.
     public var hasNotADigitOutput: Bool { network.outputs == 11 }
     private let numberReader: Recognizer?
-    /// The recognizer `readNumber` reads each digit of a number with (each
-    /// one `candidates` is unsure of, when there is a candidates network):
-    /// its own weights when it was given some, else this one. The number
-    /// segmenter's gates and margins are fitted to one network's confidences
-    /// (`number_reading.py --fit-gate`), so the bundled recognizer keeps the
-    /// network they were fitted on for numbers while single digits move on.
+    /// The recognizer `readNumber` reads each digit of a number with that
+    /// `candidates` is unsure of (when there is a candidates network), beside
+    /// this one: its own weights when it was given some, else this one. The
+    /// bundled one is the same layers twice as wide (`NetworkWidths`, 229,514
+    /// weights), trained on the synthetic writers, the segmenter's candidates
+    /// and MNIST: it reads the synthetic writers' digits best, the
+    /// single-digit network real writers' shapes, and a digit gets what the
+    /// two agree on (docs/recognition.md, "Numbers").
     public var numbers: Recognizer { numberReader ?? self }
     /// The recognizer `readNumber` weighs candidate digits with while it
     /// splits a number (groups, the sides of cuts, runs and pieces of

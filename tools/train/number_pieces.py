@@ -88,7 +88,18 @@ def label(lens, totals, digits):
     return None
 
 
-def make(count, bench):
+def mnist_numbers(count):
+    """[(label, kind, strokes)] and each stroke's point owners: numbers of
+    MNIST's training digits traced into strokes (`number_probes.mnist_numbers`,
+    a seed of its own; never the held-out digits the probe reads), so that the
+    network also learns the candidates of real writers' shapes."""
+    import number_probes
+    numbers, parts = number_probes.mnist_numbers(count, seed=PIECES_SEED + 1, split="train")
+    owners = [[[j] * len(stroke) for j, digit in enumerate(ps) for stroke in digit] for ps in parts]
+    return numbers, owners
+
+
+def make(count, bench, mnist=0):
     # The wide set's writers, touching digits also written far into each other.
     ranges = dataclasses.replace(nr.SETS["wide"], seed=PIECES_SEED, overlap=OVERLAP)
     trained = [(d, n, False, s) for (d, n, s) in strokes.styles(False)]
@@ -107,6 +118,10 @@ def make(count, bench):
             nr.write_late(s, ow, rng, point_owners=po)  # one digit's last stroke after the next digit
         numbers.append((digits, kind, s))
         owners.append(po)
+    if mnist:
+        more, more_owners = mnist_numbers(mnist)
+        numbers += more
+        owners += more_owners
     path = os.path.join(OUT, "number_pieces_src.jsonl")
     nr.write_lines(path, numbers)
     parts_path = os.path.join(OUT, "number_pieces_parts")
@@ -136,15 +151,16 @@ def make(count, bench):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--numbers", type=int, default=20000)
+    ap.add_argument("--mnist", type=int, default=0, help="also this many numbers of MNIST's training digits traced into strokes")
     ap.add_argument("--out", default=os.path.join(OUT, "number_pieces.npz"))
     args = ap.parse_args()
     import evaluate as ev
     pkg = os.path.join(OUT, "bench-pkg")
     ev.make_package(pkg)
-    x, y = make(args.numbers, ev.build(pkg))
+    x, y = make(args.numbers, ev.build(pkg), args.mnist)
     np.savez_compressed(args.out, x=x, y=y)
     counts = np.bincount(y + 1, minlength=11)
-    print(f"{len(y)} candidates from {args.numbers} numbers -> {args.out}: no digit {counts[0]}, "
+    print(f"{len(y)} candidates from {args.numbers} + {args.mnist} numbers -> {args.out}: no digit {counts[0]}, "
           + ", ".join(f"{d}: {counts[d + 1]}" for d in range(10)))
 
 

@@ -84,9 +84,8 @@ if args[1] == "--numbers" {
         case "stretchSplits": tuning.stretchSplits = Int(v)
         case "multiSplitSeeds": tuning.multiSplitSeeds = Int(v)
         case "straightTurn": tuning.straightTurn = v
-        case "rereadBelow": tuning.rereadBelow = Float(v)
-        case "rereadAs": tuning.rereadAs = kv[1].split(separator: ":").compactMap { UInt16($0) }.reduce(0) { $0 | 1 << $1 }
         case "apartSplitMargin": tuning.apartSplitMargin = v
+        case "apartAtExits": tuning.apartAtExits = v != 0
         case "apartExitConfidence": tuning.apartExitConfidence = Float(v)
         case "apartConfidence": tuning.apartConfidence = Float(v)
         case "splitOverSplit": tuning.splitOverSplit = v
