@@ -38,21 +38,8 @@ extension DigitNetwork {
                 }
             }
         }
-        // ReLU + max 2×2 into a 16×16 grid (its border is conv2's zero padding),
-        // with a bit per non-zero channel of each position.
-        for y in 0..<14 {
-            for x in 0..<14 {
-                let a = act1 + ((2 * y + 1) * 30 + 2 * x + 1) * n1
-                let pos = (y + 1) * 16 + x + 1
-                var bits: UInt64 = 0
-                for g in stride(from: 0, to: n1, by: 4) {
-                    let v = pool(load4(a, g), load4(a, n1 + g), load4(a, 30 * n1 + g), load4(a, 31 * n1 + g))
-                    store4(v, value2, pos * n1 + g)
-                    bits |= UInt64(nonZeroBits(v)) << UInt64(g)
-                }
-                mask2[pos] = bits
-            }
-        }
+        // ReLU + max 2×2 into a 16×16 grid (its border is conv2's zero padding).
+        Self.poolMap(act1, channels: n1, row: 30, border: 1, side: 14, into: value2, masks: mask2, outputRow: 16, outputBorder: 1)
         // conv2 by gather: 14×14×n2 (pre-activation).
         for y in 0..<14 {
             for x in 0..<14 {
@@ -60,20 +47,8 @@ extension DigitNetwork {
                             values: value2, masks: mask2, row: 16, y: y, x: x)
             }
         }
-        // ReLU + max 2×2 into the 7×7 grid, with a bit per non-zero channel.
-        for y in 0..<7 {
-            for x in 0..<7 {
-                let a = act2 + (2 * y * 14 + 2 * x) * n2
-                let pos = y * 7 + x
-                var bits: UInt64 = 0
-                for g in stride(from: 0, to: n2, by: 4) {
-                    let v = pool(load4(a, g), load4(a, n2 + g), load4(a, 14 * n2 + g), load4(a, 15 * n2 + g))
-                    store4(v, value3, pos * n2 + g)
-                    bits |= UInt64(nonZeroBits(v)) << UInt64(g)
-                }
-                mask3[pos] = bits
-            }
-        }
+        // ReLU + max 2×2 into the 7×7 grid.
+        Self.poolMap(act2, channels: n2, row: 14, border: 0, side: 7, into: value3, masks: mask3, outputRow: 7, outputBorder: 0)
         // conv3 (valid) by gather: 5×5×n3, in H, W, C order = fc1's inputs.
         for y in 0..<5 {
             for x in 0..<5 {
@@ -100,16 +75,31 @@ extension DigitNetwork {
             }
             store4(a0, hidden, h); store4(a1, hidden, h + 4); store4(a2, hidden, h + 8); store4(a3, hidden, h + 12)
         }
-        // fc2: nh -> 10 or 11 (12 lanes, the unused ones 0), skipping zero hidden units.
-        var a0 = load4(c2, 0), a1 = load4(c2, 4), a2 = load4(c2, 8)
-        for i in 0..<nh {
-            let v = relu(hidden[i])
-            if v == 0 { continue }
-            let u = SIMD4<Float>(repeating: v)
-            let w = f2 + i * 12
-            a0 += load4(w, 0) * u; a1 += load4(w, 4) * u; a2 += load4(w, 8) * u
+        outputLayer(hidden, count: nh, into: logits)
+    }
+
+    /// ReLU + max 2×2 of a map `row` positions wide (its first `border` rows
+    /// and columns skipped) into a side×side one `outputRow` wide (output
+    /// (y, x) at (y + outputBorder, x + outputBorder)), with a bit per
+    /// non-zero channel of each output position.
+    @inline(__always)
+    private static func poolMap(
+        _ input: UnsafeMutablePointer<Float>, channels n: Int, row: Int, border: Int, side: Int,
+        into values: UnsafeMutablePointer<Float>, masks: UnsafeMutablePointer<UInt64>, outputRow: Int, outputBorder: Int
+    ) {
+        for y in 0..<side {
+            for x in 0..<side {
+                let a = input + ((2 * y + border) * row + 2 * x + border) * n
+                let pos = (y + outputBorder) * outputRow + x + outputBorder
+                var bits: UInt64 = 0
+                for g in stride(from: 0, to: n, by: 4) {
+                    let v = pool(load4(a, g), load4(a, n + g), load4(a, row * n + g), load4(a, (row + 1) * n + g))
+                    store4(v, values, pos * n + g)
+                    bits |= UInt64(nonZeroBits(v)) << UInt64(g)
+                }
+                masks[pos] = bits
+            }
         }
-        store4(a0, logits, 0); store4(a1, logits, 4); store4(a2, logits, 8)
     }
 
     /// One output position of a 3×3 convolution by gather, 16 output

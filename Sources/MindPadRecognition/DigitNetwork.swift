@@ -115,6 +115,21 @@ final class DigitNetwork: @unchecked Sendable {
         h2 = Self.buffer(head?.w2 ?? [], count: max(headWidth, 4)); hb2 = head?.b2 ?? 0
     }
 
+    /// fc2: `count` hidden units (ReLU) -> 10 or 11 logits (12 lanes, the
+    /// unused ones 0), skipping zero hidden units.
+    @inline(__always)
+    func outputLayer(_ hidden: UnsafeMutablePointer<Float>, count: Int, into logits: UnsafeMutablePointer<Float>) {
+        var a0 = load4(c2, 0), a1 = load4(c2, 4), a2 = load4(c2, 8)
+        for i in 0..<count {
+            let v = relu(hidden[i])
+            if v == 0 { continue }
+            let u = SIMD4<Float>(repeating: v)
+            let w = f2 + i * 12
+            a0 += load4(w, 0) * u; a1 += load4(w, 4) * u; a2 += load4(w, 8) * u
+        }
+        store4(a0, logits, 0); store4(a1, logits, 4); store4(a2, logits, 8)
+    }
+
     /// The widths the file's conv and fc1 tensors have: mindpad-cnn-v1's, or
     /// others `forwardAnyWidth` can run (`NetworkWidths.runnable`).
     private static func widths(_ file: SafeTensors) throws(RecognitionError) -> NetworkWidths {
@@ -315,16 +330,7 @@ final class DigitNetwork: @unchecked Sendable {
             store4(a4, o, 16); store4(a5, o, 20); store4(a6, o, 24); store4(a7, o, 28)
         }
 
-        // fc2: 64 -> 10 or 11 (12 lanes, the unused ones 0), skipping zero hidden units
-        var a0 = load4(c2, 0), a1 = load4(c2, 4), a2 = load4(c2, 8)
-        for i in 0..<64 {
-            let v = relu(hidden[i])
-            if v == 0 { continue }
-            let u = SIMD4<Float>(repeating: v)
-            let w = f2 + i * 12
-            a0 += load4(w, 0) * u; a1 += load4(w, 4) * u; a2 += load4(w, 8) * u
-        }
-        store4(a0, logits, 0); store4(a1, logits, 4); store4(a2, logits, 8)
+        outputLayer(hidden, count: 64, into: logits)
 
         // The "not a digit" head: 800 -> H, ReLU, -> 1, over the same non-zero features as fc1
         // (nzIndex holds i * 64; the head's rows are H wide), four hidden units at a time.
