@@ -3,6 +3,7 @@ shapes and proportions its tuning never saw. Figures only, nothing tuned here.
 
 usage: .venv/bin/python number_probes.py --mnist [--count 2000] [--show N] [--draw PREFIX]
        .venv/bin/python number_probes.py --stretch [--set dev] [--factors 1,1.15,1.3,0.85]
+       .venv/bin/python number_probes.py --thin [--set dev] [--every 1,2,3,5]
 
 --mnist: held-out MNIST digits (real writers, never trained on) traced into pen
 strokes and set side by side as numbers of 2-6 digits (gaps 0.1-0.5 heights,
@@ -19,6 +20,13 @@ drawn this way, not of real pens (docs/recognition.md).
 --stretch: a set's numbers (number_reading.SETS) with every x coordinate
 multiplied by each factor (writing wider or narrower than the synthetic
 writers, gaps included), read as numbers and each digit alone.
+
+--thin: a set's numbers with only every k-th point of each stroke kept (and
+its last), as a pen or a browser that reports fewer points would send them
+(the synthetic writers give a median of 39 points per stroke; the web client
+sends every coalesced pointer event, more), read as numbers and each digit
+alone: what is lost with the points, and whether the loss is in the split
+or in the digits' shapes.
 """
 from __future__ import annotations
 
@@ -163,6 +171,8 @@ def main():
     ap.add_argument("--count", type=int, default=2000)
     ap.add_argument("--set", default="dev", choices=[s for s in nr.SETS if s != "heldout"])
     ap.add_argument("--factors", default="1,1.15,1.3,0.85")
+    ap.add_argument("--thin", action="store_true")
+    ap.add_argument("--every", default="1,2,3,5")
     ap.add_argument("--show", type=int, default=0, help="print this many numbers a perfect split reads right and the reader does not")
     ap.add_argument("--draw", help="draw those numbers to DRAW_0.png, ...")
     ap.add_argument("--package", default=os.path.join(HERE, "out", "bench-pkg"))
@@ -208,6 +218,26 @@ def main():
             _, right, ok, total, wrong = read_alone(bench, numbers, own, f"stretch_{args.set}")
             common = ", ".join(f"{c}→{a} {n}" for (c, a), n in wrong.most_common(3))
             print(f"  ×{f:<5} {exact} ({few} / {many}) | {right}, {ok} of {total}: {common}")
+    if args.thin:
+        parts = []
+        base = nr.make_set(args.set, args.count, parts=parts)
+        points = sorted(len(s) for _, _, st in base for s in st)
+        print(f"{args.set} set, {len(base)} numbers (median {points[len(points) // 2]} points per stroke), every k-th point "
+              "kept: numbers read exactly (too few / too many) | a perfect split: numbers, digits, the most common misreads")
+        for k in (int(x) for x in args.every.split(",")):
+            def thinned(strokes):
+                return [s[::k] + ([s[-1]] if (len(s) - 1) % k else []) for s in strokes]
+
+            numbers = [(l, kind, thinned(st)) for l, kind, st in base]
+            own = [[thinned(digit) for digit in ps] for ps in parts]
+            replies = read(bench, numbers, f"thin_{args.set}")
+            got = [r.get("number") or "" for r in replies]
+            exact = sum(g == l for g, (l, _, _) in zip(got, numbers))
+            few = sum(len(g) < len(l) for g, (l, _, _) in zip(got, numbers))
+            many = sum(len(g) > len(l) for g, (l, _, _) in zip(got, numbers))
+            _, right, ok, total, wrong = read_alone(bench, numbers, own, f"thin_{args.set}")
+            common = ", ".join(f"{c}→{a} {n}" for (c, a), n in wrong.most_common(3))
+            print(f"  every {k:<3} {exact} ({few} / {many}) | {right}, {ok} of {total}: {common}")
 
 
 if __name__ == "__main__":
