@@ -200,27 +200,16 @@ def main():
         if args.draw:
             nr.draw_misread([numbers[i] for i in split], [replies[i] for i in split], args.draw)
     if args.stretch:
-        parts = []
-        base = nr.make_set(args.set, args.count, parts=parts)
+        base, parts = made(args.set, args.count)
         print(f"{args.set} set, {len(base)} numbers, x multiplied by each factor: numbers read exactly (too few / too many) | "
               "a perfect split: numbers, digits, the most common misreads")
         for f in (float(x) for x in args.factors.split(",")):
             def stretched(strokes):
                 return [[[p[0] * f, p[1], p[2]] for p in s] for s in strokes]
 
-            numbers = [(l, k, stretched(st)) for l, k, st in base]
-            own = [[stretched(digit) for digit in ps] for ps in parts]
-            replies = read(bench, numbers, f"stretch_{args.set}")
-            got = [r.get("number") or "" for r in replies]
-            exact = sum(g == l for g, (l, _, _) in zip(got, numbers))
-            few = sum(len(g) < len(l) for g, (l, _, _) in zip(got, numbers))
-            many = sum(len(g) > len(l) for g, (l, _, _) in zip(got, numbers))
-            _, right, ok, total, wrong = read_alone(bench, numbers, own, f"stretch_{args.set}")
-            common = ", ".join(f"{c}→{a} {n}" for (c, a), n in wrong.most_common(3))
-            print(f"  ×{f:<5} {exact} ({few} / {many}) | {right}, {ok} of {total}: {common}")
+            print(f"  ×{f:<5} {read_changed(bench, base, parts, stretched, f'stretch_{args.set}')}")
     if args.thin:
-        parts = []
-        base = nr.make_set(args.set, args.count, parts=parts)
+        base, parts = made(args.set, args.count)
         points = sorted(len(s) for _, _, st in base for s in st)
         print(f"{args.set} set, {len(base)} numbers (median {points[len(points) // 2]} points per stroke), every k-th point "
               "kept: numbers read exactly (too few / too many) | a perfect split: numbers, digits, the most common misreads")
@@ -228,17 +217,27 @@ def main():
             def thinned(strokes):
                 return [s[::k] + ([s[-1]] if (len(s) - 1) % k else []) for s in strokes]
 
-            numbers = [(l, kind, thinned(st)) for l, kind, st in base]
-            own = [[thinned(digit) for digit in ps] for ps in parts]
-            replies = read(bench, numbers, f"thin_{args.set}")
-            got = [r.get("number") or "" for r in replies]
-            exact = sum(g == l for g, (l, _, _) in zip(got, numbers))
-            few = sum(len(g) < len(l) for g, (l, _, _) in zip(got, numbers))
-            many = sum(len(g) > len(l) for g, (l, _, _) in zip(got, numbers))
-            _, right, ok, total, wrong = read_alone(bench, numbers, own, f"thin_{args.set}")
-            common = ", ".join(f"{c}→{a} {n}" for (c, a), n in wrong.most_common(3))
-            print(f"  every {k:<3} {exact} ({few} / {many}) | {right}, {ok} of {total}: {common}")
+            print(f"  every {k:<3} {read_changed(bench, base, parts, thinned, f'thin_{args.set}')}")
 
+
+def made(name, count):
+    """A synthetic set's numbers and each number's digits' own strokes."""
+    parts = []
+    return nr.make_set(name, count, parts=parts), parts
+
+
+def read_changed(bench, base, parts, change, tag):
+    """The numbers with `change` applied to their strokes (and to each digit's
+    own, for the perfect split), read both ways: one line of figures."""
+    numbers = [(l, kind, change(st)) for l, kind, st in base]
+    own = [[change(digit) for digit in ps] for ps in parts]
+    got = [r.get("number") or "" for r in read(bench, numbers, tag)]
+    exact = sum(g == l for g, (l, _, _) in zip(got, numbers))
+    few = sum(len(g) < len(l) for g, (l, _, _) in zip(got, numbers))
+    many = sum(len(g) > len(l) for g, (l, _, _) in zip(got, numbers))
+    _, right, ok, total, wrong = read_alone(bench, numbers, own, tag)
+    common = ", ".join(f"{c}→{a} {n}" for (c, a), n in wrong.most_common(3))
+    return f"{exact} ({few} / {many}) | {right}, {ok} of {total}: {common}"
 
 if __name__ == "__main__":
     sys.exit(main())
