@@ -239,5 +239,6 @@ def read_changed(bench, base, parts, change, tag):
     common = ", ".join(f"{c}→{a} {n}" for (c, a), n in wrong.most_common(3))
     return f"{exact} ({few} / {many}) | {right}, {ok} of {total}: {common}"
 
+
 if __name__ == "__main__":
     sys.exit(main())
