@@ -255,6 +255,8 @@ def mnist_strokes_heldout():
 def augment(x, rng, rot=0.2, scale=0.12, shear=0.25, shift=2.0, alpha=30.0, sigma=4.0, width=True):
     """Random affine + elastic distortion (+ stroke width change) of a batch (N, 28, 28)."""
     n = len(x)
+    if n == 0:  # a source left out (train.py --leave-out): nothing drawn from rng
+        return x.astype(np.float32)
     th = rng.uniform(-rot, rot, n)
     sx = np.exp(rng.uniform(-scale, scale, n)); sy = sx * np.exp(rng.uniform(-0.08, 0.08, n))
     sh = rng.uniform(-shear, shear, n)

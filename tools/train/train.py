@@ -66,17 +66,36 @@ def main():
                                      "digits by their label, the rest pulled to uniform with --pieces-weight")
     ap.add_argument("--pieces-per-epoch", type=int, default=12000)
     ap.add_argument("--pieces-weight", type=float, default=1.0, help="weight of a candidate that is no digit")
+    ap.add_argument("--sources", help="train on these writer sources (sources.py; comma-separated, or \"all\"): "
+                                      "their stroke drawings take the synthetic set's place (--synth-per-epoch of "
+                                      "them each epoch), MNIST's images and skeletons come only with \"mnist\", "
+                                      "the non-digits only from the sources that draw them")
+    ap.add_argument("--leave-out", help="with --sources, leave this source out (leave-one-source-out, loso.py)")
     args = ap.parse_args()
     # The first N writers of a seed are the same whatever N: a larger set extends a smaller one.
     data.TRAIN_WRITERS = args.synth_writers
     data.ND_TRAIN = (args.nondigit_writers,) + data.ND_TRAIN[1:]
     os.makedirs(OUT, exist_ok=True)
     t0 = time.time()
-    xm, ym, xh, yh = data.mnist_split()
-    xs, ys = data.synthetic_train()
-    xk, yk = data.mnist_strokes_train()
-    xt, yt, _ = data.synthetic_test()
-    xn = data.nondigits_train()
+    if args.sources:
+        import sources
+        names = sources.available() if args.sources == "all" else args.sources.split(",")
+        names = [n for n in names if n != args.leave_out]
+        assert not args.hard_writers or "synth" in names, "--hard-writers draws synth's writers"
+        (xs, ys), (xm, ym), (xk, yk), xn = sources.training_images(names)
+        # What the periodic line prints: the calibration splits of the sources
+        # trained on (never a left-out source's, never a test split).
+        cal = [r for n in names for r in sources.drawings(n, "calib")]
+        xh, yh = data.render([r[3] for r in cal]), np.array([r[0] for r in cal], np.int32)
+        xt, yt = xh[:0], yh[:0]
+        args.skeleton_per_epoch = min(args.skeleton_per_epoch, len(yk))
+        print(f"sources: {', '.join(names)}", flush=True)
+    else:
+        xm, ym, xh, yh = data.mnist_split()
+        xs, ys = data.synthetic_train()
+        xk, yk = data.mnist_strokes_train()
+        xt, yt, _ = data.synthetic_test()
+        xn = data.nondigits_train()
     if args.touching_pairs:
         xn = np.concatenate([xn, data.touching_pairs_train(args.touching_pairs)])
     xq, yq = data.hard_pairs_train(args.hard_writers) if args.hard_writers else \
@@ -196,7 +215,8 @@ def main():
             i += 1
         msg = f"epoch {ep + 1}/{args.epochs} loss {float(np.mean(losses)):.4f} ({time.time() - te:.1f}s)"
         if (ep + 1) % 5 == 0 or ep + 1 == args.epochs:
-            msg += f" mnist-heldout {acc(params, xh, yh):.4f} synth-test {acc(params, xt, yt):.4f}"
+            msg += (f" calibration {acc(params, xh, yh):.4f}" if args.sources else
+                    f" mnist-heldout {acc(params, xh, yh):.4f} synth-test {acc(params, xt, yt):.4f}")
         print(msg, flush=True)
     np.savez(args.out, **{k: np.asarray(v, np.float32) for k, v in params.items()})
     print(f"trained in {time.time() - t0:.0f}s -> {args.out}", flush=True)

@@ -1,0 +1,196 @@
+"""A reader that learns each player's hand (issue 43): the Python twin of `PlayerHand`.
+
+The network's last hidden layer h (fc1 after its ReLU, 64 values for
+mindpad-cnn-v1) is where a digit's shape has become "which digit": the
+logits are W h + b. For each digit c the reader knows the mean hidden vector
+mu_c of everyone's drawings of it (the `hand` metadata of the weights). A
+player's hand keeps, for each digit, how many of their own drawings of it were
+learned (n_c) and their mean hidden vector m_c. Reading a drawing of theirs,
+digit c's calibrated logit gets
+
+    lambda * [ (p_c - mu_c) . h - (|p_c|^2 - |mu_c|^2) / 2 ] / sigma2,
+    p_c = (n_c m_c + k mu_c) / (n_c + k)
+
+which is how much nearer h lies to the player's own prototype p_c than to
+everyone's mu_c (the difference of the two squared distances over 2 sigma2):
+a digit the player never taught moves nothing (p_c = mu_c), one taught once
+moves a little (k shrinks p_c towards mu_c), and the shift is a per-player
+last layer (a weight and a bias per digit) that costs 10 x 64 multiply-adds.
+
+What a hand learns from, and only that (never the question's expected answer
+used to read): a digit the player tapped in a choice, or a drawing read
+outright with confidence at least `learn_above` and graded right. n_c stops
+at `n_max`, so a hand keeps following its player (an exponential mean).
+
+usage: .venv/bin/python adapt.py --simulate [--folds templates,fonts] [--writers 100]
+       [--noise 0.02] [--grid]
+  The writers of each fold's left-out source (test split, a consistent hand
+  each) answer `--answers` questions in turn, read by that fold's network
+  (trained and calibrated without their source) with and without their hand;
+  prints the error rates per stretch of answers and writes out/adapt_curve.png.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+import numpy as np
+
+import data
+import export
+import loso
+import sources
+
+# The hand's constants (chosen by --grid on the folds' writers; exported into the
+# weights' `hand` metadata with mu and sigma2).
+LAMBDA, SHRINK, N_MAX, LEARN_ABOVE = 1.0, 2.0, 64, 0.98
+
+
+def hidden(p, x):
+    """fc1's output after its ReLU for a batch of images (float32, as the server computes)."""
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+    dn = ("NHWC", "HWIO", "NHWC")
+    q = {k: jnp.asarray(v) for k, v in p.items()}
+
+    def conv(h, w, b, pad):
+        return lax.conv_general_dilated(h, w, (1, 1), pad, dimension_numbers=dn, precision=lax.Precision.HIGHEST) + b
+
+    def pool(h):
+        return lax.reduce_window(h, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+    out = []
+    for i in range(0, len(x), 1000):
+        h = jnp.asarray(x[i:i + 1000])[..., None]
+        h = pool(jax.nn.relu(conv(h, q["conv1.weight"], q["conv1.bias"], "SAME")))
+        h = pool(jax.nn.relu(conv(h, q["conv2.weight"], q["conv2.bias"], "SAME")))
+        h = jax.nn.relu(conv(h, q["conv3.weight"], q["conv3.bias"], "VALID")).reshape(h.shape[0], -1)
+        out.append(np.asarray(jax.nn.relu(jnp.dot(h, q["fc1.weight"], precision=lax.Precision.HIGHEST)
+                                          + q["fc1.bias"])))
+    return np.concatenate(out) if out else np.zeros((0, p["fc1.bias"].shape[0]), np.float32)
+
+
+def population(p, x, y):
+    """(mu: each digit's mean hidden vector, sigma2: the mean squared distance of a
+    drawing's h to its digit's mean) of labelled images."""
+    h = hidden(p, x).astype(np.float64)
+    mu = np.stack([h[y == d].mean(0) for d in range(10)])
+    sigma2 = float(((h - mu[y]) ** 2).sum(1).mean())
+    return mu, sigma2
+
+
+class Hand:
+    def __init__(self, mu, sigma2, lam=LAMBDA, shrink=SHRINK, n_max=N_MAX):
+        self.mu, self.sigma2, self.lam, self.shrink, self.n_max = mu, sigma2, lam, shrink, n_max
+        self.n = np.zeros(10)
+        self.m = mu.copy()
+
+    def learn(self, h, digit):
+        self.n[digit] = min(self.n[digit] + 1, self.n_max)
+        self.m[digit] += (h - self.m[digit]) / self.n[digit]
+
+    def shift(self, h):
+        """What each digit's calibrated logit gains for this player (10,)."""
+        p = (self.n[:, None] * self.m + self.shrink * self.mu) / (self.n[:, None] + self.shrink)
+        return self.lam * ((p - self.mu) @ h - 0.5 * ((p * p).sum(1) - (self.mu * self.mu).sum(1))) / self.sigma2
+
+
+def softmax(z):
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+CHECKPOINTS = (0, 5, 10, 20, 40, 80)
+
+
+def simulate(fold, n_writers, noise, lam=LAMBDA, shrink=SHRINK, learn_above=LEARN_ABOVE, evaluation=200, seed=0):
+    """Per writer of the fold's left-out source (a consistent hand, from seeds no
+    split draws), read by the fold's network (trained and calibrated without the
+    source): the hand learns from max(CHECKPOINTS) answers in turn, as the server
+    would (a tap: the digit meant, or with probability `noise` another one; a
+    reading outright at `learn_above` or more and right: that digit); at each
+    checkpoint its outcomes on `evaluation` more drawings by the writer (the hand
+    frozen there) are recorded. Returns {checkpoint: (writers, evaluation) outcomes}."""
+    import quick_eval
+    p = quick_eval.load(loso.weights_path(fold))
+    names = [n for n in sources.available() if n != fold]
+    reader = loso.Reader(p, names)
+    xc = np.concatenate([loso.images(n, "calib") for n in names])
+    yc = np.concatenate([np.array([r[0] for r in sources.drawings(n, "calib")]) for n in names])
+    mu, sigma2 = population(p, xc, yc)
+    rng = np.random.default_rng(seed)
+    learn = max(CHECKPOINTS)
+    out = {k: [] for k in CHECKPOINTS}
+
+    def read(x, drawn):
+        z = export.logits_of(p, x)[:, :10].astype(np.float64) / reader.temperature
+        return z, hidden(p, x).astype(np.float64), np.array([loso.refusal.stroke_features(s) for s in drawn])
+
+    def outcomes(z, h, sf, y, hand):
+        zz = z + np.stack([hand.shift(v) for v in h]) if hand is not None else z
+        pr = np.exp(zz - zz.max(1, keepdims=True))
+        pr /= pr.sum(1, keepdims=True)
+        ref = loso.refusal.refused(reader.rule, loso.feature_rows(pr, sf))
+        return loso.outcomes(pr, ref, y), pr
+
+    for w in range(n_writers):
+        writer = sources.writer(fold, w)
+        digits = rng.integers(0, 10, learn + evaluation)
+        drawn = loso._as_read([writer.draw(int(d), rng) for d in digits])
+        z, h, sf = read(data.render(drawn), drawn)
+        hand = Hand(mu, sigma2, lam, shrink)
+        ev = slice(learn, None)
+        for i in range(learn + 1):
+            if i in out:
+                out[i].append(outcomes(z[ev], h[ev], sf[ev], digits[ev], hand if i else None)[0])
+            if i == learn:
+                break
+            o, pr = outcomes(z[i:i + 1], h[i:i + 1], sf[i:i + 1], digits[i:i + 1], hand)
+            label = int(digits[i]) if o[0] == "tap ok" or (o[0] == "right" and pr[0].max() >= learn_above) else None
+            if label is not None and rng.random() < noise:
+                label = int(rng.choice([c for c in range(10) if c != label]))
+            if label is not None:
+                hand.learn(h[i], label)
+    return {k: np.array(v) for k, v in out.items()}
+
+
+def report(fold, res):
+    base = (res[0] != "right").mean(1)
+    line = [f"{fold}: not read right outright, mean over writers (answers learned: %)"]
+    line.append("  " + "  ".join(f"{k}: {100 * (res[k] != 'right').mean():.2f}" for k in CHECKPOINTS))
+    after = (res[20] != "right").mean(1)
+    line.append(f"  after 20: {100 * after.mean():.2f}% vs {100 * base.mean():.2f}% unadapted "
+                f"(ratio {after.mean() / max(base.mean(), 1e-9):.2f}); worst writer {100 * (after - base).max():+.2f} points; "
+                f"writers worse by > 0.5 points: {int(((after - base) > 0.005).sum())} of {len(base)}")
+    print("\n".join(line), flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--simulate", action="store_true")
+    ap.add_argument("--folds", default="templates,fonts,synth")
+    ap.add_argument("--writers", type=int, default=100)
+    ap.add_argument("--noise", type=float, default=0.0)
+    ap.add_argument("--grid", action="store_true")
+    args = ap.parse_args()
+    folds = args.folds.split(",")
+    if args.grid:
+        for lam in (0.5, 1.0, 2.0):
+            for shrink in (1.0, 2.0, 4.0):
+                line = []
+                for fold in folds:
+                    res = simulate(fold, args.writers, args.noise, lam, shrink)
+                    base, after = (res[0] != "right").mean(1), (res[20] != "right").mean(1)
+                    line.append(f"{fold} {100 * base.mean():.2f}->{100 * after.mean():.2f} "
+                                f"worst {100 * (after - base).max():+.1f}")
+                print(f"lambda {lam} shrink {shrink}: " + " | ".join(line), flush=True)
+        return
+    if args.simulate:
+        for fold in folds:
+            report(fold, simulate(fold, args.writers, args.noise))
+
+
+if __name__ == "__main__":
+    main()
