@@ -30,6 +30,12 @@ public struct NumberReading: Sendable, Equatable {
         digits.map(\.confidence).min() ?? 0
     }
 
+    /// Whether any digit is offered as a choice (and none is no digit): the
+    /// player picks those digits before the number is graded.
+    public var hasChoices: Bool {
+        !digits.contains(where: \.unsure) && digits.contains { !$0.choices.isEmpty }
+    }
+
     /// `{"number":"3240","digits":[…]}`, what `mindpad recognize --number`
     /// writes: `digitsJSON`, with `"unsure":true` on an unsure digit.
     public var json: JSON {
@@ -38,7 +44,8 @@ public struct NumberReading: Sendable, Equatable {
 
     /// `[{"digit":3,"confidence":0.99,"box":[x0,y0,x1,y1]},…]`, the digits as the
     /// live guess carries them (which writes an unsure digit as `null`), every
-    /// number to 3 decimals.
+    /// number to 3 decimals; a digit offered as a choice has its `choices`
+    /// (`[1,7]`, likeliest first) after its box.
     public var digitsJSON: JSON { digitObjects(markingUnsure: false) }
 
     private func digitObjects(markingUnsure: Bool) -> JSON {
@@ -48,6 +55,7 @@ public struct NumberReading: Sendable, Equatable {
                 ("confidence", .double(Self.rounded(Double(d.confidence)))),
                 ("box", .array([d.box.x0, d.box.y0, d.box.x1, d.box.y1].map { .double(Self.rounded($0)) })),
             ]
+            if !d.choices.isEmpty { fields.append(("choices", .array(d.choices.map(JSON.int)))) }
             if markingUnsure && d.unsure { fields.append(("unsure", .bool(true))) }
             return .object(fields)
         })
@@ -76,15 +84,22 @@ public struct DigitReading: Sendable, Equatable {
     public let confidence: Float
     /// Where the digit's ink is, in the drawing's coordinates.
     public let box: InkBox
-    /// Read less surely than the refusal threshold of the network that read
-    /// it (`Recognition.unsure`): shown as "?", and the number is not graded.
+    /// No digit, as far as the network that read it can tell
+    /// (`Recognition.unsure`: not even its choice rule's most digits hold
+    /// its share of the probability): shown as "?", and the number is not
+    /// graded.
     public let unsure: Bool
+    /// The digits to offer for this place, likeliest first (2 or 3), when
+    /// the network that read it is unsure but these are plausible
+    /// (`Recognition.choices`); empty for a sure digit and for no digit.
+    public let choices: [Int]
 
-    public init(digit: Int, confidence: Float, box: InkBox, unsure: Bool = false) {
+    public init(digit: Int, confidence: Float, box: InkBox, unsure: Bool = false, choices: [Int] = []) {
         self.digit = digit
         self.confidence = confidence
         self.box = box
         self.unsure = unsure
+        self.choices = unsure ? [] : choices
     }
 }
 

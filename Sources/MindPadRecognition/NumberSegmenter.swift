@@ -206,7 +206,7 @@ struct NumberSegmenter {
             let d = digits[near]
             let box = InkBox(x0: min(d.box.x0, flat.x0), y0: min(d.box.y0, flat.y0),
                              x1: max(d.box.x1, flat.x1), y1: max(d.box.y1, flat.y1))
-            digits[near] = DigitReading(digit: d.digit, confidence: d.confidence, box: box, unsure: d.unsure)
+            digits[near] = DigitReading(digit: d.digit, confidence: d.confidence, box: box, unsure: d.unsure, choices: d.choices)
             digits.remove(at: k)
         }
         return digits
@@ -468,7 +468,7 @@ struct NumberSegmenter {
     mutating func recognize(_ part: InkPart) -> Recognition {
         // Rasterizing a part visits each segment once per pixel it covers.
         charge(tuning.readWork + 8 * points(of: part))
-        let r = recognizer.recognize(drawing, part: part, in: workspace)
+        let r = recognizer.recognize(drawing, part: part, in: workspace, judged: false)
         if let partRead {
             partRead(CandidatePart(strokes: part.strokes, shear: part.shear, lo: part.band.lowerBound,
                                    hi: part.band.upperBound, piece: part.piece, points: part.points),
@@ -525,16 +525,24 @@ struct NumberSegmenter {
         return points(of: part.strokes & ~(1 << UInt64(part.piece))) + part.points.count
     }
 
+    /// Adds a digit the segmenter settled on, read again where the
+    /// candidates network is unsure of it, and judged by the choice rule of
+    /// the network that read it (a sure digit, a choice, or no digit).
     mutating func emit(_ r: Recognition, _ part: InkPart) {
         guard digits.count < Recognizer.maxNumberDigits, let box = part.box(in: drawing) else { return }
         var r = r
         if let digitReader, r.confidence < tuning.candidateRereadBelow {
-            r = digitReader.recognize(drawing, part: part, in: workspace)
             if let secondReader {
-                r = r.agreeing(with: secondReader.recognize(drawing, part: part, in: workspace))
+                r = digitReader.recognize(drawing, part: part, in: workspace, judged: false)
+                    .agreeing(with: secondReader.recognize(drawing, part: part, in: workspace, judged: false),
+                              rule: digitReader.choiceRule)
+            } else {
+                r = digitReader.recognize(drawing, part: part, in: workspace)
             }
+        } else {
+            r = r.judged(by: recognizer.choiceRule, refused: r.unsure)
         }
-        digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box, unsure: r.unsure))
+        digits.append(DigitReading(digit: r.digit, confidence: r.confidence, box: box, unsure: r.unsure, choices: r.choices))
     }
 
     /// One way to read a group as k digits: its score, its digits, and what the

@@ -6,9 +6,12 @@ import MindPadJSON
 ///     {"width": W, "height": H, "strokes": [[[x, y, t_ms], ...], ...]}
 ///
 /// Output, in order, for a digit (`Mode.digit`):
-/// `{"digit": d, "confidence": p, "probabilities": [p0, ..., p9], "unsure": false}`; for a number
+/// `{"digit": d, "confidence": p, "probabilities": [p0, ..., p9], "unsure": false, "choices": []}`
+/// (`choices`: the digits to offer, likeliest first, when the reading is
+/// unsure but they are plausible; `unsure`: no digit); for a number
 /// written left to right (`Mode.number`, `Recognizer.readNumber`):
-/// `{"number":"3240","digits":[{"digit":3,"confidence":0.99,"box":[x0,y0,x1,y1]},...]}`;
+/// `{"number":"3240","digits":[{"digit":3,"confidence":0.99,"box":[x0,y0,x1,y1]},...]}`
+/// (a digit offered as a choice has `"choices":[1,7]`, one that is no digit `"unsure":true`);
 /// or `{"error": "code: reason"}` for a line that cannot be used; processing goes on.
 public enum RecognizeLines {
     /// Longer lines are refused without being parsed (10,000 points fit easily).
@@ -108,7 +111,7 @@ public enum RecognizeLines {
             if i > 0 { s += ", " }
             s += number(r.probabilities[i])
         }
-        return s + "], \"unsure\": \(r.unsure)}"
+        return s + "], \"unsure\": \(r.unsure), \"choices\": [\(r.choices.map(String.init).joined(separator: ", "))]}"
     }
 
     static func encode(_ error: RecognitionError) -> String {

@@ -26,11 +26,16 @@ public final class Recognizer: Sendable {
     /// The logits are divided by this before the softmax (temperature scaling,
     /// fitted on held-out drawings by tools/train/export.py; 1 without metadata).
     public let temperature: Float
-    /// A reading whose (calibrated) confidence is below this is `unsure`
-    /// (0 without metadata: never). A whole drawing is judged by `refusal`
-    /// instead when the model has it; an image alone, or a digit of a number,
-    /// by this.
+    /// The confidence under which the calibration set's digits are refused
+    /// 0.25 % of the time (metadata `unsure_below`, 0 without it). It no
+    /// longer decides `unsure`: a reading is a digit, a choice of digits or
+    /// no digit by `choiceRule` (and a whole drawing by `refusal` too).
+    /// Kept for tools and figures.
     public let unsureBelow: Float
+    /// Which unsure readings are offered as a choice of digits and which are
+    /// no digit at all (the metadata's `choice_below`, `choice_mass`,
+    /// `choice_max`; `ChoiceRule.standard` where missing).
+    public let choiceRule: ChoiceRule
     /// The rule that refuses a whole drawing by its confidence and its strokes
     /// (the metadata's `refusal`; nil without it).
     public let refusal: RefusalRule?
@@ -94,6 +99,7 @@ public final class Recognizer: Sendable {
         }
         temperature = try calibration("temperature", 1, 0.05...20)
         unsureBelow = try calibration("unsure_below", 0, 0...1)
+        choiceRule = try ChoiceRule(metadata: file.metadata)
         refusal = try file.metadata["refusal"].map { (text) throws(RecognitionError) in try RefusalRule(json: text) }
         if let side = file.metadata["grid"], side != String(Rasterizer.side) {
             throw RecognitionError(.invalidModel, detail: "grid \(side)")
@@ -148,7 +154,8 @@ public final class Recognizer: Sendable {
 
     /// Rasterizes and classifies a drawing, taps and ticks under `speckSize`
     /// left out (0: read as ink); `unsure` by the refusal rule when the model
-    /// has one. Allocates nothing unless a tap or a tick is left out.
+    /// has one, `choices` (or `unsure`) by `choiceRule`. Allocates nothing
+    /// unless a tap or a tick is left out, or a choice is offered.
     public func recognize(
         _ drawing: Drawing, in workspace: Workspace, speckSize: Double = Recognizer.speckSize
     ) throws(RecognitionError) -> Recognition {
@@ -177,11 +184,14 @@ public final class Recognizer: Sendable {
         return read
     }
 
-    /// Rasterizes and classifies one part of an already validated drawing (a digit
-    /// of a number). Allocates nothing.
-    func recognize(_ drawing: Drawing, part: InkPart, in workspace: Workspace) -> Recognition {
+    /// Rasterizes and classifies one part of an already validated drawing (a
+    /// digit of a number), judged by `choiceRule`; or, not `judged` (a
+    /// candidate the segmenter weighs), `unsure` only by the "not a digit"
+    /// output and without choices, which allocates nothing (`judged(by:)`
+    /// judges it later).
+    func recognize(_ drawing: Drawing, part: InkPart, in workspace: Workspace, judged: Bool = true) -> Recognition {
         rasterizer.rasterize(drawing, part: part, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
-        return classifyWorkspaceImage(workspace)
+        return classifyWorkspaceImage(workspace, judged: judged)
     }
 
     /// Same, with a temporary workspace (allocates; prefer the other form in loops).
@@ -207,8 +217,10 @@ public final class Recognizer: Sendable {
     /// logits (with an 11-output model, given that it is a digit: the number reader
     /// compares digits by them); "not a digit" only decides `unsure`, as
     /// tools/train/export.py's `unsure` does. With the drawing's strokes and a
-    /// refusal rule, the rule judges instead of the confidence threshold.
-    private func classifyWorkspaceImage(_ workspace: Workspace, strokesOf drawing: Drawing? = nil) -> Recognition {
+    /// refusal rule, the rule may refuse the drawing as no digit; otherwise
+    /// `choiceRule` says whether it is read surely, offered as a choice of
+    /// digits, or no digit.
+    private func classifyWorkspaceImage(_ workspace: Workspace, strokesOf drawing: Drawing? = nil, judged: Bool = true) -> Recognition {
         network.forward(workspace)
         let l = workspace.logits
         var best = 0
@@ -223,12 +235,16 @@ public final class Recognizer: Sendable {
         p /= SIMD16(repeating: sum)
         let notADigit = network.outputs == 11 && l[10] > l[best]
         let probabilities = DigitProbabilities(p)
+        guard judged else {
+            return Recognition(digit: best, confidence: p[best], probabilities: probabilities, unsure: notADigit)
+        }
         let refused = if let refusal, let drawing {
             refusal.refuses(RefusalRule.features(probabilities, rasterizer.shape(of: drawing)))
         } else {
-            p[best] < unsureBelow
+            false
         }
-        return Recognition(digit: best, confidence: p[best], probabilities: probabilities, unsure: notADigit || refused)
+        return Recognition(digit: best, confidence: p[best], probabilities: probabilities, unsure: false)
+            .judged(by: choiceRule, refused: notADigit || refused)
     }
 
     /// Per-thread scratch memory: the image, every layer's activations and where
