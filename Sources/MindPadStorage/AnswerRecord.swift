@@ -32,12 +32,19 @@ public struct AnswerRecord: Codable, Sendable, Equatable {
     /// coordinates and times in ms). nil for typed and tapped answers, and
     /// for drawings past the run's point bound (`GameResultRecord.bounded`).
     public var strokes: [[[Double]]]?
+    /// A drawn answer the player picked among the readings offered
+    /// (migration 0014): JSON text, each place picked with what was
+    /// offered there, likeliest first, and the digit tapped,
+    /// `[{"place":0,"options":[1,7],"tapped":7}]`. nil when no choice was
+    /// offered (and for typed and tapped answers).
+    public var choice: String?
 
     public init(seq: Int, questionID: String, prompt: String, answer: String, expected: String?, correct: Bool,
-                points: Int, input: String, confidence: Double?, askedMs: Int, answeredMs: Int, strokes: [[[Double]]]?) {
+                points: Int, input: String, confidence: Double?, askedMs: Int, answeredMs: Int, strokes: [[[Double]]]?,
+                choice: String? = nil) {
         (self.seq, self.questionID, self.prompt, self.answer, self.expected) = (seq, questionID, prompt, answer, expected)
         (self.correct, self.points, self.input, self.confidence) = (correct, points, input, confidence)
-        (self.askedMs, self.answeredMs, self.strokes) = (askedMs, answeredMs, strokes)
+        (self.askedMs, self.answeredMs, self.strokes, self.choice) = (askedMs, answeredMs, strokes, choice)
     }
 
     /// The strokes as JSON text, `[[[x,y,t],…],…]`, each number printed as
@@ -72,7 +79,7 @@ public struct AnswerRecord: Codable, Sendable, Equatable {
     public var pointCount: Int { strokes?.reduce(0) { $0 + $1.count } ?? 0 }
 
     private enum CodingKeys: String, CodingKey {
-        case seq, questionID, prompt, answer, expected, correct, points, input, confidence, askedMs, answeredMs, strokes
+        case seq, questionID, prompt, answer, expected, correct, points, input, confidence, askedMs, answeredMs, strokes, choice
     }
 
     /// Journal lines carry the strokes as JSON text (`strokesText`): fast to
@@ -92,6 +99,8 @@ public struct AnswerRecord: Codable, Sendable, Equatable {
         answeredMs = try c.decode(Int.self, forKey: .answeredMs)
         strokes = try c.decodeIfPresent(String.self, forKey: .strokes)
             .map { try JSONDecoder().decode([[[Double]]].self, from: Data($0.utf8)) }
+        // Absent from journal lines written before choices.
+        choice = try c.decodeIfPresent(String.self, forKey: .choice)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -108,6 +117,7 @@ public struct AnswerRecord: Codable, Sendable, Equatable {
         try c.encode(askedMs, forKey: .askedMs)
         try c.encode(answeredMs, forKey: .answeredMs)
         try c.encodeIfPresent(strokes.map(Self.strokesText), forKey: .strokes)
+        try c.encodeIfPresent(choice, forKey: .choice)
     }
 
     /// Most answers kept per result; later ones are dropped.

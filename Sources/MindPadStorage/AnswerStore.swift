@@ -21,7 +21,8 @@ public struct AnswerStore {
     public func answers(ofResult resultID: String) throws -> [AnswerRecord] {
         let rows = try connection.query("""
             SELECT seq, question_id, prompt::text AS prompt, answer::text AS answer, expected::text AS expected,
-                   correct, points, input, confidence::text AS confidence, asked_ms, answered_ms, strokes::text AS strokes
+                   correct, points, input, confidence::text AS confidence, asked_ms, answered_ms, strokes::text AS strokes,
+                   choice::text AS choice
             FROM result_answers WHERE result_id = \(resultID)::uuid ORDER BY seq
             """)
         let decoder = JSONDecoder()
@@ -30,7 +31,8 @@ public struct AnswerStore {
             return AnswerRecord(seq: a.seq, questionID: a.questionID, prompt: a.prompt, answer: a.answer, expected: a.expected,
                                 correct: a.correct, points: a.points, input: a.input, confidence: a.confidence,
                                 askedMs: a.askedMs, answeredMs: a.answeredMs,
-                                strokes: try a.strokes.map { try decoder.decode([[[Double]]].self, from: Data($0.utf8)) })
+                                strokes: try a.strokes.map { try decoder.decode([[[Double]]].self, from: Data($0.utf8)) },
+                                choice: a.choice)
         }
     }
 

@@ -49,18 +49,22 @@ public struct StoredAnswer: Sendable, Equatable {
     /// `[[[x, y, t], …], …]` as received, or nil (typed, tapped, or past
     /// the per-run bound).
     public var strokes: String?
+    /// The choice the answer was picked from (migration 0014), JSON text as
+    /// PostgreSQL prints it (`AnswerRecord.choice`); nil when none was offered.
+    public var choice: String?
 
     public init(seq: Int, questionID: String, prompt: String, answer: String, expected: String?, correct: Bool, points: Int,
-                input: String, confidence: Double?, askedMs: Int, answeredMs: Int, strokes: String?) {
+                input: String, confidence: Double?, askedMs: Int, answeredMs: Int, strokes: String?, choice: String? = nil) {
         (self.seq, self.questionID, self.prompt, self.answer, self.expected) = (seq, questionID, prompt, answer, expected)
         (self.correct, self.points, self.input, self.confidence) = (correct, points, input, confidence)
-        (self.askedMs, self.answeredMs, self.strokes) = (askedMs, answeredMs, strokes)
+        (self.askedMs, self.answeredMs, self.strokes, self.choice) = (askedMs, answeredMs, strokes, choice)
     }
 }
 
 extension StoredAnswer {
     /// Row `i` of a query that selects the table's columns by their names,
-    /// with `prompt`, `answer`, `expected`, `strokes` and `confidence` as text.
+    /// with `prompt`, `answer`, `expected`, `strokes`, `choice` and
+    /// `confidence` as text (a query without `choice` reads none).
     init(_ rows: PostgresRows, _ i: Int) throws {
         self.init(seq: try ScoreStore.int(rows, "seq", i), questionID: try ScoreStore.text(rows, "question_id", i),
                   prompt: try ScoreStore.text(rows, "prompt", i), answer: try ScoreStore.text(rows, "answer", i),
@@ -68,7 +72,7 @@ extension StoredAnswer {
                   points: try ScoreStore.int(rows, "points", i), input: try ScoreStore.text(rows, "input", i),
                   confidence: rows.value("confidence", row: i).flatMap(Double.init),
                   askedMs: try ScoreStore.int(rows, "asked_ms", i), answeredMs: try ScoreStore.int(rows, "answered_ms", i),
-                  strokes: rows.value("strokes", row: i))
+                  strokes: rows.value("strokes", row: i), choice: rows.value("choice", row: i))
     }
 }
 
@@ -99,7 +103,7 @@ public struct RaceStore {
             -- back exactly (0.912), where a cast to float8 would not be.
             SELECT a.result_id::text AS result_id, a.seq, a.question_id, a.prompt::text AS prompt, a.answer::text AS answer,
                    a.expected::text AS expected, a.correct, a.points, a.input, a.confidence::text AS confidence,
-                   a.asked_ms, a.answered_ms, a.strokes::text AS strokes
+                   a.asked_ms, a.answered_ms, a.strokes::text AS strokes, a.choice::text AS choice
             FROM result_answers a JOIN game_results g ON g.result_id = a.result_id
             WHERE g.race_id = \(raceID)
             ORDER BY a.result_id, a.seq

@@ -142,14 +142,15 @@ public struct ScoreStore {
                 -- writes none again). Prompts, answers and strokes travel
                 -- as JSON text and land as jsonb.
                 INSERT INTO result_answers (result_id, seq, question_id, prompt, answer, expected, correct, points, input,
-                                            confidence, asked_ms, answered_ms, strokes, finished_at)
+                                            confidence, asked_ms, answered_ms, strokes, choice, finished_at)
                 SELECT DISTINCT ON (ins.result_id, a.seq) ins.result_id, a.seq, a.question_id, a.prompt::jsonb,
                        a.answer::jsonb, a.expected::jsonb, a.correct, a.points, a.input, a.confidence, a.asked_ms,
-                       a.answered_ms, a.strokes::jsonb, ins.finished_at
+                       a.answered_ms, a.strokes::jsonb, a.choice::jsonb, ins.finished_at
                 FROM ins JOIN input ON input.result_id = ins.result_id,
                      LATERAL jsonb_to_recordset(input.answers) AS a (
                          seq int, question_id text, prompt text, answer text, expected text, correct boolean,
-                         points int, input text, confidence real, asked_ms int, answered_ms int, strokes text)
+                         points int, input text, confidence real, asked_ms int, answered_ms int, strokes text,
+                         choice text)
                 ORDER BY ins.result_id, a.seq, input.i
             ), leveled AS (
                 SELECT result_id, player_id, game, level, correct, duration_ms, finished_at FROM ins WHERE level IS NOT NULL
@@ -402,11 +403,14 @@ public struct ScoreStore {
         let asked_ms, answered_ms: Int
         /// JSON text (`AnswerRecord.strokesText`): fast to write.
         let strokes: String?
+        /// JSON text (`AnswerRecord.choice`).
+        let choice: String?
 
         init(_ a: AnswerRecord) {
             (seq, question_id, prompt, answer, expected) = (a.seq, a.questionID, a.prompt, a.answer, a.expected)
             (correct, points, input, confidence) = (a.correct, a.points, a.input, a.confidence)
             (asked_ms, answered_ms, strokes) = (a.askedMs, a.answeredMs, a.strokes.map(AnswerRecord.strokesText))
+            choice = a.choice
         }
     }
 

@@ -45,8 +45,10 @@ import Testing
         #expect(read.count == wanted.count)
         for (r, w) in zip(read, wanted) {
             #expect(same(r.prompt, w.prompt) && same(r.answer, w.answer) && same(r.expected, w.expected), "#\(w.seq)")
+            #expect(same(r.choice, w.choice), "#\(w.seq)")
             var r2 = r, w2 = w
             (r2.prompt, r2.answer, r2.expected, w2.prompt, w2.answer, w2.expected) = ("", "", nil, "", "", nil)
+            (r2.choice, w2.choice) = (nil, nil)
             // `real` keeps about 7 digits.
             #expect(abs((r.confidence ?? -1) - (w.confidence ?? -1)) < 1e-6, "#\(w.seq)")
             (r2.confidence, w2.confidence) = (nil, nil)
@@ -105,6 +107,49 @@ import Testing
         let kept = read.dropFirst(3).filter { $0.strokes != nil }.count
         #expect(kept == (20_000 - 16_000) / 50 && read.last?.strokes == nil)
         #expect(read.reduce(0) { $0 + $1.pointCount } <= AnswerRecord.maxPointsPerResult)
+    }
+
+    /// Issue 43: an answer picked among the readings offered keeps what was
+    /// offered and tapped (migration 0014's `choice`), through the results
+    /// statement, the journal, the answers read back and the replay's read;
+    /// only a drawn answer may have one.
+    @Test func aTappedChoiceIsKeptWithItsAnswer() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let store = ScoreStore(try db.connect())
+        let ann = try store.player("Ann")
+        let choice = #"[{"place":0,"options":[1,7],"tapped":7}]"#
+        var mine = result(ann, score: 57)
+        mine.raceID = "c7h0icetest1"
+        mine.answers = Self.answers()
+        mine.answers[0].answer = "7"
+        mine.answers[0].choice = choice
+        let number = AnswerRecord(seq: 3, questionID: "r1q3", prompt: #"{"digits":"2639"}"#, answer: #""3740""#, expected: #""3740""#,
+                                  correct: true, points: 1, input: "drawn", confidence: 0.55, askedMs: 4100, answeredMs: 6000,
+                                  strokes: Self.drawing(strokes: 4), choice: #"[{"place":1,"options":[1,7],"tapped":7},{"place":3,"options":[6,0],"tapped":0}]"#)
+        mine.answers.append(number)
+        #expect(try store.record(mine).stored)
+        let read = try AnswerStore(store.connection).answers(ofResult: mine.resultID)
+        Self.expectSame(read, mine.answers)
+        #expect(read.map { $0.choice != nil } == [true, false, false, true])
+        let runs = try RaceStore(store.connection).race("c7h0icetest1")
+        #expect(Self.same(runs.first?.answers.first?.choice, choice) && runs.first?.answers[1].choice == nil)
+        #expect(Self.same(runs.first?.answers.last?.choice, number.choice))
+        // The table takes a choice only for a drawn answer, as an array of 1 to 8 places.
+        for (input, value) in [("keypad", choice), ("drawn", #"{"place":0}"#), ("drawn", "[]")] {
+            #expect(throws: PostgresError.self, "\(input) \(value)") {
+                try store.connection.query("""
+                    UPDATE result_answers SET input = \(input), choice = \(value)::jsonb
+                    WHERE result_id = \(mine.resultID)::uuid AND seq = 0
+                    """)
+            }
+        }
+        // The journal carries it.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("choice-journal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = try ResultJournal(directory: dir)
+        try journal.append([mine])
+        #expect(try ResultJournal(directory: dir).pending().first?.answers.map(\.choice) == mine.answers.map(\.choice))
     }
 
     /// Journal lines carry answers with strokes; a line written before

@@ -19,6 +19,8 @@ import Synchronization
 /// | `mindpad_service_lag_seconds` | histogram | — how late the service thread ran a timer due every 50 ms (a long turn, or a wait for a core): what every connection waited |
 /// | `mindpad_recognition_reused_total` | counter | — submits graded from their live guess's reading (the drawing unchanged), not read again |
 /// | `mindpad_number_readings_cut_short_total` | counter | — number readings that ran into the work limit (`NumberReadingTuning.workLimit`): drawings that are no handwriting, such as scribbles |
+/// | `mindpad_choices_offered_total` | counter | — submitted drawings read unsurely and offered as a choice of digits (`choice`, issue 43) |
+/// | `mindpad_choices_taken_total` | counter | — choices answered by a tap (`choose`) and graded |
 /// | `mindpad_db_query_seconds` | histogram | `operation` (`record_result`: hand-over to outcome; `record_results_batch`: one batch statement; `journal_commit`: one group's journal write + fsync; `apply_boards`: one boards statement after the results, migration 0013; `scores_api`) |
 /// | `mindpad_result_batch_size` | histogram | — results written per batch statement |
 /// | `mindpad_journal_backlog` | gauge | — results waiting in the journal |
@@ -36,6 +38,10 @@ public final class ServerMetrics: Sendable {
     public let serviceLag: DurationHistogram
     public let readingsReused: Counter
     public let numberReadingsCutShort: Counter
+    /// Unsure readings offered as a choice of digits (`choice` sent), and
+    /// the choices answered with a `choose` that was graded.
+    public let choicesOffered: Counter
+    public let choicesTaken: Counter
     public let resultBatchSize: ValueHistogram
     private let counters = Mutex<[String: Counter]>([:])
     /// The message counters by type alone: counted for every message on the
@@ -75,6 +81,10 @@ public final class ServerMetrics: Sendable {
                                                                      "Submits graded from the reading of their live guess, the drawing unchanged"))
         numberReadingsCutShort = registry.makeCounter(descriptor: Self.name("mindpad_number_readings_cut_short_total",
                                                                             "Number readings that ran into the work limit: drawings that are no handwriting"))
+        choicesOffered = registry.makeCounter(descriptor: Self.name("mindpad_choices_offered_total",
+                                                                    "Submitted drawings read unsurely and offered as a choice of digits (choice sent)"))
+        choicesTaken = registry.makeCounter(descriptor: Self.name("mindpad_choices_taken_total",
+                                                                  "Choices answered by a tap (choose) and graded"))
         resultBatchSize = registry.makeValueHistogram(descriptor: Self.name("mindpad_result_batch_size", "Results written per batch statement"),
                                                       buckets: [1, 2, 4, 8, 16, 32, 64, 128])
     }

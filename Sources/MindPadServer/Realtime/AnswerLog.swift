@@ -32,6 +32,9 @@ struct AnswerLog {
         let answeredMs: Int
         /// Drawn answers only: the drawing as received.
         let strokes: [[StrokePoint]]?
+        /// Drawn answers picked among the readings offered (`choice`,
+        /// `choose`): what was offered and tapped.
+        let choice: TappedChoice?
     }
 
     private var runs: [PlayerID: [Entry]] = [:]
@@ -50,7 +53,7 @@ struct AnswerLog {
     /// run, nothing more is kept).
     mutating func add(_ player: PlayerID, question: QuestionID, prompt: JSON, answer: JSON, expected: JSON?, correct: Bool,
                       points: Int, input: Input, confidence: Double?, askedAfter: RaceDuration, answeredAfter: RaceDuration,
-                      strokes: [[StrokePoint]]?) {
+                      strokes: [[StrokePoint]]?, choice: TappedChoice? = nil) {
         let seq = runs[player, default: []].count
         guard seq < AnswerRecord.maxPerResult else { return }
         var strokes = input == .drawn ? strokes : nil
@@ -61,7 +64,7 @@ struct AnswerLog {
             seq: seq, question: question, prompt: prompt, answer: answer, expected: expected, correct: correct,
             points: points, input: input, confidence: input == .drawn ? confidence : nil,
             askedMs: Int(askedAfter.milliseconds), answeredMs: Int(max(answeredAfter, askedAfter).milliseconds),
-            strokes: strokes))
+            strokes: strokes, choice: input == .drawn ? choice : nil))
     }
 
     /// The racer's run is over: their answers, taken out of the log.
@@ -72,13 +75,14 @@ struct AnswerLog {
 }
 
 extension AnswerLog.Entry {
-    /// The wire form (`finished.result.answers`, docs/protocol.md): no strokes.
+    /// The wire form (`finished.result.answers`, docs/protocol.md): no
+    /// strokes; `choice` only for an answer tapped among readings offered.
     var json: JSON {
         .object(omittingNils: [
             ("seq", .int(seq)), ("question", .string(question.wire)), ("prompt", prompt), ("answer", answer),
             ("expected", expected), ("correct", .bool(correct)), ("points", .int(points)),
             ("input", .string(input.rawValue)), ("confidence", confidence.map { .double(ServerMessage.rounded($0)) }),
-            ("asked_ms", .int(askedMs)), ("answered_ms", .int(answeredMs)),
+            ("choice", choice?.json), ("asked_ms", .int(askedMs)), ("answered_ms", .int(answeredMs)),
         ])
     }
 
@@ -87,6 +91,6 @@ extension AnswerLog.Entry {
         AnswerRecord(seq: seq, questionID: question.wire, prompt: prompt.text, answer: answer.text, expected: expected?.text,
                      correct: correct, points: points, input: input.rawValue, confidence: confidence,
                      askedMs: askedMs, answeredMs: answeredMs,
-                     strokes: strokes.map { $0.map { $0.map { [$0.x, $0.y, $0.t] } } })
+                     strokes: strokes.map { $0.map { $0.map { [$0.x, $0.y, $0.t] } } }, choice: choice?.json.text)
     }
 }

@@ -27,11 +27,15 @@ enum ClientMessage: Sendable {
     /// A handwriting kind's answer is the drawing (`answer` absent); a tap
     /// or move kind's is `answer`, in the kind's `Answer` form.
     case submit(question: QuestionID, answer: JSON?)
+    /// The player's pick among the readings a `choice` offered for
+    /// `question`: a digit (7 or "7"), or a number's digits as a string
+    /// with each unsure place picked ("3740"). Checked by the hub.
+    case choose(question: QuestionID, answer: JSON)
 
     /// The client message types, as the protocol names them.
     enum Kind: String, Sendable, CaseIterable {
         case identify, createRoom = "create_room", joinRoom = "join_room", leaveRoom = "leave_room"
-        case ready, start, rematch, points, clear, undo, submit
+        case ready, start, rematch, points, clear, undo, submit, choose
     }
 
     var kind: Kind {
@@ -47,6 +51,7 @@ enum ClientMessage: Sendable {
         case .clear: .clear
         case .undo: .undo
         case .submit: .submit
+        case .choose: .choose
         }
     }
 
@@ -144,6 +149,12 @@ private struct FieldReader {
         case .submit:
             let answer = json["answer"]
             return .submit(question: try questionID(), answer: answer?.isNull == true ? nil : answer)
+        case .choose:
+            let question = try questionID()
+            guard let answer = json["answer"], !answer.isNull else {
+                throw bad("\"answer\" must be the digit or number picked, such as 7 or \"3740\".")
+            }
+            return .choose(question: question, answer: answer)
         }
     }
 

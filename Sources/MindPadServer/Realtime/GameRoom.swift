@@ -19,9 +19,10 @@ enum RoomEvent {
 
 /// An answer as the hub received it, before the room's kind reads it.
 enum SubmittedAnswer {
-    /// Handwriting, as the recognizer read it, and the strokes it was read
+    /// Handwriting, as the recognizer read it (or as the player picked it
+    /// among the readings offered: `choice`), and the strokes it was read
     /// from (kept with the answer for review and replay).
-    case handwriting(HandwrittenAnswer, confidence: Double, strokes: [[StrokePoint]])
+    case handwriting(HandwrittenAnswer, confidence: Double, strokes: [[StrokePoint]], choice: TappedChoice? = nil)
     /// A tap or a move, or an answer typed on the keypad of a game answered
     /// in handwriting (`keypad`, counted in the result): the kind's
     /// `Answer` as the client sent it.
@@ -42,6 +43,17 @@ protocol GameRoom: AnyObject {
     func handle(_ event: RoomEvent, request: String?)
     /// Whether an answer by `player` to `question` would be refused now.
     func refusal(ofAnswerBy player: PlayerID, to question: QuestionID) -> RaceError?
-    /// Grades an answer that counts at `receivedAt`.
-    func submit(_ answer: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant)
+    /// Grades an answer that counts at `receivedAt`; `request` (`submit`,
+    /// `choose`) is echoed in refusals.
+    func submit(_ answer: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant, request: String)
+    /// Whether the game takes these digits, read from a drawing, as an
+    /// answer at all (its `answer(handwritten:)`; no question's answer is asked).
+    func accepts(handwritten digits: [Int]) -> Bool
+}
+
+extension GameRoom {
+    /// Grades an answer sent with `submit`.
+    func submit(_ answer: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant) {
+        submit(answer, by: player, to: question, receivedAt: receivedAt, request: ClientMessage.Kind.submit.rawValue)
+    }
 }

@@ -53,6 +53,8 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case coordinateOutOfRange = "coordinate_out_of_range"
     case emptyDrawing = "empty_drawing"
     case unsureDrawing = "unsure_drawing"
+    case badChoice = "bad_choice"
+    case noChoice = "no_choice"
     case submitPending = "submit_pending"
     case answerNotDrawn = "answer_not_drawn"
     case answerMissing = "answer_missing"

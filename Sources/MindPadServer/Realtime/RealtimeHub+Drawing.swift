@@ -163,6 +163,11 @@ extension RealtimeHub {
         guard session.drawing.question == question, session.drawing.pointCount > 0 else {
             return reply(session, ProtocolError(.emptyDrawing, "Write your answer before submitting.", request: request))
         }
+        // The same drawing submitted again while its choice is open: the
+        // same choice (the drawing is unchanged, or the offer would be gone).
+        if let offer = session.drawing.offer, offer.question == question {
+            return reply(session, offer.message)
+        }
         session.drawing.isBeingRead = true
         session.pacer.cancel()
         let connection = session.connection
@@ -203,11 +208,58 @@ extension RealtimeHub {
             if let session {
                 reply(session, ProtocolError(.unsureDrawing, "That does not look like a digit: write it again.", request: "submit"))
             }
+        case .success(let reading) where reading.hasChoices:
+            // Unsure, but a few digits are plausible: the player picks
+            // (`choose`), and the answer counts when the tap arrives.
+            guard let session, session.drawing.question == question,
+                  let code = memberships[player], let room = rooms[code] else { return }
+            // The rules first, as for the submit: no choice for an answer
+            // that could not count any more (the race ended meanwhile).
+            if let refusal = room.refusal(ofAnswerBy: player, to: question) {
+                return reply(session, ProtocolError(refusal, request: "submit"))
+            }
+            switch ChoiceOffer.make(question: question, reading: reading, strokes: strokes,
+                                    accepts: { room.accepts(handwritten: $0) }) {
+            case .offer(let offer):
+                session.drawing.offer = offer
+                metrics.choicesOffered.increment()
+                reply(session, offer.message)
+            case .grade(let digits):
+                room.submit(.handwriting(HandwrittenAnswer(digits: digits), confidence: reading.confidence, strokes: strokes),
+                            by: player, to: question, receivedAt: receivedAt)
+            }
         case .success(let reading):
             guard let code = memberships[player], let room = rooms[code] else { return }
             room.submit(.handwriting(reading.handwritten, confidence: reading.confidence, strokes: strokes),
                         by: player, to: question, receivedAt: receivedAt)
         }
+    }
+
+    /// The player's pick among the readings `choice` offered: graded as
+    /// their answer, at the moment it arrived, with the drawing and what
+    /// was offered. The race rules are asked first (as for `submit`); a
+    /// pick that is not one of the readings offered is refused and the
+    /// offer stays; with no offer open (withdrawn by a change of the
+    /// drawing, or never made) there is nothing to pick.
+    func choose(question: QuestionID, answer: JSON, player: Session.Player, session: Session) {
+        let request = ClientMessage.Kind.choose.rawValue
+        guard let room = room(of: player, session: session, request: request) else { return }
+        if let refusal = room.refusal(ofAnswerBy: player.id, to: question) {
+            return reply(session, ProtocolError(refusal, request: request))
+        }
+        guard session.drawing.question == question, let offer = session.drawing.offer, offer.question == question else {
+            return reply(session, ProtocolError(.noChoice, "There is no choice open for this question: submit your drawing again.",
+                                                request: request))
+        }
+        guard let digits = offer.pick(answer) else {
+            return reply(session, ProtocolError(.badChoice, offer.refusal, request: request))
+        }
+        let receivedAt = transport.now
+        session.drawing.offer = nil
+        metrics.choicesTaken.increment()
+        room.submit(.handwriting(HandwrittenAnswer(digits: digits), confidence: offer.reading.confidence, strokes: offer.strokes,
+                                 choice: offer.tapped(digits)),
+                    by: player.id, to: question, receivedAt: receivedAt, request: request)
     }
 }
 
@@ -225,7 +277,8 @@ enum DrawingReading: Sendable {
     }
 
     /// The recognizer could not tell a digit (of a number: any of its
-    /// digits): not graded (`unsure_drawing`).
+    /// digits): not graded (`unsure_drawing`). A reading with choices is
+    /// not unsure: it is offered (`hasChoices`).
     var unsure: Bool {
         switch self {
         case .digit(let r): r.unsure

@@ -183,6 +183,8 @@ public final class RealtimeHub: @unchecked Sendable {
             undo(stroke: stroke, question: question, session: session)
         case .submit(let question, let answer):
             submit(question: question, answer: answer, player: player, session: session)
+        case .choose(let question, let answer):
+            choose(question: question, answer: answer, player: player, session: session)
         }
     }
 

@@ -42,7 +42,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     /// This round's graded answers of each racer, until their run ends.
     private var answers = AnswerLog()
     /// The answer being fed, as it came in: how, and its drawing.
-    private var submitting: (player: PlayerID, input: AnswerLog.Input, strokes: [[StrokePoint]]?)?
+    private var submitting: (player: PlayerID, input: AnswerLog.Input, strokes: [[StrokePoint]]?, choice: TappedChoice?)?
     /// The last `spectating` sent (the leader's question as it stood), so
     /// spectators hear only of changes.
     private var spectated: OutgoingMessage?
@@ -98,10 +98,14 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         race.refusal(ofAnswerBy: player, to: question, at: hub.transport.now)
     }
 
-    func submit(_ submitted: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant) {
-        let request = ClientMessage.Kind.submit.rawValue
+    func accepts(handwritten digits: [Int]) -> Bool {
+        race.kind.answer(handwritten: HandwrittenAnswer(digits: digits)) != nil
+    }
+
+    func submit(_ submitted: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant,
+                request: String) {
         switch submitted {
-        case .handwriting(let reading, let confidence, let strokes):
+        case .handwriting(let reading, let confidence, let strokes, let choice):
             guard let answer = race.kind.answer(handwritten: reading) else {
                 let read = reading.digits.map(String.init).joined()
                 say(ServerMessage.error(ProtocolError(.unreadableAnswer, read.isEmpty
@@ -109,7 +113,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                     : "That reads as \(read), which cannot be an answer here; write it again.", request: request)), to: player)
                 return
             }
-            submitting = (player, .drawn, strokes)
+            submitting = (player, .drawn, strokes, choice)
             feed(.answer(player, question: question, answer, confidence: confidence), at: receivedAt, request: request)
         case .wire(let json, let keypad):
             let answer: Kind.Answer
@@ -119,7 +123,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                 say(ServerMessage.error(ProtocolError(.badAnswer, "\"answer\" is not an answer to this game: \(Self.reason(error))", request: request)), to: player)
                 return
             }
-            submitting = (player, keypad ? .keypad : .tap, nil)
+            submitting = (player, keypad ? .keypad : .tap, nil, nil)
             feed(.answer(player, question: question, answer, keypad: keypad), at: receivedAt, request: request)
         }
         submitting = nil
@@ -132,7 +136,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
                     correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
                     confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,
-                    strokes: how?.strokes)
+                    strokes: how?.strokes, choice: how?.choice)
     }
 
     private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?) {

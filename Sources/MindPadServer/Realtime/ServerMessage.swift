@@ -107,12 +107,15 @@ enum ServerMessage {
 
     /// An unsure reading (not a digit, as far as the recognizer can tell) is
     /// `"digit":null,"unsure":true`: the client shows "?", not a wrong digit.
+    /// A reading that would be offered as a choice carries it:
+    /// `"digit":1,"choices":[1,7]` (the client shows "1 or 7?").
     static func guess(question: QuestionID, recognition: Recognition, points: Int) -> OutgoingMessage {
         OutgoingMessage("guess") { out in
             out.field("question", question.wire)
             out.key("digit")
             if recognition.unsure { out.null() } else { out.int(recognition.digit) }
             if recognition.unsure { out.field("unsure", true) }
+            if !recognition.choices.isEmpty { out.field("choices", .array(recognition.choices.map(JSON.int))) }
             out.field("confidence", rounded(Double(recognition.confidence)))
             out.field("points", points)
         }
@@ -121,9 +124,12 @@ enum ServerMessage {
     /// A `drawn_number` game's live reading: the number, the least sure
     /// digit's confidence, and each digit with its box in the coordinates of
     /// the strokes the client sent. An unsure digit (`DigitReading.unsure`)
-    /// is `"digit":null` and `?` in `number`.
+    /// is `"digit":null` and `?` in `number`; a digit that would be offered
+    /// as a choice keeps its likeliest `digit`, adds its `choices`, and is
+    /// `?` in `number` too.
     static func guess(question: QuestionID, number: NumberReading, points: Int) -> OutgoingMessage {
         let unsure = number.digits.map(\.unsure)
+        let open = number.digits.map { $0.unsure || !$0.choices.isEmpty }
         var digits = number.digitsJSON
         var text = number.number
         if unsure.contains(true), case .array(let items) = digits {
@@ -131,7 +137,9 @@ enum ServerMessage {
                 guard unsure, case .object(let fields) = item else { return item }
                 return .object(fields.map { $0.0 == "digit" ? ($0.0, .null) : $0 })
             })
-            text = String(zip(text, unsure).map { $1 ? "?" : $0 })
+        }
+        if open.contains(true) {
+            text = String(zip(text, open).map { $1 ? "?" : $0 })
         }
         return OutgoingMessage("guess") { out in
             out.field("question", question.wire)

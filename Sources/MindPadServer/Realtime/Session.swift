@@ -78,6 +78,10 @@ struct DrawingBuffer {
     /// the pool's queue). Every change of the drawing drops it (`changed`),
     /// so it is always a reading of the drawing as it is now.
     private(set) var currentReading: DrawingReading?
+    /// The submitted drawing's reading offered as a choice (`choice`), until
+    /// the player picks (`choose`) or the drawing changes: a batch, an
+    /// undo, a clear or a new question withdraws it (a submit reads again).
+    var offer: ChoiceOffer?
 
     mutating func reset(to question: QuestionID?) {
         self.question = question
@@ -97,6 +101,7 @@ struct DrawingBuffer {
     private mutating func changed() {
         revision &+= 1
         currentReading = nil
+        offer = nil
     }
 
     var drawing: Drawing { Drawing(strokes: strokes) }

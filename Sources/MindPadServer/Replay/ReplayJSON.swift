@@ -63,13 +63,15 @@ enum ReplayJSON {
     }
 
     /// One answer as `finished.result.answers` has it (contract §2), with
-    /// its `strokes` (null when none were kept).
+    /// its `strokes` (null when none were kept); `choice` when it was
+    /// picked among readings offered.
     static func answer(_ a: StoredAnswer) throws -> JSON {
         .object(omittingNils: [
             ("seq", .int(a.seq)), ("question", .string(a.questionID)), ("prompt", try JSON.parse(a.prompt)),
             ("answer", try JSON.parse(a.answer)), ("expected", try a.expected.map { try JSON.parse($0) }),
             ("correct", .bool(a.correct)), ("points", .int(a.points)), ("input", .string(a.input)),
-            ("confidence", a.confidence.map(JSON.double)), ("asked_ms", .int(a.askedMs)), ("answered_ms", .int(a.answeredMs)),
+            ("confidence", a.confidence.map(JSON.double)), ("choice", try a.choice.map { try JSON.parse($0) }),
+            ("asked_ms", .int(a.askedMs)), ("answered_ms", .int(a.answeredMs)),
             ("strokes", try a.strokes.map { try JSON.parse($0) } ?? .null),
         ])
     }
