@@ -1,4 +1,5 @@
 import Foundation
+import MindPadRecognition
 import MindPadTestSupport
 import Testing
 
@@ -6,14 +7,18 @@ import Testing
 /// replayed against the real binary. Client lines are sent with this run's
 /// room code, token, drawings and typed answers (right or wrong, as the
 /// transcript's next `graded` says: a digit for MindPad, a number written or
-/// typed for Add-One); server lines are checked field by field, except
-/// values that differ from run to run (tokens, codes, questions and their
-/// answers, timings).
+/// typed for Add-One; where a `choice` follows, a drawing the bundled
+/// recognizer offers as a choice holding the hidden digit, and each
+/// `choose` a digit outside the options when the transcript's next line
+/// refuses it, else right or wrong as its `graded` says); server lines are
+/// checked field by field, except values that differ from run to run
+/// (tokens, codes, questions and their answers, timings, the digits offered).
 @Suite struct RealtimeProtocolDocTests {
     /// Keys whose values change between runs.
     static let variable: Set<String> = [
         "token", "prompt", "starts_in_ms", "ends_in_ms", "digit", "confidence", "answer", "expected",
         "duration_ms", "score_reached_ms", "personal_best", "previous_best", "message", "race", "asked_ms", "answered_ms",
+        "options", "tapped",
     ]
     /// Messages whose number and order depend on timing.
     static let timingDependent: Set<String> = ["progress", "room_updated", "guess"]
@@ -41,18 +46,22 @@ import Testing
         }
     }
 
-    @Test func theExampleTranscriptsAreTheMindPadRaceAndTheAddOneRace() throws {
+    @Test func theExampleTranscriptsAreTheMindPadRaceTheAddOneRaceAndAChoice() throws {
         let sections = try Self.transcripts()
-        #expect(sections.count == 2)
+        #expect(sections.count == 3)
         #expect(sections.allSatisfy { lines in lines.contains { $0.json["type"] as? String == "standings" } })
         #expect(sections.first?.count ?? 0 > 40)
         let games = sections.map { lines in
             lines.compactMap { (($0.json["room"] as? [String: Any])?["game"] as? String) }.first
         }
-        #expect(games == ["mindpad", "addone"])
+        #expect(games == ["mindpad", "addone", "mindpad"])
+        // The third offers a choice, refuses a pick and grades one.
+        let types = sections[2].map { $0.json["type"] as? String ?? "" }
+        #expect(types.contains("choice") && types.filter { $0 == "choose" }.count == 2)
+        #expect(sections[2].contains { $0.json["code"] as? String == "bad_choice" })
     }
 
-    @Test(arguments: 0..<2) func theExampleTranscriptReplays(section: Int) throws {
+    @Test(arguments: 0..<3) func theExampleTranscriptReplays(section: Int) throws {
         let lines = try Self.transcripts()[section]
         let (db, server, port) = try RealtimeLiveTests.startServer(timeAttackSeconds: "5")
         defer { db.drop(); _ = server.stop() }
@@ -65,6 +74,7 @@ import Testing
         var roomCode: String?
         var questions: [String: [String: Any]] = [:]  // client → last question message
         var drawn: Set<String> = []  // client/question already drawn
+        var offered: [String: [Int]] = [:]  // client → the options of its last `choice`
 
         for (i, line) in lines.enumerated() {
             let client = clients[line.client]!
@@ -77,10 +87,18 @@ import Testing
                 let graded = lines[(i + 1)...].first { $0.client == line.client && !$0.outgoing && $0.json["type"] as? String == "graded" }
                 let right = graded?.json["correct"] as? Bool ?? true
                 let addOneDigits = (questions[line.client]?["prompt"] as? [String: Any])?["digits"] as? String
+                // What the server says to this client next, before its next `graded`.
+                let ahead = lines[(i + 1)...].filter { $0.client == line.client && !$0.outgoing }
+                let untilGraded = ahead.prefix { $0.json["type"] as? String != "graded" }
                 if type == "points" {
                     let id = message["question"] as! String
                     guard drawn.insert("\(line.client)/\(id)").inserted else { continue }
-                    if let digits = addOneDigits {
+                    if untilGraded.contains(where: { $0.json["type"] as? String == "choice" }) {
+                        let expected = expectedDigit(try #require(questions[line.client]))
+                        let ambiguous = try #require(try DigitTemplates.ambiguous(expected, recognizer: try Recognizer.bundled()),
+                                                     "no drawing of \(expected) is offered as a choice")
+                        try client.draw(strokes: ambiguous.strokes, question: id, batches: 2, waitForGuess: false)
+                    } else if let digits = addOneDigits {
                         let answer = DigitTemplates.addOne(digits)
                         try client.drawNumber(right ? answer : DigitTemplates.addOne(answer), question: id, waitForGuess: false)
                     } else {
@@ -88,6 +106,22 @@ import Testing
                         try client.draw(right ? expected : (expected + 1) % 10, question: id, waitForGuess: false)
                     }
                     continue
+                }
+                // A pick: outside the options when the transcript refuses it; else
+                // right, or an offered wrong one, as its `graded` says.
+                if type == "choose" {
+                    let options = try #require(offered[line.client])
+                    let expected = expectedDigit(try #require(questions[line.client]))
+                    if ahead.first?.json["type"] as? String == "error" {
+                        message["answer"] = (0..<10).first { !options.contains($0) }
+                    } else {
+                        message["answer"] = right ? expected : try #require(options.first { $0 != expected })
+                    }
+                }
+                // A typed MindPad digit, right or wrong.
+                if type == "submit", message["answer"] is Int, addOneDigits == nil, let question = questions[line.client] {
+                    let expected = expectedDigit(question)
+                    message["answer"] = right ? expected : (expected + 1) % 10
                 }
                 // A typed Add-One answer (digits only; a mistyped one is sent as written).
                 if type == "submit", let typed = message["answer"] as? String, typed.allSatisfy(\.isASCIIDigit),
@@ -113,6 +147,7 @@ import Testing
             if type == "identified", let token = received["token"] as? String { tokens[line.client] = token }
             if type == "room", roomCode == nil { roomCode = received["code"] as? String }
             if type == "question" { questions[line.client] = received }
+            if type == "choice" { offered[line.client] = received["options"] as? [Int] }
             let differences = Self.differences(line.json, received, path: "\(line.client) \(type)", topLevel: true)
             #expect(differences.isEmpty, "transcript line \(i): \(differences)")
         }
