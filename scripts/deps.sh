@@ -23,6 +23,13 @@ if [ "$purpose" = test ]; then
     # compose validation, the cluster test's balancer, the e2e suites' Python,
     # and the browser tests.
     wanted+=(docker-compose haproxy python3 python3-venv chromium chromium-driver fonts-wqy-microhei)
+    # tools/train/writers_fonts.py: handwriting-like fonts whose digits are traced into
+    # pen strokes (the "fonts" source of writers; its tests check this list).
+    wanted+=(hershey-fonts-data fonts-averia-gwf fonts-breip fonts-bwht fonts-comic-neue
+             fonts-dancingscript fonts-dkg-handwriting fonts-ecolier-court fonts-humor-sans
+             fonts-isabella fonts-kiloji fonts-kristi fonts-quicksand fonts-rufscript
+             fonts-sil-andika fonts-sjfonts fonts-staypuft fonts-tomsontalks fonts-urw-base35
+             fonts-yozvox-yozfont)
 fi
 
 missing=()
