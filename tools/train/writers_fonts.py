@@ -547,20 +547,42 @@ def _fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     return out
 
 
+def _label(mask: np.ndarray) -> np.ndarray:
+    """8-connected components of mask (labels from 1, 0 outside): runs of each row are
+    joined to the runs they touch in the row above (union-find over the runs)."""
+    runs = []  # (row, start, end inclusive)
+    for r in range(mask.shape[0]):
+        d = np.diff(np.concatenate([[0], mask[r].astype(np.int8), [0]]))
+        for a_, b_ in zip(np.nonzero(d == 1)[0], np.nonzero(d == -1)[0] - 1):
+            runs.append((r, int(a_), int(b_)))
+    parent = list(range(len(runs)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]; i = parent[i]
+        return i
+    prev: list = []
+    i = 0
+    while i < len(runs):
+        r = runs[i][0]
+        cur = []
+        while i < len(runs) and runs[i][0] == r:
+            cur.append(i); i += 1
+        for k in cur:
+            for j in prev:
+                if runs[j][0] == r - 1 and runs[j][1] <= runs[k][2] + 1 and runs[k][1] <= runs[j][2] + 1:
+                    parent[find(j)] = find(k)
+        prev = cur
+    lab = np.zeros(mask.shape, np.int32)
+    for k, (r, a_, b_) in enumerate(runs):
+        lab[r, a_:b_ + 1] = find(k) + 1
+    return lab
+
+
 def _lost_dots(mask: np.ndarray, sk: np.ndarray) -> np.ndarray:
     """Thinning can erase a small round blob (the dot of a ?) whole: give each ink
     component that has no skeleton pixel left its centre pixel back."""
-    big = np.iinfo(np.int64).max
-    lab = np.where(mask, np.arange(mask.size).reshape(mask.shape), big)
-    while True:  # each component's pixels take the smallest index in it
-        p = np.pad(lab, 1, constant_values=big)
-        m = lab.copy()
-        for dr, dq in _NB:
-            m = np.minimum(m, p[1 + dr:1 + dr + lab.shape[0], 1 + dq:1 + dq + lab.shape[1]])
-        m = np.where(mask, m, big)
-        if (m == lab).all():
-            break
-        lab = m
+    lab = _label(mask)
     out = sk.copy()
     kept = set(np.unique(lab[sk]).tolist())
     for comp in np.unique(lab[mask]):
