@@ -30,8 +30,9 @@ rasters). The shapes a slant, a width or a wobble can turn into another digit ca
 landmarks and a rule checked as drawn (a 1's flag falls 15-75 degrees below the
 horizontal on a stem within 13 degrees of upright, a long flag 18-50 on one within 8;
 a 7's stem leans at least 11 degrees and its bar is at least 0.22 of the height and
-rises at most 22 degrees; the down-stroke of a straight-topped or angular 6 leans
-14 / 18 degrees, so it is no b); a drawing that breaks it is drawn again, the writer's
+rises at most 22 degrees; a 6's top lies up and to the right of its loop's left side,
+20 degrees from upright for a curved top, 14 for a straight one and 18 for an angular
+6, so it is no 0 and no b); a drawing that breaks it is drawn again, the writer's
 slant, width and tilt eased on later tries.
 
 Interface (docs: /work/brief/sources.md): SOURCE, STYLES, make_writer(seed) -> Writer
@@ -48,7 +49,7 @@ import math
 import numpy as np
 
 SOURCE = "templates"
-VERSION = 1  # bump when the drawings change: sources.py caches sets by it
+VERSION = 2  # bump when the drawings change: sources.py caches sets by it
 PAD = 400.0
 STEP = 0.008  # template paths are sampled every STEP digit-heights
 HANDS = ("adult", "young")
@@ -292,12 +293,14 @@ def _six_straighttop(p):
 
 
 def _six_angular(p):
-    """A straight down-stroke, a sharp turn at the bottom, a flat bottom and a sharp turn
-    up: the loop's back rounds over to meet the down-stroke."""
-    sx0, lw, lt = p["sx0"], p["lw"], p["lt"]
+    """A straight slanted down-stroke, a sharp turn into a straight bottom, a sharp turn
+    up the right side, and the loop's top rounds back to the down-stroke from the right
+    (close > 0: stops short of it; never across it, or it reads as a 4)."""
+    sx0, lt = p["sx0"], p["lt"]
     xs = sx0 * (1.0 - lt)  # the down-stroke's x at the loop's top
+    lw = xs + p["lwx"]  # the loop's right side: well right of the down-stroke (a box, no triangle)
     path = _Path(sx0, 0.0).line(0.0, 1.0).line(lw, 0.96, corner=True)
-    return [path.bez((lw + 0.06, lt + 0.12), (lw * 0.55, lt - 0.08), (xs - p["close"], lt + 0.04), corner=True)]
+    return [path.bez((lw + 0.03, lt + 0.06), (0.6 * lw + 0.4 * xs, lt - 0.03), (xs + p["close"], lt + 0.02), corner=True)]
 
 
 def _six_apart(p):
@@ -624,7 +627,7 @@ def _seven_check(m):
 
 
 def _six_marks(p):
-    if "lw" in p:  # angular: the down-stroke from its top to the bottom corner
+    if "lwx" in p:  # angular: the down-stroke from its top to the bottom corner
         return {"top": (p["sx0"], 0.0), "low": (0.0, 1.0)}
     rx, ry, lcx, lcy = _six_geometry(p)
     return {"top": (p["sx0"], 0.0), "low": (lcx - rx, lcy)}
@@ -633,6 +636,11 @@ def _six_marks(p):
 def _six_check(m):
     t, l = m["top"], m["low"]
     return _deg(l[1] - t[1], t[0] - l[0]) >= 14.0  # the down-stroke leans: a 6, not a b
+
+
+def _six_curved_check(m):
+    t, l = m["top"], m["low"]
+    return _deg(l[1] - t[1], t[0] - l[0]) >= 20.0  # the top reaches up and right, clear of the loop
 
 
 def _six_angular_check(m):
@@ -684,17 +692,17 @@ SPECS: dict[str, Spec] = {s.name: s for s in [
          dict(lx0=(-0.03, 0.18), by=(0.45, 0.76), sx=(0.42, 0.6), st=(-0.05, 0.1), sb=(-0.06, 0.05), gap=(0.05, 0.1))),
     # 6
     Spec("6-round", _six_round, dict(lr=(0.24, 0.3), la=(0.9, 1.15), sx0=(0.35, 0.55), tb=(0.04, 0.14), close=(-5.0, 30.0)),
-         dict(lr=(0.2, 0.34), la=(0.85, 1.15), sx0=(0.32, 0.6), tb=(0.03, 0.18), close=(-25.0, 60.0))),
+         dict(lr=(0.2, 0.34), la=(0.85, 1.15), sx0=(0.32, 0.6), tb=(0.03, 0.18), close=(-25.0, 60.0)), marks=_six_marks, check=_six_curved_check),
     Spec("6-bigloop", _six_round, dict(lr=(0.32, 0.38), la=(0.85, 1.1), sx0=(0.42, 0.62), tb=(0.04, 0.12), close=(-5.0, 30.0)),
-         dict(lr=(0.32, 0.38), la=(0.85, 1.1), sx0=(0.42, 0.66), tb=(0.04, 0.16), close=(-25.0, 50.0))),
-    Spec("6-angular", _six_angular, dict(sx0=(0.38, 0.55), lw=(0.42, 0.56), lt=(0.4, 0.52), close=(-0.02, 0.04)),
-         dict(sx0=(0.36, 0.6), lw=(0.38, 0.6), lt=(0.38, 0.56), close=(-0.05, 0.08)), slant=(-5.0, 30.0), marks=_six_marks, check=_six_angular_check),
+         dict(lr=(0.32, 0.38), la=(0.85, 1.1), sx0=(0.42, 0.66), tb=(0.04, 0.16), close=(-25.0, 50.0)), marks=_six_marks, check=_six_curved_check),
+    Spec("6-angular", _six_angular, dict(sx0=(0.38, 0.55), lwx=(0.24, 0.34), lt=(0.45, 0.55), close=(0.0, 0.03)),
+         dict(sx0=(0.36, 0.6), lwx=(0.22, 0.38), lt=(0.44, 0.58), close=(0.0, 0.06)), slant=(-5.0, 30.0), marks=_six_marks, check=_six_angular_check),
     Spec("6-openloop", _six_round, dict(lr=(0.24, 0.3), la=(0.9, 1.15), sx0=(0.35, 0.55), tb=(0.04, 0.14), close=(-70.0, -35.0)),
-         dict(lr=(0.2, 0.38), la=(0.85, 1.15), sx0=(0.3, 0.6), tb=(0.02, 0.18), close=(-80.0, -30.0))),
+         dict(lr=(0.2, 0.38), la=(0.85, 1.15), sx0=(0.3, 0.6), tb=(0.02, 0.18), close=(-80.0, -30.0)), marks=_six_marks, check=_six_curved_check),
     Spec("6-straighttop", _six_straighttop, dict(lr=(0.24, 0.3), la=(0.95, 1.15), sx0=(0.2, 0.36), close=(-5.0, 30.0)),
          dict(lr=(0.2, 0.36), la=(0.85, 1.15), sx0=(0.18, 0.42), close=(-25.0, 60.0)), slant=(-5.0, 30.0), marks=_six_marks, check=_six_check),
     Spec("6-apart", _six_apart, dict(lr=(0.24, 0.32), la=(0.9, 1.15), sx0=(0.35, 0.55), tb=(0.04, 0.14), close=(0.0, 20.0), gap=(0.04, 0.08)),
-         dict(lr=(0.22, 0.38), la=(0.85, 1.15), sx0=(0.3, 0.6), tb=(0.02, 0.18), close=(-10.0, 40.0), gap=(0.05, 0.1))),
+         dict(lr=(0.22, 0.34), la=(0.85, 1.1), sx0=(0.36, 0.6), tb=(0.03, 0.18), close=(-10.0, 40.0), gap=(0.05, 0.1)), marks=_six_marks, check=_six_curved_check),
     # 9
     Spec("9-round", _nine_round, dict(lr=(0.2, 0.27), la=(0.95, 1.2), a0=(-25.0, 5.0), close=(-8.0, 20.0), tcurl=(0.05, 0.2)),
          dict(lr=(0.17, 0.34), la=(0.85, 1.2), a0=(-35.0, 10.0), close=(-30.0, 50.0), tcurl=(0.03, 0.25)), fixed_dir=True),
