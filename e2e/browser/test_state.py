@@ -64,6 +64,8 @@ def transcript(player, example="a two-player Time Attack race"):
             events.append(msg)
         elif msg["type"] == "submit":
             events.append({"type": "local/submit"})
+        elif msg["type"] == "choose":
+            events.append({"type": "local/choose"})
     assert len(events) > 10, f"the transcript of {player} was not found in {PROTOCOL}"
     return events
 
@@ -154,6 +156,39 @@ def test_ann_plays_the_documented_addone_race_with_her_fish(page):
     assert s["race"]["result"]["keypad_answers"] == 1 and s["race"]["result"]["score"] == 2
     assert steps[-2]["state"]["race"]["saved"]["game"] == "addone"
     assert steps[-1]["state"]["room"] is None
+
+
+def test_ann_is_offered_a_choice_and_picks(page):
+    """Issue 43's transcript: the guess with its choices, the `choice` that answers the
+    submit (not graded, the submit answered), a refused pick that keeps the offer, the
+    pick graded (the offer gone), the choice kept in the run's answers."""
+    events = transcript("ann", "a choice instead of a refusal")
+    steps = run(page, [(e, 1000 + 10 * i) for i, e in enumerate(events)])
+    s = step_after(steps, events, "guess")["state"]
+    assert s["race"]["guess"]["choices"] == [1, 7] and s["race"]["guess"]["digit"] == 1
+    s = step_after(steps, events, "choice")["state"]
+    assert s["race"]["choice"] == {"type": "choice", "question": "r1q0", "options": [1, 7]}
+    assert s["race"]["submitting"] is False and s["race"]["graded"] is None
+    s = step_after(steps, events, "local/choose")["state"]
+    assert s["race"]["submitting"] is True and s["race"]["choice"]["options"] == [1, 7]
+    refused = step_after(steps, events, "error")
+    assert refused["state"]["race"]["submitting"] is False and refused["state"]["race"]["choice"]["options"] == [1, 7]
+    assert refused["may"] is True
+    s = step_after(steps, events, "graded")["state"]
+    assert s["race"]["choice"] is None and s["race"]["graded"]["answer"] == 7 and s["race"]["score"] == 1
+    s = step_after(steps, events, "finished")["state"]
+    assert s["race"]["result"]["answers"][0]["choice"] == [{"place": 0, "options": [1, 7], "tapped": 7}]
+    # A pick withdrawn (the pad cleared, a refusal other than bad_choice, a new question): no choice.
+    more = events[:[i for i, e in enumerate(events) if e["type"] == "choice"][0] + 1]
+    tail = [{"type": "local/cleared"}, {"type": "choice", "question": "r1q0", "options": [1, 7]},
+            {"type": "error", "request": "choose", "code": "no_choice"},
+            {"type": "choice", "question": "r1q9", "options": [1, 7]}]
+    steps = run(page, [(e, 1000 + 10 * i) for i, e in enumerate(more + tail)])
+    assert steps[len(more) - 1]["state"]["race"]["choice"] is not None
+    assert steps[len(more)]["state"]["race"]["choice"] is None
+    assert steps[len(more) + 1]["state"]["race"]["choice"] is not None
+    assert steps[len(more) + 2]["state"]["race"]["choice"] is None
+    assert steps[len(more) + 3]["state"]["race"]["choice"] is None, "a choice for another question is not ours"
 
 
 def test_bo_misreads_then_leaves(page):

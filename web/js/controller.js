@@ -266,6 +266,9 @@ function handle(msg) {
       break;
     }
     case "guess": refreshInput(); break;
+    // The submit was read unsurely: the pick panel asks which digit was meant. The submit stays
+    // unanswered until graded (a reconnect sends it again, and the server offers the choice again).
+    case "choice": refreshInput(); break;
     case "graded": flow.unanswered = null; showGraded(state); tankGraded(state); break;
     case "progress": renderLanes(state); if (currentScene() === "game") showWatched(state); break;
     case "spectating": if (currentScene() === "game") { showWatched(state); renderLanes(state); } break;
@@ -364,6 +367,11 @@ function onError(msg) {
     case "points":
     case "clear":
       return;   // late batches, nothing to tell the player
+    case "choose":
+      refreshInput();
+      if (msg.code === "race_over" || msg.code === "stale_question") return;
+      toast(errorText(msg));
+      return;
     case "submit":
       flow.unanswered = null;
       refreshInput();

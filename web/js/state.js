@@ -15,6 +15,7 @@ function freshRace(mode = null, game = null, round = null) {
     endsAt: null,        // Time Attack: when the server ends the race (caller's clock)
     question: null,      // {id, index, prompt}
     guess: null,         // the live reading of the current question's drawing
+    choice: null,        // the `choice` offered for the submitted drawing, until picked or withdrawn
     graded: null,        // the last `graded` message
     submitting: false,   // a `submit` is out and not answered yet
     runOver: false,      // the last answer ended this player's run
@@ -96,6 +97,7 @@ function onQuestion(state, msg, now) {
   return withRace(next, {
     question: { id: msg.question, index: Number.isFinite(index) ? index : 0, prompt: msg.prompt || {} },
     guess: same ? next.race.guess : null,
+    choice: null,        // a question given again (a reconnect): the server's offer went with the old connection
     submitting: false,
   });
 }
@@ -117,6 +119,10 @@ export function apply(state, msg, now = 0) {
         room: state.room ? { ...state.room, resumed: false } : null,
       };
     case "error":
+      if (msg.request === "choose") {
+        // A pick not offered: the offer stays. Anything else: it is gone (withdrawn, the race over…).
+        return withRace(state, { submitting: false, choice: msg.code === "bad_choice" ? state.race.choice : null });
+      }
       return msg.request === "submit" ? withRace(state, { submitting: false }) : state;
     case "room":
       return onRoom(state, msg, now);
@@ -134,8 +140,12 @@ export function apply(state, msg, now = 0) {
     case "guess":
       if (!state.race.question || msg.question !== state.race.question.id) return state;
       return withRace(state, { guess: msg });
+    case "choice":
+      // The submitted drawing, read unsurely: which did the player mean? Not graded yet.
+      if (!state.race.question || msg.question !== state.race.question.id) return state;
+      return withRace(state, { choice: msg, submitting: false });
     case "graded":
-      return withRace(state, { graded: msg, score: msg.score, submitting: false, runOver: !!msg.run_over });
+      return withRace(state, { graded: msg, score: msg.score, submitting: false, runOver: !!msg.run_over, choice: null });
     case "progress":
       return withRace(state, { progress: msg });
     case "spectating":
@@ -144,7 +154,7 @@ export function apply(state, msg, now = 0) {
           prompt: msg.prompt && typeof msg.prompt === "object" ? msg.prompt : {}, racer: msg.racer || null },
       });
     case "finished":
-      return withRace(state, { result: msg.result, submitting: false });
+      return withRace(state, { result: msg.result, submitting: false, choice: null });
     case "standings":
       return { ...state, countdown: null, race: { ...state.race, standings: msg, running: false } };
     case "result_saved":
@@ -156,9 +166,15 @@ export function apply(state, msg, now = 0) {
     case "local/catalog":
       return { ...state, catalog: msg.games };
     case "local/submit":
+      return withRace(state, { submitting: true, choice: null });
+    case "local/choose":
+      // The pick is out: the choice stays on screen, waiting, until graded or refused.
       return withRace(state, { submitting: true });
+    case "local/withdraw":
+      // Back to the pad to write it again: the drawing's change withdraws the offer on the server.
+      return withRace(state, { choice: null });
     case "local/cleared":
-      return withRace(state, { guess: null });
+      return withRace(state, { guess: null, choice: null });
     case "local/leave":
       return { ...state, room: null, countdown: null, race: { ...state.race, running: false } };
     case "local/disconnected":

@@ -5,7 +5,7 @@
 // drawing, read on the server as one digit.
 import { $ } from "../ui.js";
 import { createChoiceInput } from "./choice.js";
-import { createDrawnInput } from "./drawn.js";
+import { createDrawnInput, pickOpen } from "./drawn.js";
 
 export function createChoiceOrDigitInput(kind, context) {
   const choice = createChoiceInput(kind, context);
@@ -35,6 +35,7 @@ export function createChoiceOrDigitInput(kind, context) {
       drawn.refresh();
     },
     key(e) {
+      if (drawable && pickOpen()) { drawn.key(e); return; }   // the pick panel over the pad first
       choice.key(e);
       if (drawable && !e.defaultPrevented) drawn.key(e);
     },

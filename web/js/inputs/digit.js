@@ -6,7 +6,7 @@
 import { t } from "../i18n.js";
 import { mayAnswer } from "../state.js";
 import { $ } from "../ui.js";
-import { createDrawnInput, submitTyped } from "./drawn.js";
+import { createDrawnInput, pickOpen, submitTyped } from "./drawn.js";
 
 export function createDigitInput(kind, context) {
   const drawn = createDrawnInput(kind, context);
@@ -24,7 +24,7 @@ export function createDigitInput(kind, context) {
   function refresh() {
     drawn.refresh();
     const state = context.getState();
-    if (typed && mayAnswer(state) && !state.race.submitting) $("btn-submit").disabled = false;
+    if (typed && mayAnswer(state) && !state.race.submitting && !pickOpen()) $("btn-submit").disabled = false;
     render();
   }
 
@@ -61,6 +61,7 @@ export function createDigitInput(kind, context) {
     /** A digit types it, Backspace/Escape takes it back, Enter sends it (or the drawing). */
     key(e) {
       if (!mounted) return;
+      if (pickOpen()) { drawn.key(e); return; }   // a choice is open: its digit keys pick
       const state = context.getState();
       if (/^[0-9]$/.test(e.key) && mayAnswer(state)) { e.preventDefault(); typed = e.key; refresh(); return; }
       if (typed && (e.key === "Backspace" || e.key === "Escape")) { e.preventDefault(); typed = ""; refresh(); return; }

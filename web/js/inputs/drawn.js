@@ -1,13 +1,17 @@
 // Answers written by hand (answer_input drawn_digit or drawn_number): the
 // pad streams strokes as `points`, shows the server's live reading (one
 // digit, or a whole number with each digit's box drawn under its ink), and
-// Submit sends the drawing (docs/protocol.md). The pad is the page's one
-// canvas, made once.
+// Submit sends the drawing (docs/protocol.md). A drawing read unsurely comes
+// back as a `choice`: the pick panel over the pad (inputs/pick.js) sends the
+// player's `choose`. The pad is the page's one canvas, made once.
 import { t } from "../i18n.js";
 import { Pad } from "../pad.js";
 import { mayAnswer } from "../state.js";
 import { noteSubmit } from "../review/attempts.js";
 import { $, textEl } from "../ui.js";
+import { initPick, orList, pickKey, pickOpen, showPick } from "./pick.js";
+
+export { pickOpen };
 
 let pad = null;
 let ctx = null;   // {send, dispatch, getState} of the input that is mounted
@@ -41,7 +45,35 @@ function ensurePad() {
     pad.clear();
   });
   $("btn-submit").addEventListener("click", submit);
+  initPick();
   return pad;
+}
+
+/** The open `choice` of the current question, or null. */
+function openChoice(state) {
+  const c = state.race.choice;
+  const q = state.race.question;
+  return c && q && c.question === q.id ? c : null;
+}
+
+/** The player's pick among the readings offered: their answer (`choose`). */
+function choose(answer) {
+  const state = ctx.getState();
+  const q = state.race.question;
+  if (!openChoice(state) || state.race.submitting || !mayAnswer(state)) return;
+  ctx.dispatch({ type: "local/choose" });
+  ctx.send({ type: "choose", question: q.id, answer });
+  refresh();
+}
+
+/** "Write it again": back to an empty pad; the server's offer goes with the drawing (`clear`). */
+function writeAgain() {
+  const q = currentQuestion();
+  ctx.dispatch({ type: "local/withdraw" });
+  if (q) ctx.send({ type: "clear", question: q.id });
+  pad.clear();
+  refresh();
+  $("pad").focus({ preventScroll: true });
 }
 
 /** Takes back the last stroke, on the pad and on the server (`undo`, sent by the pad's onUndo). */
@@ -74,12 +106,21 @@ function submit() {
 }
 
 /** A number guess's digits, each with its box ([x0,y0,x1,y1] in the pad's CSS pixels);
- * an unsure digit (`"digit":null`) is "?". */
+ * an unsure digit (`"digit":null`) is "?", one with choices its choices ("1/7"). */
 export function guessMarks(g) {
   if (!g || !Array.isArray(g.digits)) return [];
   return g.digits
     .filter((d) => d && (Number.isInteger(d.digit) || d.digit === null) && Array.isArray(d.box) && d.box.length === 4 && d.box.every(Number.isFinite))
-    .map((d) => ({ digit: d.digit === null ? "?" : d.digit, box: d.box, confidence: d.confidence }));
+    .map((d) => ({
+      digit: d.digit === null ? "?" : Array.isArray(d.choices) && d.choices.length > 1 ? d.choices.join("/") : d.digit,
+      box: d.box, confidence: d.confidence,
+    }));
+}
+
+/** The digits a one-digit guess would be offered as ("1 or 7?"), or null. */
+export function guessChoices(g) {
+  return g && typeof g.number !== "string" && Array.isArray(g.choices) && g.choices.length > 1
+    && g.choices.every(Number.isInteger) ? g.choices : null;
 }
 
 /** The recognizer could not tell a digit (`"unsure":true`, `"digit":null`): shown as "?". */
@@ -124,25 +165,32 @@ function showGuess(g) {
     return;
   }
   const unsure = guessIsUnsure(g);
-  const text = typeof g.number === "string" ? g.number : unsure ? "?" : String(g.digit);
+  const choices = guessChoices(g);
+  const numberChoices = typeof g.number === "string" && Array.isArray(g.digits)
+    && g.digits.some((d) => d && Array.isArray(d.choices) && d.choices.length > 1);
+  const text = typeof g.number === "string" ? g.number : unsure ? "?" : choices ? t("game.guess.choices", { a: orList(choices) }) : String(g.digit);
   el.textContent = text;
-  el.dataset.digit = typeof g.number === "string" || unsure ? "" : String(g.digit);
+  el.dataset.digit = typeof g.number === "string" || unsure || choices ? "" : String(g.digit);
   el.dataset.number = typeof g.number === "string" ? g.number : "";
-  el.dataset.unsure = unsure || (typeof g.number === "string" && g.number.includes("?")) ? "true" : "";
+  el.dataset.choices = choices ? choices.join(",") : "";
+  el.dataset.unsure = unsure || (typeof g.number === "string" && g.number.includes("?") && !numberChoices) ? "true" : "";
   el.dataset.points = String(g.points);
-  el.title = unsure ? t("game.guess.unsure") : `${Math.round(g.confidence * 100)}%`;
+  el.title = unsure ? t("game.guess.unsure") : choices || numberChoices ? t("game.guess.choose") : `${Math.round(g.confidence * 100)}%`;
 }
 
-/** Buttons and pad follow the state: drawing only while a question may be answered. */
+/** Buttons and pad follow the state: drawing only while a question may be answered, and no
+ * choice is open (the pick panel is over the pad then). */
 function refresh() {
   if (!ctx || !pad) return;
   const state = ctx.getState();
   const may = mayAnswer(state);
-  pad.enabled = may;
-  $("btn-submit").disabled = !may || !pad.hasInk || state.race.submitting;
-  $("btn-clear").disabled = !may || !pad.hasInk || state.race.submitting;
+  const choice = may ? openChoice(state) : null;
+  pad.enabled = may && !choice;
+  $("btn-submit").disabled = !may || !pad.hasInk || state.race.submitting || !!choice;
+  $("btn-clear").disabled = !may || !pad.hasInk || state.race.submitting || !!choice;
   $("btn-undo").disabled = $("btn-clear").disabled;
   showGuess(state.race.guess);
+  showPick(choice, state.race.submitting, { choose, back: writeAgain });
 }
 
 export function createDrawnInput(kind, context) {
@@ -168,8 +216,10 @@ export function createDrawnInput(kind, context) {
       refresh();
     },
     refresh,
-    /** Enter submits, Escape clears, Ctrl+Z (⌘Z) takes back the last stroke. */
+    /** Enter submits, Escape clears, Ctrl+Z (⌘Z) takes back the last stroke; while a choice is
+     * open the pick panel takes the keys (a digit picks, Escape writes again). */
     key(e) {
+      if (pickKey(e)) return;
       if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "z") {
         e.preventDefault();
         if (!$("btn-undo").disabled) undo();
@@ -179,6 +229,7 @@ export function createDrawnInput(kind, context) {
       if (e.key === "Escape" && !$("btn-clear").disabled) $("btn-clear").click();
     },
     unmount() {
+      showPick(null, false, null);
       $("pad-area").hidden = true;
       if (ctx === context) ctx = null;
     },

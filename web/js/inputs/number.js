@@ -6,7 +6,7 @@
 import { t } from "../i18n.js";
 import { mayAnswer } from "../state.js";
 import { $, toast } from "../ui.js";
-import { createDrawnInput, submitTyped } from "./drawn.js";
+import { createDrawnInput, pickOpen, submitTyped } from "./drawn.js";
 import { createKeypad } from "./keypad.js";
 
 export function createNumberInput(kind, context) {
@@ -33,7 +33,8 @@ export function createNumberInput(kind, context) {
   function refresh() {
     drawn.refresh();
     const state = context.getState();
-    keypad.render(mayAnswer(state) && !state.race.submitting);
+    // While a choice is open the keypad waits: the pick panel answers.
+    keypad.render(mayAnswer(state) && !state.race.submitting && !pickOpen());
   }
 
   return {
@@ -52,6 +53,7 @@ export function createNumberInput(kind, context) {
     refresh,
     /** Digits and Backspace type, Enter sends, Escape clears the pad, Ctrl+Z takes back a stroke. */
     key(e) {
+      if (pickOpen()) { drawn.key(e); return; }   // a choice is open: its digit keys pick
       if (e.target.tagName === "BUTTON" && e.key === "Enter") return;
       if (/^[0-9]$/.test(e.key)) { e.preventDefault(); onKey(e.key); return; }
       if (e.key === "Backspace") { e.preventDefault(); onKey("delete"); return; }

@@ -7,6 +7,7 @@ import { t } from "../i18n.js";
 import { kindFor } from "../kinds/index.js";
 import { copyText, textEl, toast } from "../ui.js";
 import { attemptsFor } from "./attempts.js";
+import { choiceNote } from "../inputs/pick.js";
 import { drawingSvg } from "./thumb.js";
 
 /** A race id as the replay API takes it; anything else gets no link. */
@@ -88,6 +89,9 @@ export function reviewTable(game, answers, { runOver = false, labelledBy = null 
     said.append(textEl("span", "mark", a.correct ? "✓" : "✗"), textEl("span", "value", read),
       textEl("span", "sr-only", a.correct ? t("review.right") : t("review.wrong")));
     said.firstChild.setAttribute("aria-hidden", "true");
+    // Picked among the readings offered (issue 43): what was tapped, of what.
+    const note = a.input === "drawn" ? choiceNote(a.choice) : "";
+    if (note) said.append(textEl("span", "choice-note", note));
     const right = a.expected === null || a.expected === undefined ? t("review.retry") : kind.describeAnswer(a.expected, prompt);
     tr.append(cell("td", String(i + 1), "num"), q, drawingCell(a, attempts[i], read), said,
       cell("td", right, "expected"), cell("td", String(Number.isFinite(a.points) ? a.points : 0), "num points"));

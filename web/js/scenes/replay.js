@@ -10,6 +10,7 @@ import { kindFor } from "../kinds/index.js";
 import { api } from "../net.js";
 import { $, show, textEl } from "../ui.js";
 import { RACE_ID, verdictOf } from "../review/review.js";
+import { choiceNote } from "../inputs/pick.js";
 import { cleanStrokes, drawingSvg, paintDrawing } from "../review/thumb.js";
 
 /** How long the last verdict stays before the next answer's question takes its place (race time). */
@@ -241,7 +242,10 @@ function showStep(lane, i, kind) {
     pic.append(textEl("p", "muted", a.input === "drawn" || !a.input ? t("replay.noStrokes") : t(a.input === "tap" ? "review.tapped" : "review.typed")));
   }
   const v = verdictOf(kind, a.answer, a.expected, !!a.correct, prompt, a.input, "replay");
-  verdict.textContent = `${a.correct ? "✓" : "✗"} ${t(v.key, v.params)}`;
+  // Picked among the readings offered (issue 43): what was tapped, of what.
+  const note = a.input === "drawn" ? choiceNote(a.choice) : "";
+  verdict.textContent = `${a.correct ? "✓" : "✗"} ${t(v.key, v.params)}${note ? ` · ${note}` : ""}`;
+  verdict.dataset.choice = note;
   verdict.className = `replay-verdict ${a.correct ? "ok" : "bad"}`;
 }
 
