@@ -166,12 +166,15 @@ extension Recognizer {
     /// of strokes the split gate decides on, the strokes (bit s for stroke s)
     /// and the gate's features. `partRead` is told every candidate digit the
     /// segmenter reads, and the 28×28 image read (for training the number
-    /// network on what the segmenter shows it).
+    /// network on what the segmenter shows it). `hand`: the player's hand,
+    /// applied where the single-digit network reads a digit the candidates
+    /// network is unsure of (`PlayerHand`).
     public func readNumber(
         _ drawing: Drawing, in workspace: Workspace, tuning: NumberReadingTuning = .standard,
         gateFeatures: ((UInt64, [Double]) -> Void)? = nil,
         partRead: ((CandidatePart, UnsafeBufferPointer<Float>) -> Void)? = nil,
-        wayFeatures: ((Int, Int, Int, [Double]) -> Void)? = nil
+        wayFeatures: ((Int, Int, Int, [Double]) -> Void)? = nil,
+        hand: PlayerHand? = nil
     ) throws(RecognitionError) -> NumberReading {
         try Rasterizer.validate(drawing)
         let drawing = Self.withoutSpecks(drawing, size: tuning.speckSize)
@@ -184,6 +187,7 @@ extension Recognizer {
         }
         if candidates != nil { segmenter.digitReader = numbers }
         if numbers !== self { segmenter.secondReader = self }
+        segmenter.hand = hand
         segmenter.gateFeatures = gateFeatures
         segmenter.partRead = partRead
         let digits = segmenter.read()

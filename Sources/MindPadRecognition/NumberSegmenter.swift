@@ -37,6 +37,8 @@ struct NumberSegmenter {
     /// network real writers' shapes, and together they read both best
     /// (docs/recognition.md, "Numbers").
     var secondReader: Recognizer?
+    /// The player's hand, applied where `secondReader` reads a digit.
+    var hand: PlayerHand?
     let workspace: Recognizer.Workspace
     let drawing: Drawing
     let tuning: NumberReadingTuning
@@ -534,7 +536,7 @@ struct NumberSegmenter {
         if let digitReader, r.confidence < tuning.candidateRereadBelow {
             if let secondReader {
                 r = digitReader.recognize(drawing, part: part, in: workspace, judged: false)
-                    .agreeing(with: secondReader.recognize(drawing, part: part, in: workspace, judged: false),
+                    .agreeing(with: secondReader.recognize(drawing, part: part, in: workspace, judged: false, hand: hand),
                               rule: digitReader.choiceRule)
             } else {
                 r = digitReader.recognize(drawing, part: part, in: workspace)

@@ -36,6 +36,9 @@ public final class Recognizer: Sendable {
     /// no digit at all (the metadata's `choice_below`, `choice_mass`,
     /// `choice_max`; `ChoiceRule.standard` where missing).
     public let choiceRule: ChoiceRule
+    /// How a player's hand shifts this network's readings (the metadata's
+    /// `hand`; nil without it: hands are neither applied nor learned).
+    public let hand: HandModel?
     /// The rule that refuses a whole drawing by its confidence and its strokes
     /// (the metadata's `refusal`; nil without it).
     public let refusal: RefusalRule?
@@ -101,6 +104,8 @@ public final class Recognizer: Sendable {
         unsureBelow = try calibration("unsure_below", 0, 0...1)
         choiceRule = try ChoiceRule(metadata: file.metadata)
         refusal = try file.metadata["refusal"].map { (text) throws(RecognitionError) in try RefusalRule(json: text) }
+        let width = network.widths.hidden
+        hand = try file.metadata["hand"].map { (text) throws(RecognitionError) in try HandModel(json: text, width: width) }
         if let side = file.metadata["grid"], side != String(Rasterizer.side) {
             throw RecognitionError(.invalidModel, detail: "grid \(side)")
         }
@@ -155,12 +160,34 @@ public final class Recognizer: Sendable {
     /// Rasterizes and classifies a drawing, taps and ticks under `speckSize`
     /// left out (0: read as ink); `unsure` by the refusal rule when the model
     /// has one, `choices` (or `unsure`) by `choiceRule`. Allocates nothing
-    /// unless a tap or a tick is left out, or a choice is offered.
+    /// unless a tap or a tick is left out, or a choice is offered. With a
+    /// player's `hand` (and a model with `hand` metadata), the reading is
+    /// shifted towards that player's own way of writing (`PlayerHand`).
     public func recognize(
-        _ drawing: Drawing, in workspace: Workspace, speckSize: Double = Recognizer.speckSize
+        _ drawing: Drawing, in workspace: Workspace, speckSize: Double = Recognizer.speckSize, hand: PlayerHand? = nil
     ) throws(RecognitionError) -> Recognition {
         let read = try rasterizeAsRead(drawing, into: workspace, speckSize: speckSize)
-        return classifyWorkspaceImage(workspace, strokesOf: read)
+        return classifyWorkspaceImage(workspace, strokesOf: read, hand: hand)
+    }
+
+    /// Teaches `hand` that `drawing` is `digit`: the drawing is read as
+    /// `recognize` reads it and its hidden vector learned. The caller says
+    /// what the digit is from what the player did, never from a question's
+    /// expected answer (a tapped choice, or a reading graded right). Does
+    /// nothing without a `hand` model or for a hand of another width.
+    public func learn(
+        _ drawing: Drawing, as digit: Int, into hand: inout PlayerHand, in workspace: Workspace,
+        speckSize: Double = Recognizer.speckSize
+    ) throws(RecognitionError) {
+        guard let model = self.hand, hand.width == model.width, (0..<10).contains(digit) else { return }
+        _ = try rasterizeAsRead(drawing, into: workspace, speckSize: speckSize)
+        network.forward(workspace)
+        hand.learn(hidden: workspace.hiddenAfterReLU(model.width), digit: digit, model: model)
+    }
+
+    /// A new hand for this network (its width), or nil when it has no `hand` model.
+    public func makeHand() -> PlayerHand? {
+        hand.map { PlayerHand(width: $0.width) }
     }
 
     /// The features the refusal rule judges a whole drawing by (for tests and
@@ -189,9 +216,10 @@ public final class Recognizer: Sendable {
     /// candidate the segmenter weighs), `unsure` only by the "not a digit"
     /// output and without choices, which allocates nothing (`judged(by:)`
     /// judges it later).
-    func recognize(_ drawing: Drawing, part: InkPart, in workspace: Workspace, judged: Bool = true) -> Recognition {
+    func recognize(_ drawing: Drawing, part: InkPart, in workspace: Workspace, judged: Bool = true,
+                   hand: PlayerHand? = nil) -> Recognition {
         rasterizer.rasterize(drawing, part: part, into: UnsafeMutableBufferPointer(start: workspace.image, count: 784))
-        return classifyWorkspaceImage(workspace, judged: judged)
+        return classifyWorkspaceImage(workspace, judged: judged, hand: hand)
     }
 
     /// Same, with a temporary workspace (allocates; prefer the other form in loops).
@@ -220,7 +248,9 @@ public final class Recognizer: Sendable {
     /// refusal rule, the rule may refuse the drawing as no digit; otherwise
     /// `choiceRule` says whether it is read surely, offered as a choice of
     /// digits, or no digit.
-    private func classifyWorkspaceImage(_ workspace: Workspace, strokesOf drawing: Drawing? = nil, judged: Bool = true) -> Recognition {
+    private func classifyWorkspaceImage(
+        _ workspace: Workspace, strokesOf drawing: Drawing? = nil, judged: Bool = true, hand: PlayerHand? = nil
+    ) -> Recognition {
         network.forward(workspace)
         let l = workspace.logits
         var best = 0
@@ -228,9 +258,22 @@ public final class Recognizer: Sendable {
         var p = SIMD16<Float>()
         var sum: Float = 0
         let inverse = 1 / Double(temperature)
-        for i in 0..<10 {
-            p[i] = Float(Foundation.exp(Double(l[i] - l[best]) * inverse))
-            sum += p[i]
+        if let model = self.hand, let hand, hand.learned > 0, hand.width == model.width {
+            // The player's shift is added to the calibrated logits l / T.
+            let shift = hand.shift(hidden: workspace.hiddenAfterReLU(model.width), model: model)
+            var z = SIMD16<Double>()
+            for i in 0..<10 { z[i] = Double(l[i]) * inverse + Double(shift[i]) }
+            best = 0
+            for i in 1..<10 where z[i] > z[best] { best = i }
+            for i in 0..<10 {
+                p[i] = Float(Foundation.exp(z[i] - z[best]))
+                sum += p[i]
+            }
+        } else {
+            for i in 0..<10 {
+                p[i] = Float(Foundation.exp(Double(l[i] - l[best]) * inverse))
+                sum += p[i]
+            }
         }
         p /= SIMD16(repeating: sum)
         let notADigit = network.outputs == 11 && l[10] > l[best]
@@ -305,6 +348,12 @@ public final class Recognizer: Sendable {
         }
 
         deinit { raw.deallocate() }
+
+        /// fc1's outputs after their ReLU (in place: the network has used them).
+        func hiddenAfterReLU(_ width: Int) -> UnsafeBufferPointer<Float> {
+            for i in 0..<width { hidden[i] = Swift.max(hidden[i], 0) }
+            return UnsafeBufferPointer(start: hidden, count: width)
+        }
 
         /// The last rasterized image (28×28, row-major), e.g. for debugging.
         public var lastImage: [Float] { Array(UnsafeBufferPointer(start: image, count: 784)) }

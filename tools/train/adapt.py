@@ -85,15 +85,16 @@ class Hand:
     def __init__(self, mu, sigma2, lam=LAMBDA, shrink=SHRINK, n_max=N_MAX):
         self.mu, self.sigma2, self.lam, self.shrink, self.n_max = mu, sigma2, lam, shrink, n_max
         self.n = np.zeros(10)
-        self.m = mu.copy()
+        self.m = np.zeros(mu.shape, np.float16)  # as PlayerHand keeps (and stores) it
 
     def learn(self, h, digit):
         self.n[digit] = min(self.n[digit] + 1, self.n_max)
-        self.m[digit] += (h - self.m[digit]) / self.n[digit]
+        m = self.m[digit].astype(np.float32)
+        self.m[digit] = (m + (h.astype(np.float32) - m) * np.float32(1 / self.n[digit])).astype(np.float16)
 
     def shift(self, h):
         """What each digit's calibrated logit gains for this player (10,)."""
-        p = (self.n[:, None] * self.m + self.shrink * self.mu) / (self.n[:, None] + self.shrink)
+        p = (self.n[:, None] * self.m.astype(np.float64) + self.shrink * self.mu) / (self.n[:, None] + self.shrink)
         return self.lam * ((p - self.mu) @ h - 0.5 * ((p * p).sum(1) - (self.mu * self.mu).sum(1))) / self.sigma2
 
 
@@ -167,8 +168,43 @@ def report(fold, res):
     print("\n".join(line), flush=True)
 
 
+def model_json(mu, sigma2, lam=LAMBDA, shrink=SHRINK, n_max=N_MAX, learn_above=LEARN_ABOVE):
+    """The weights' `hand` metadata (HandModel in Swift)."""
+    return json.dumps({"mu": [[round(float(v), 6) for v in row] for row in mu], "sigma2": round(float(sigma2), 6),
+                       "lambda": lam, "shrink": shrink, "n_max": n_max, "learn_above": learn_above},
+                      separators=(",", ":"))
+
+
+def write_fixture():
+    """PlayerHandFixture.swift: a model, hidden vectors learned in turn (n_max small,
+    so the exponential mean is reached) and what the Python hand then holds and
+    shifts, for the Swift twin to reproduce."""
+    rng = np.random.default_rng(43)
+    width = 64
+    mu = np.maximum(rng.normal(0.5, 0.6, (10, width)), 0).round(6)
+    sigma2 = 37.5
+    model = json.loads(model_json(mu, sigma2, lam=1.5, shrink=2.0, n_max=4))
+    hand = Hand(np.array(model["mu"]), model["sigma2"], model["lambda"], model["shrink"], model["n_max"])
+    learned = []
+    for i in range(14):
+        d = [1, 7, 1, 1, 6, 1, 1, 9, 1, 7, 0, 1, 6, 1][i]
+        h = np.maximum(mu[d] + rng.normal(0, 0.4, width), 0).astype(np.float32)
+        hand.learn(h, d)
+        learned.append({"digit": d, "hidden": [float(v) for v in h]})
+    probes = [np.maximum(mu[d] + rng.normal(0, 0.5, width), 0).astype(np.float32) for d in (1, 7, 3)]
+    payload = {"model": json.dumps(model, separators=(",", ":")), "width": width, "learned": learned,
+               "counts": [int(v) for v in hand.n],
+               "means": [int(v) for v in hand.m.reshape(-1).view(np.uint16)],
+               "probes": [{"hidden": [float(v) for v in h],
+                           "shift": [float(v) for v in hand.shift(h.astype(np.float64))]} for h in probes]}
+    export.swift_fixture("PlayerHandFixture", payload,
+                         "A hand model, hidden vectors learned in turn, the hand adapt.py's twin then holds and its shifts.",
+                         by="tools/train/adapt.py --fixture")
+
+
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--fixture", action="store_true")
     ap.add_argument("--simulate", action="store_true")
     ap.add_argument("--folds", default="templates,fonts,synth")
     ap.add_argument("--writers", type=int, default=100)
@@ -176,6 +212,9 @@ def main():
     ap.add_argument("--grid", action="store_true")
     args = ap.parse_args()
     folds = args.folds.split(",")
+    if args.fixture:
+        write_fixture()
+        return
     if args.grid:
         for lam in (0.5, 1.0, 2.0):
             for shrink in (1.0, 2.0, 4.0):

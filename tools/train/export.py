@@ -400,8 +400,71 @@ def check_jax(p):
     print("max |jax - numpy reference| logits:", float(np.abs(a - b).max()))
 
 
+def export_sources(weights):
+    """The single-digit network trained on every writer source (`train.py --sources
+    all`, loso.py --all): its temperature, confidence threshold and refusal rule
+    fitted on the calibration splits of every source (loso.Reader), the choice
+    rule's constants chosen by the leave-one-source-out figures (loso.CHOICE_*),
+    and the population of hidden vectors a player's hand is measured against
+    (adapt.py), all in the metadata; then the fixtures as `export.py` writes them."""
+    import adapt
+    import loso
+    import refusal
+    import sources
+    p = load_weights(weights)
+    check_jax(p)
+    names = sources.available()
+    reader = loso.Reader(p, names)
+    xd = np.concatenate([loso.images(n, "calib") for n in names])
+    yd = np.concatenate([np.array([r[0] for r in sources.drawings(n, "calib")], np.int32) for n in names])
+    ld = logits_of(p, xd)
+    t = reader.temperature
+    threshold = fit_threshold(ld, t)
+    xn = np.concatenate([loso.images(n, "calib", True) for n in names])
+    ln = logits_of(p, xn)
+    cal = {"temperature": round(t, 4), "unsure_below": threshold,
+           "calibration_digits_refused": float(unsure(ld, t, threshold).mean()),
+           "calibration_nondigits_refused": float(unsure(ln, t, threshold).mean()),
+           "calibration_accuracy": float((ld[:, :10].argmax(1) == yd).mean()),
+           "not_a_digit_bias_lowered_by": 0.0}
+    os.makedirs(OUT, exist_ok=True)
+    with open(CALIBRATION, "w") as f:
+        json.dump(cal, f, indent=1)
+    print("calibration:", cal)
+    mu, sigma2 = adapt.population(p, xd, yd)
+    counts = {n: len(sources.drawings(n, "train")) for n in names}
+    write_safetensors(p, cal, training=(
+        "; since issue 43 trained on every writer source (tools/train/sources.py): "
+        + ", ".join(f"{n} {c}" for n, c in counts.items())
+        + "; calibrated on their calibration splits (%d digits, %d non-digits)" % (len(yd), len(xn))))
+    extra = {"choice_below": repr(loso.CHOICE_BELOW), "choice_mass": repr(loso.CHOICE_MASS),
+             "choice_max": str(loso.CHOICE_MAX), "hand": adapt.model_json(mu, sigma2)}
+    add_metadata(extra)
+    write_onnx(p)
+    write_fixtures(p, cal)
+    refusal.embed(reader.rule)
+    refusal.write_fixture(reader.rule, p, t)
+
+
+def add_metadata(extra, path=SAFETENSORS):
+    """Adds entries to a safetensors file's metadata; the tensor bytes stay."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    n = int.from_bytes(blob[:8], "little")
+    header = json.loads(blob[8:8 + n])
+    header.setdefault("__metadata__", {}).update(extra)
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(len(text).to_bytes(8, "little") + text + blob[8 + n:])
+    print("metadata", ", ".join(sorted(extra)), "->", path)
+
+
 if __name__ == "__main__":
     import sys
+    if len(sys.argv) > 2 and sys.argv[1] == "--sources":
+        export_sources(sys.argv[2])
+        sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] in ("--numbers", "--candidates"):
         # export.py --numbers|--candidates WEIGHTS.npz "TRAINING NOTE": one of the
         # number reader's networks only.

@@ -55,10 +55,14 @@ def _as_read(rows):
     return [raster.without_specks(r[3] if isinstance(r, tuple) else r) for r in rows]
 
 
+def _version(name):
+    return getattr(sources.module(name), "VERSION", 1) if name not in ("synth", "mnist") else 1
+
+
 def stroke_features(name, split, nondigits=False):
     """The five stroke features of a source's split as read (they do not depend on
     the network), cached."""
-    key = f"loso_strokefeat_{name}_{split}_{'nd' if nondigits else 'd'}"
+    key = f"loso_strokefeat_{name}_{split}_{'nd' if nondigits else 'd'}_v{_version(name)}"
     rows = sources.nondigit_drawings(name, split) if nondigits else sources.drawings(name, split)
     return data._cached(key + f"_{len(rows)}", lambda: np.array([refusal.stroke_features(s) for s in _as_read(rows)])
                         .reshape(-1, 5))
@@ -66,7 +70,7 @@ def stroke_features(name, split, nondigits=False):
 
 def images(name, split, nondigits=False):
     rows = sources.nondigit_drawings(name, split) if nondigits else sources.drawings(name, split)
-    key = f"loso_images_{name}_{split}_{'nd' if nondigits else 'd'}_{len(rows)}"
+    key = f"loso_images_{name}_{split}_{'nd' if nondigits else 'd'}_{len(rows)}_v{_version(name)}"
     return data._cached(key, lambda: data.render(_as_read(rows)) if rows else np.zeros((0, 28, 28), np.float32))
 
 

@@ -140,15 +140,7 @@ def refused(rule, x):
 
 def embed(rule, path=export.SAFETENSORS):
     """Rewrites the safetensors header with the rule in its metadata; the tensor bytes stay."""
-    with open(path, "rb") as f:
-        blob = f.read()
-    n = int.from_bytes(blob[:8], "little")
-    header = json.loads(blob[8:8 + n])
-    header.setdefault("__metadata__", {})["refusal"] = json.dumps(rule, separators=(",", ":"))
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)  # the tensors stay 8-byte aligned
-    with open(path, "wb") as f:
-        f.write(len(text).to_bytes(8, "little") + text + blob[8 + n:])
+    export.add_metadata({"refusal": json.dumps(rule, separators=(",", ":"))}, path)
     print("wrote the refusal rule into", path, os.path.getsize(path), "bytes")
 
 

@@ -154,6 +154,55 @@ def writer(name, index):
     return module(name).make_writer(seed)
 
 
+NUMBER_SEED = 4_300_000
+
+
+def numbers(name, count, seed=NUMBER_SEED):
+    """[(label, kind, strokes)] and each number's digits' own strokes: numbers of
+    2-6 digits written by one hand of the source each (MNIST: digits of its test
+    split, whose writers are unknown), left to right on a wide pad: each digit
+    scaled to the writer's height (a little uneven), gaps of 0.1-0.5 heights
+    (0.15-0.6 for a source's wider hands), a quarter of the numbers with
+    neighbours that touch or overlap a little, a baseline that wanders."""
+    rng = np.random.default_rng(seed + sum(map(ord, name)))
+    pool = None
+    if name == "mnist":
+        rows = drawings("mnist", "test")
+        pool = {d: [r[3] for r in rows if r[0] == d] for d in range(10)}
+    out, parts = [], []
+    for i in range(count):
+        label = "".join(str(int(d)) for d in rng.integers(0, 10, 2 + i % 5))
+        hand = None if pool is not None else writer(name, 100_000 + i)
+        height = float(np.exp(rng.uniform(np.log(50), np.log(200))))
+        gap = float(rng.uniform(0.1, 0.5))
+        touching = rng.random() < 0.25
+        t, right, placed, own = 0.0, 40.0, [], []
+        for j, ch in enumerate(label):
+            d = int(ch)
+            st = pool[d][int(rng.integers(len(pool[d])))] if pool is not None else hand.draw(d, rng)
+            pts = np.concatenate([np.asarray(s, np.float64)[:, :2] for s in st])
+            lo, hi = pts.min(0), pts.max(0)
+            scale = height * float(np.exp(rng.normal(0, 0.06))) / max(hi[1] - lo[1], 1e-6)
+            g = (-float(rng.uniform(0, 0.06)) if touching and j and rng.random() < 0.5
+                 else max(gap + float(rng.normal(0, 0.05)), 0.06))
+            dx = (40.0 if j == 0 else right + g * height) - lo[0] * scale
+            dy = 300.0 - hi[1] * scale + float(rng.normal(0, 0.03)) * height
+            digit = []
+            for s in st:
+                t += float(rng.uniform(150, 400))
+                stroke = []
+                for p in s:
+                    stroke.append([round(p[0] * scale + dx, 1), round(p[1] * scale + dy, 1), round(t, 1)])
+                    t += 12.0
+                digit.append(stroke)
+            right = hi[0] * scale + dx
+            placed.extend(digit)
+            own.append(digit)
+        out.append((label, "touching" if touching else "clean", placed))
+        parts.append(own)
+    return out, parts
+
+
 def nondigit_drawings(name, split):
     """Non-digits a source draws ([strokes]): synth's scribbles, letters, two
     digits and stray marks, the fonts' letters; none for the others."""
