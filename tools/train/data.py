@@ -46,9 +46,10 @@ ND_TEST = (80, 3, 9002)
 
 
 # Cache names follow the generator: "4" since the legibility rules judge a 1's flag
-# as drawn too and each drawing has its own noise ("A fifth pass"); with
+# as drawn too and each drawing has its own noise ("A fifth pass"), "5" since the
+# continental 1 and the big-loop 6 (strokes.MORE_STYLES, issue 43); with
 # LEGIBILITY_DRAWN=0 (strokes.DRAWN_CHECK off, the control points only) apart.
-_GEN = "4" if strokes.DRAWN_CHECK else "4p"
+_GEN = "5" if strokes.DRAWN_CHECK else "5p"
 SYNTH, CALIB, HARD = f"synth{_GEN}", f"calib{_GEN}", f"hard{_GEN}"
 
 

@@ -400,7 +400,7 @@ def check_jax(p):
     print("max |jax - numpy reference| logits:", float(np.abs(a - b).max()))
 
 
-def export_sources(weights):
+def export_sources(weights, names=None, path=SAFETENSORS):
     """The single-digit network trained on every writer source (`train.py --sources
     all`, loso.py --all): its temperature, confidence threshold and refusal rule
     fitted on the calibration splits of every source (loso.Reader), the choice
@@ -413,7 +413,8 @@ def export_sources(weights):
     import sources
     p = load_weights(weights)
     check_jax(p)
-    names = sources.available()
+    shipping = path == SAFETENSORS
+    names = names or sources.available()
     reader = loso.Reader(p, names)
     xd = np.concatenate([loso.images(n, "calib") for n in names])
     yd = np.concatenate([np.array([r[0] for r in sources.drawings(n, "calib")], np.int32) for n in names])
@@ -428,22 +429,24 @@ def export_sources(weights):
            "calibration_accuracy": float((ld[:, :10].argmax(1) == yd).mean()),
            "not_a_digit_bias_lowered_by": 0.0}
     os.makedirs(OUT, exist_ok=True)
-    with open(CALIBRATION, "w") as f:
-        json.dump(cal, f, indent=1)
+    if shipping:
+        with open(CALIBRATION, "w") as f:
+            json.dump(cal, f, indent=1)
     print("calibration:", cal)
     mu, sigma2 = adapt.population(p, xd, yd)
     counts = {n: len(sources.drawings(n, "train")) for n in names}
-    write_safetensors(p, cal, training=(
-        "; since issue 43 trained on every writer source (tools/train/sources.py): "
+    write_safetensors(p, cal, path=path, training=(
+        "; since issue 43 trained on writer sources (tools/train/sources.py): "
         + ", ".join(f"{n} {c}" for n, c in counts.items())
         + "; calibrated on their calibration splits (%d digits, %d non-digits)" % (len(yd), len(xn))))
     extra = {"choice_below": repr(loso.CHOICE_BELOW), "choice_mass": repr(loso.CHOICE_MASS),
              "choice_max": str(loso.CHOICE_MAX), "hand": adapt.model_json(mu, sigma2)}
-    add_metadata(extra)
-    write_onnx(p)
-    write_fixtures(p, cal)
-    refusal.embed(reader.rule)
-    refusal.write_fixture(reader.rule, p, t)
+    add_metadata(extra, path)
+    refusal.embed(reader.rule, path)
+    if shipping:
+        write_onnx(p)
+        write_fixtures(p, cal)
+        refusal.write_fixture(reader.rule, p, t)
 
 
 def add_metadata(extra, path=SAFETENSORS):

@@ -25,6 +25,17 @@ import numpy as np
 # down along the stem; a 7's bar is long and stands out from it.
 # (A 1 with a foot is a 1 whatever its flag: 7s have no foot.)
 FLAG_STYLES = {(1, "shortflag"), (1, "flag"), (1, "longflag"), (1, "curved")}
+# The continental 1 (issue 43): a long flag (ONE_CONTINENTAL_RATIO of the stem)
+# sloping ONE_CONTINENTAL_DROP below the horizontal is a 1's when the stem stands
+# upright (within ONE_CONTINENTAL_LEAN degrees); what tells it from a 7 is the
+# stem, so a 7 whose bar droops more than SEVEN_UPRIGHT_MAX_DROP must lean at
+# least SEVEN_UPRIGHT_LEAN. The same rules on the stroke as sampled (check_drawn).
+CONTINENTAL_STYLES = {(1, "continental"), (1, "continentalflat")}
+ONE_CONTINENTAL_RATIO = (0.3, 0.8)
+ONE_CONTINENTAL_DROP = (18.0, 50.0)
+ONE_CONTINENTAL_LEAN = 8.0
+SEVEN_UPRIGHT_MAX_DROP = 12.0
+SEVEN_UPRIGHT_LEAN = 10.0
 # (A crossed 7 is a 7 whatever its bar: 1s are not crossed.)
 BAR_STYLES = {(7, "plain"), (7, "curved"), (7, "serif")}
 ONE_MAX_RATIO = 0.7         # a flag at most this long (per stem length) ...
@@ -75,16 +86,37 @@ def flag_features(ctrls, start: int, corner: int):
     return ratio, _angle(f, s), drop, upright
 
 
+def stem_lean(ctrls, corner: int):
+    """Degrees the stem (corner to the stroke's end) leans from the vertical."""
+    s = ctrls[0][-1] - ctrls[0][corner]
+    return abs(math.degrees(math.atan2(s[0], max(s[1], 1e-9))))
+
+
+def continental(ratio, drop, lean):
+    """None when a continental 1's flag and stem keep to its rules, else the rule broken."""
+    if not ONE_CONTINENTAL_RATIO[0] <= ratio <= ONE_CONTINENTAL_RATIO[1]:
+        return "continental 1: flag not half the stem"
+    if not ONE_CONTINENTAL_DROP[0] <= drop <= ONE_CONTINENTAL_DROP[1]:
+        return "continental 1: flag not sloping like a 1's"
+    if lean > ONE_CONTINENTAL_LEAN:
+        return "continental 1: stem leans like a 7's"
+    return None
+
+
+def upright_seven(drop, lean):
+    """None unless a 7's bar droops like a flag on an upright stem."""
+    if drop > SEVEN_UPRIGHT_MAX_DROP and lean < SEVEN_UPRIGHT_LEAN:
+        return "7: drooping bar on an upright stem, like a continental 1"
+    return None
+
+
 def drawn_flag_features(strokes):
     """flag_features of a one-stroke 1 or 7 *as sampled* ([[x, y, t], ...] canvas
     pixels, y down): start, corner (the point farthest from the start-end chord),
     end. `check` judges the control points; the sampled stroke adds the wobble,
     the end overshoot and the device (a mouse's sparse events cut the corner, a
     finger's walk bends a short flag), so a flag can droop less as drawn."""
-    pts = np.array([q[:2] for q in strokes[0]], float)
-    d = pts[-1] - pts[0]
-    dist = np.abs(d[0] * (pts[:, 1] - pts[0, 1]) - d[1] * (pts[:, 0] - pts[0, 0])) / (np.linalg.norm(d) + 1e-9)
-    return flag_features([np.array([pts[0], pts[int(np.argmax(dist))], pts[-1]])], 0, 1)
+    return flag_features(_drawn_corner(strokes), 0, 1)
 
 
 def drawn_droop(digit: int, strokes):
@@ -95,9 +127,22 @@ def drawn_droop(digit: int, strokes):
     return ratio, (min(drop, upright) if digit == 1 else max(drop, upright))
 
 
+def _drawn_corner(strokes):
+    pts = np.array([q[:2] for q in strokes[0]], float)
+    d = pts[-1] - pts[0]
+    dist = np.abs(d[0] * (pts[:, 1] - pts[0, 1]) - d[1] * (pts[:, 0] - pts[0, 0])) / (np.linalg.norm(d) + 1e-9)
+    return [np.array([pts[0], pts[int(np.argmax(dist))], pts[-1]])]
+
+
 def check_drawn(digit: int, style: str, strokes):
     """`check` for a 1's flag on the drawing as sampled ([[x, y, t], ...], y down):
     None when it keeps its digit's shape, else the rule it breaks."""
+    if (digit, style) in CONTINENTAL_STYLES:
+        ratio, _, drop, upright = drawn_flag_features(strokes)
+        return continental(ratio, min(drop, upright), stem_lean(_drawn_corner(strokes), 1))
+    if (digit, style) in BAR_STYLES and style != "serif":
+        _, _, drop, upright = drawn_flag_features(strokes)
+        return upright_seven(max(drop, upright), stem_lean(_drawn_corner(strokes), 1))
     if (digit, style) in FLAG_STYLES:
         ratio, droop = drawn_droop(digit, strokes)
         lo, hi = DRAWN_SEVEN_BAR_DROOP
@@ -132,11 +177,13 @@ def features(digit: int, style: str, ctrls, shapes):
     """The measured quantities the rules look at (for check and for choosing the limits)."""
     h = _height(shapes)
     p = ctrls[0]
-    if (digit, style) in FLAG_STYLES:
-        return dict(zip(("ratio", "angle", "drop", "upright"), flag_features(ctrls, 0, 1)))
+    if (digit, style) in FLAG_STYLES | CONTINENTAL_STYLES:
+        return dict(zip(("ratio", "angle", "drop", "upright"), flag_features(ctrls, 0, 1)),
+                    lean=stem_lean(ctrls, 1))
     if (digit, style) in BAR_STYLES:
         start, corner = (1, 3) if style == "serif" else (0, 1)
-        return dict(zip(("ratio", "angle", "drop", "upright"), flag_features(ctrls, start, corner)))
+        return dict(zip(("ratio", "angle", "drop", "upright"), flag_features(ctrls, start, corner)),
+                    lean=stem_lean(ctrls, corner))
     if digit == 3:
         # the cusp (or the middle turn of a round 3) splits the bowls
         mid = {"cusp": 5, "flattop": 5, "round": 3}[style]
@@ -162,6 +209,8 @@ def features(digit: int, style: str, ctrls, shapes):
 def check(digit: int, style: str, ctrls, shapes):
     """None when the drawing keeps its digit's shape; else the rule it breaks."""
     f = features(digit, style, ctrls, shapes)
+    if (digit, style) in CONTINENTAL_STYLES:
+        return continental(f["ratio"], min(f["drop"], f["upright"]), f["lean"])
     if (digit, style) in FLAG_STYLES:
         tiny = f["ratio"] < ONE_TINY_RATIO
         if min(f["drop"], f["upright"]) < (ONE_TINY_MIN_DROP if tiny else ONE_MIN_DROP):
@@ -178,7 +227,7 @@ def check(digit: int, style: str, ctrls, shapes):
             return "7: short sloping bar like a 1's flag"
         if f["ratio"] < SEVEN_MIN_RATIO:
             return "7: bar as short as a 1's flag"
-        return None
+        return upright_seven(max(f["drop"], f["upright"]), f["lean"])
     if digit == 3:
         if f["lower"] < BOWL_MIN_BULGE:
             return "3: lower bowl does not bulge right"

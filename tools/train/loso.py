@@ -56,7 +56,9 @@ def _as_read(rows):
 
 
 def _version(name):
-    return getattr(sources.module(name), "VERSION", 1) if name not in ("synth", "mnist") else 1
+    if name == "synth":
+        return data._GEN
+    return getattr(sources.module(name), "VERSION", 1) if name != "mnist" else 1
 
 
 def stroke_features(name, split, nondigits=False):
@@ -229,6 +231,55 @@ def sweep(folds):
                 print(f"{below:6.2f} {mass:6.3f} {kmax:2d} | {line}", flush=True)
 
 
+def fold_safetensors(fold):
+    """out/loso_FOLD.safetensors: the fold's network calibrated as export.py calibrates the
+    shipped one, on the sources it was trained on (for reading numbers through Swift)."""
+    path = os.path.join(OUT, f"loso_{fold}.safetensors")
+    if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(weights_path(fold)):
+        export.export_sources(weights_path(fold), names=[n for n in sources.available() if n != fold], path=path)
+    return path
+
+
+def number_outcome(label, reading):
+    """A number reading's outcome, as `outcomes` names them: refused when nothing is
+    read or a place is no digit; a tap when a place offers choices (ok when the number
+    meant is among the readings offered); else right or misread."""
+    digits = reading.get("digits") or []
+    if not digits or any(d.get("unsure") for d in digits):
+        return "refused"
+    if any(d.get("choices") for d in digits):
+        ok = len(digits) == len(label) and all(
+            int(ch) in (d.get("choices") or [d["digit"]]) for ch, d in zip(label, digits))
+        return "tap ok" if ok else "tap bad"
+    return "right" if reading.get("number") == label else "misread"
+
+
+def evaluate_numbers(folds, count, package):
+    import evaluate as ev
+    ev.make_package(package)
+    bench = ev.build(package)
+    results = {}
+    for fold in folds:
+        if not os.path.exists(weights_path(fold)):
+            continue
+        weights = fold_safetensors(fold) if fold != "shipped" else None
+        numbers, _ = sources.numbers(fold, count)
+        path = os.path.join(OUT, f"loso_numbers_{fold}.jsonl")
+        with open(path, "w") as f:
+            for label, _, st in numbers:
+                f.write(json.dumps({"width": 1200, "height": 400, "strokes": st}, separators=(",", ":")) + "\n")
+        env = dict(os.environ, **({"DIGITS_WEIGHTS": weights} if weights else {}))
+        subprocess.run([bench, "--numbers", path, path + ".readings", "0"], check=True, capture_output=True, env=env)
+        with open(path + ".readings") as f:
+            replies = [json.loads(line) for line in f]
+        o = np.array([number_outcome(label, r) for (label, _, _), r in zip(numbers, replies)], object)
+        results[fold] = summary(o)
+        lengths = {n: summary(o[np.array([len(x[0]) == n for x in numbers])]) for n in range(2, 7)}
+        print(f"numbers {fold:10s} {fmt(results[fold])}   by length: "
+              + " ".join(f"{n}:{100 * v['final']:.1f}" for n, v in lengths.items()), flush=True)
+    return results
+
+
 def train(folds, extra, everything):
     runs = [(f, ["--sources", "all", "--leave-out", f]) for f in folds]
     if everything:
@@ -251,6 +302,8 @@ def main():
     ap.add_argument("--sheets", action="store_true")
     ap.add_argument("--folds", default=",".join(sources.available()))
     ap.add_argument("--json", default=os.path.join(OUT, "loso.json"))
+    ap.add_argument("--numbers", type=int, default=0, help="also read this many numbers per fold through Swift")
+    ap.add_argument("--package", default=os.path.join(OUT, "bench-pkg"))
     args = ap.parse_args(argv)
     folds = args.folds.split(",")
     if args.train:
@@ -261,6 +314,9 @@ def main():
             json.dump(res, f, indent=1, default=str)
     if args.sweep:
         sweep(folds)
+    if args.numbers:
+        print(f"{'':18s}{HEAD}")
+        evaluate_numbers(folds, args.numbers, args.package)
 
 
 if __name__ == "__main__":

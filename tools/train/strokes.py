@@ -101,8 +101,21 @@ STYLES = [
 ]
 
 
+# Styles added for issue 43, where the other writer sources (sources.py) showed the
+# reader missing shapes this generator never drew: the continental 1, whose flag
+# is long (about half the stem) and shallow (20-40 degrees below the horizontal)
+# on an upright stem, and the 6 whose closed loop fills most of its height.
+# Apart from STYLES so that number_reading's sets, drawn from STYLES, stay as
+# they were; make_set draws from both.
+MORE_STYLES = [
+    (1, "continental", False, [[(0.02, 0.3), (0.42, 0.0), (0.42, 0.0), (0.42, 1.0)]]),
+    (1, "continentalflat", False, [[(0.0, 0.2), (0.42, 0.0), (0.42, 0.0), (0.42, 1.0)]]),
+    (6, "bigloop", False, [[(0.6, 0.0), (0.25, 0.12), (0.03, 0.5), (0.1, 0.9), (0.35, 1.0), (0.6, 0.85),
+                            (0.62, 0.55), (0.4, 0.38), (0.12, 0.45), (0.04, 0.6)]]),
+]
+
 # A digit style's strokes (by identity) → (digit, style name).
-_LABEL = {id(s): (d, n) for (d, n, _, s) in STYLES}
+_LABEL = {id(s): (d, n) for (d, n, _, s) in STYLES + MORE_STYLES}
 
 
 def catmull_rom(pts, per_seg=12):
@@ -330,7 +343,7 @@ def _sample(shapes, w: Writer, rng: np.random.Generator, canvas, size):
 
 
 def styles(test_only: bool | None):
-    return [(d, n, s) for (d, n, t, s) in STYLES if test_only is None or t == test_only]
+    return [(d, n, s) for (d, n, t, s) in STYLES + MORE_STYLES if test_only is None or t == test_only]
 
 
 def make_set(n_writers: int, per_digit: int, seed: int, test: bool):

@@ -51,6 +51,40 @@ class CheckDrawn(unittest.TestCase):
             self.assertIsNone(legibility.check_drawn(digit, style, flat), (digit, style))
 
 
+class Continental(unittest.TestCase):
+    """The continental 1 (a long flag, 20-40 deg below the horizontal) is told from a
+    7 by its upright stem; a 7 drooping so must lean (issue 43)."""
+
+    def test_a_long_shallow_flag_on_an_upright_stem_is_a_1(self):
+        for droop in (20.0, 30.0, 40.0):
+            for length in (0.35, 0.5, 0.7):
+                self.assertIsNone(legibility.check_drawn(1, "continental", one(length, droop)), (length, droop))
+
+    def test_on_a_leaning_stem_it_is_a_7(self):
+        leaning = ((0.0, 0.0), (-60.0, 200.0))  # 16.7 deg
+        self.assertEqual(legibility.check_drawn(1, "continental", one(0.5, 30.0, stem=leaning)),
+                         "continental 1: stem leans like a 7's")
+
+    def test_too_flat_or_too_short_a_flag_is_no_continental_1(self):
+        self.assertIsNotNone(legibility.check_drawn(1, "continentalflat", one(0.5, 8.0)))
+        self.assertIsNotNone(legibility.check_drawn(1, "continental", one(0.15, 30.0)))
+
+    def test_a_seven_drooping_on_an_upright_stem_is_no_7(self):
+        self.assertEqual(legibility.check_drawn(7, "plain", one(0.6, 20.0)),
+                         "7: drooping bar on an upright stem, like a continental 1")
+        self.assertIsNone(legibility.check_drawn(7, "plain", one(0.6, 20.0, stem=((0.0, 0.0), (-80.0, 200.0)))))
+        self.assertIsNone(legibility.check_drawn(7, "plain", one(0.6, 5.0)))
+
+    def test_drawn_continental_ones_and_sevens_keep_the_rules(self):
+        rng = np.random.default_rng(17)
+        pool = [(d, n, s) for (d, n, s) in strokes.styles(False)
+                if (d, n) in legibility.CONTINENTAL_STYLES | {(7, "plain"), (7, "curved")}]
+        for i in range(300):
+            d, n, st = pool[i % len(pool)]
+            drawn = strokes.draw(st, strokes.Writer.sample(rng), rng)
+            self.assertIsNone(legibility.check_drawn(d, n, drawn), (d, n, i))
+
+
 class Draw(unittest.TestCase):
     FLAGGED = [(n, s) for (d, n, _, s) in strokes.STYLES if (d, n) in legibility.FLAG_STYLES]
 

@@ -28,6 +28,16 @@ func percentile(_ a: [Double], _ q: Double) -> Double {
     return s[min(s.count - 1, Int(Double(s.count) * q))]
 }
 
+/// The bundled recognizer, or with DIGITS_WEIGHTS=PATH.safetensors that file as the
+/// single-digit network beside the bundled number networks (loso.py reads numbers
+/// with a fold's network so).
+func benchRecognizer() throws -> Recognizer {
+    let bundled = try Recognizer.bundled()
+    guard let path = ProcessInfo.processInfo.environment["DIGITS_WEIGHTS"] else { return bundled }
+    return try Recognizer(safetensors: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                          numbers: bundled.numbers, candidates: bundled.candidates)
+}
+
 let args = CommandLine.arguments
 guard args.count >= 4 else {
     FileHandle.standardError.write("usage: recog-bench DRAWINGS.jsonl IMAGES_OUT.f32 PREDICTIONS_OUT.txt [REPEATS]\n".data(using: .utf8)!)
@@ -40,7 +50,7 @@ if args[1] == "--numbers" {
     let text = try String(contentsOfFile: args[2], encoding: .utf8)
     let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     let drawings = try lines.map { try RecognizeLines.parseDrawing($0) }
-    let recognizer = try Recognizer.bundled()
+    let recognizer = try benchRecognizer()
     let ws = recognizer.makeWorkspace()
     // NUMBER_TUNING="joinGap=0.12,cutCost=0.4": other segmenter constants, for tuning on the dev set.
     var tuning = NumberReadingTuning.standard
@@ -208,7 +218,7 @@ if args[1] == "--logits" {
     // per image), to compare two builds byte for byte (docs/recognition.md, single-digit "Speed").
     let data = try Data(contentsOf: URL(fileURLWithPath: args[2]))
     let floats = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    let recognizer = try Recognizer.bundled()
+    let recognizer = try benchRecognizer()
     let ws = recognizer.makeWorkspace()
     var logits: [Float] = []
     for k in 0..<(floats.count / 784) {
@@ -223,7 +233,7 @@ if args[1] == "--images" {
     let n = args.count > 4 ? Int(args[4]) ?? 1 : 1
     let data = try Data(contentsOf: URL(fileURLWithPath: args[2]))
     let floats = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    let recognizer = try Recognizer.bundled()
+    let recognizer = try benchRecognizer()
     let ws = recognizer.makeWorkspace()
     var out = ""
     var times: [Double] = []
@@ -244,7 +254,7 @@ if args[1] == "--images" {
 let text = try String(contentsOfFile: args[1], encoding: .utf8)
 let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
 let drawings = try lines.map { try RecognizeLines.parseDrawing($0) }
-let recognizer = try Recognizer.bundled()
+let recognizer = try benchRecognizer()
 let ws = recognizer.makeWorkspace()
 // DIGIT_SPECK_SIZE=0: taps and ticks read as ink (digit_marks.py measures both).
 let speckSize = ProcessInfo.processInfo.environment["DIGIT_SPECK_SIZE"].flatMap(Double.init) ?? Recognizer.speckSize
