@@ -240,9 +240,11 @@ public struct ResetOutcome: Sendable, Equatable {
     public var rows: Int
     /// Levels' progress rows removed (0 unless the reset was asked to).
     public var levels: Int
+    /// Players' learned hands removed (a reset of every game and mode).
+    public var hands: Int
 
-    public init(bests: Int, rows: Int, levels: Int = 0) {
-        (self.bests, self.rows, self.levels) = (bests, rows, levels)
+    public init(bests: Int, rows: Int, levels: Int = 0, hands: Int = 0) {
+        (self.bests, self.rows, self.levels, self.hands) = (bests, rows, levels, hands)
     }
 }
 

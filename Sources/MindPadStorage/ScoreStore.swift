@@ -618,7 +618,9 @@ public struct ScoreStore {
     }
 
     /// Deletes the board rows of one mode and/or one player (nil: every one),
-    /// in one statement with the audit row when there is one, and with
+    /// in one statement with the audit row when there is one, what the
+    /// reader learned of the hands of the players whose every best goes (no
+    /// `game`, no `mode`: the player's or everyone's; issue 43), and with
     /// `levels` the player's (or everyone's) level progress of `game` (or
     /// of every game). Board rows are locked in primary-key order, the
     /// order result batches lock them in, so a reset and a batch cannot
@@ -653,11 +655,18 @@ public struct ScoreStore {
                   AND (\(game)::text IS NULL OR game = \(game)::text)
                   AND (\(playerID)::bigint IS NULL OR player_id = \(playerID)::bigint)
                 RETURNING 1
+            ), hands_gone AS (
+                DELETE FROM player_hands
+                WHERE \(game)::text IS NULL AND \(mode)::text IS NULL
+                  AND (\(playerID)::bigint IS NULL OR player_id = \(playerID)::bigint)
+                RETURNING 1
             )
-            SELECT bests, total, (SELECT count(*) FROM levels_gone) AS levels FROM counted
+            SELECT bests, total, (SELECT count(*) FROM levels_gone) AS levels,
+                   (SELECT count(*) FROM hands_gone) AS hands FROM counted
             """)
         return ResetOutcome(bests: rows.value("bests").flatMap { Int($0) } ?? 0, rows: rows.value("total").flatMap { Int($0) } ?? 0,
-                            levels: rows.value("levels").flatMap { Int($0) } ?? 0)
+                            levels: rows.value("levels").flatMap { Int($0) } ?? 0,
+                            hands: rows.value("hands").flatMap { Int($0) } ?? 0)
     }
 
     // MARK: Decoding

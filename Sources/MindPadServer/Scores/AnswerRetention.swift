@@ -5,7 +5,8 @@ import MindPadStorage
 import Synchronization
 
 /// Deletes stored answers (strokes and all, `result_answers`) of results
-/// finished more than `days` ago: once when the server starts, then every
+/// finished more than `days` ago, and what the reader learned of a player's
+/// hand (`player_hands`) unchanged for as long: once when the server starts, then every
 /// `interval` (an hour). Each run is one job on the database workers that
 /// deletes in batches of `AnswerStore.deleteBatch` rows, oldest first, so
 /// result writes never wait behind one long transaction. The results
@@ -58,11 +59,13 @@ public final class AnswerRetention: @unchecked Sendable {
     func runOnce() {
         let cutoff = now().addingTimeInterval(-Double(days) * 86_400)
         pool.run({ connection in
-            try AnswerStore(connection).deleteAnswers(finishedBefore: cutoff)
+            (try AnswerStore(connection).deleteAnswers(finishedBefore: cutoff),
+             try HandStore(connection).deleteHands(updatedBefore: cutoff))
         }, completion: { [self] outcome in
             switch outcome {
-            case .success(let n) where n > 0:
-                logger.info("old answers deleted", metadata: ["rows": "\(n)", "retention_days": "\(days)"])
+            case .success(let (answers, hands)) where answers + hands > 0:
+                logger.info("old answers and hands deleted",
+                            metadata: ["rows": "\(answers)", "hands": "\(hands)", "retention_days": "\(days)"])
             case .success:
                 break
             case .failure(let error):
