@@ -342,3 +342,29 @@ def test_a_digit_key_picks_and_a_refused_pick_keeps_the_offer(browser):
     drv.switch_to.active_element.send_keys("7")
     wait(drv, lambda d: el(d, "#feedback").get_attribute("data-question") == "r1q0", 5, "the grade")
     assert [m["answer"] for m in sent(drv) if m["type"] == "choose"] == [1, 7]
+
+
+def test_the_kids_pad_offers_a_choice_too(browser):
+    """A kids' question answered on the pad (`drawable`): the same panel over the smaller pad,
+    the kids' own options beside it left alone; a digit key picks among the panel's."""
+    drv = browser()
+    prompt = {"ask": "count", "level": 2, "picture": {"scene": "count", "items": [{"thing": "apple", "count": 7}]},
+              "options": [{"value": "6"}, {"value": "7"}, {"value": "8"}], "drawable": True}
+    start_scripted(drv, "kids_counting", prompt, {"type": "choice", "question": "r1q0", "options": [1, 7]})
+    draw_shape(drv, flagged_one(0.3, 30))
+    wait(drv, lambda d: el(d, "#btn-submit").is_enabled(), 5, "Submit")
+    el(drv, "#btn-submit").click()
+    wait(drv, lambda d: el(d, "#pick-panel").is_displayed(), 5, "the pick panel")
+    opts = panel_options(drv)
+    assert [o[0] for o in opts] == ["1", "7"] and all(o[1] >= 64 and o[2] >= 64 for o in opts), opts
+    axe_check(drv, "the kids' pick panel")
+    snap(drv, "choice-08-kids")
+    viewport(drv, LANDSCAPE, True)
+    drv.save_screenshot(str(ARTIFACTS / "choice-08-kids-landscape.png"))
+    assert not too_wide(drv)
+    assert all(o[4] <= LANDSCAPE[1] for o in panel_options(drv)), panel_options(drv)
+    viewport(drv, DESKTOP, False)
+    drv.switch_to.active_element.send_keys("7")
+    wait(drv, lambda d: [m for m in sent(d) if m["type"] == "choose"], 5, "the pick sent")
+    assert [m for m in sent(drv) if m["type"] == "choose"] == [{"type": "choose", "question": "r1q0", "answer": 7}]
+    assert not [m for m in sent(drv) if m["type"] == "submit" and "answer" in m], "the kids' option 7 was not tapped by the key"

@@ -68,6 +68,8 @@ export function showPick(choice, busy, on) {
   panel.hidden = false;
   $("pad-area").classList.add("picking");
   if (fresh) {
+    // On a small screen the panel may reach past the bottom: brought into view, the first option focused.
+    if (typeof panel.scrollIntoView === "function") panel.scrollIntoView({ block: "nearest" });
     const first = panel.querySelector(".pick-option");
     if (first) first.focus({ preventScroll: true });
   }
