@@ -483,6 +483,30 @@ def give_race_run(name, race, score, duration_ms, answers, finished_at="2026-11-
         )
 
 
+def test_an_answer_picked_among_readings_offered_keeps_its_choice():
+    """Issue 43: a drawn answer the player picked among the readings offered
+    (`result_answers.choice`, migration 0014) is replayed with what was offered
+    and tapped, in the spec's shape; the other answers have no `choice`."""
+    race = "e2e" + uuid.uuid4().hex[:9]
+    ann, _ = register("Ann")
+    strokes = "[[[10,60,0],[40,40,60],[40,90,120]]]"
+    give_race_run(ann, race, 10, 41_000, [(True, "drawn", 1000, 3000, strokes), (False, "keypad", 3000, 4000, None)])
+    choice = [{"place": 0, "options": [1, 7], "tapped": 7}]
+    psql("""UPDATE result_answers SET answer = '7', choice = :'p1'::jsonb
+            WHERE seq = 0 AND result_id = (SELECT result_id FROM game_results WHERE race_id = :'p0')""", race, json.dumps(choice))
+    r = call("GET", "/api/races/" + race)
+    assert r.status_code == 200
+    picked, typed = r.json()["racers"][0]["answers"]
+    assert picked["choice"] == choice and picked["answer"] == 7 and picked["input"] == "drawn"
+    assert "choice" not in typed
+    # Only a drawn answer may have one.
+    bad = subprocess.run(["psql", os.environ["DATABASE_URL"], "-v", "ON_ERROR_STOP=1", "-Atq", "-v", f"p0={race}"],
+                         input="""UPDATE result_answers SET choice = '[{"place":0,"options":[1,7],"tapped":7}]'
+                                  WHERE seq = 1 AND result_id = (SELECT result_id FROM game_results WHERE race_id = :'p0')""",
+                         text=True, capture_output=True)
+    assert bad.returncode != 0 and "result_answers_choice_check" in bad.stderr
+
+
 def test_a_race_is_replayed_with_every_answer_and_its_strokes():
     race = "e2e" + uuid.uuid4().hex[:9]
     ann, _ = register("Ann")
