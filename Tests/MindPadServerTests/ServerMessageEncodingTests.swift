@@ -126,6 +126,17 @@ import Testing
         try pin(ServerMessage.guess(question: q, number: number, points: 40),
                 #"{"type":"guess","question":"r1q4","number":"1?","confidence":0.3,"digits":[{"digit":1,"confidence":0.9,"#
                     + #""box":[0.0,0.0,10.5,20.0]},{"digit":null,"confidence":0.3,"box":[12.0,0.0,20.0,20.0]}],"points":40}"#)
+        // Issue 43: a reading offered as a choice carries it; a number's place is "?" and keeps its likeliest digit.
+        try pin(ServerMessage.guess(question: q, recognition: Recognition(digit: 1, confidence: 0.55, probabilities: none, unsure: false,
+                                                                          choices: [1, 7]), points: 37),
+                #"{"type":"guess","question":"r1q4","digit":1,"choices":[1,7],"confidence":0.55,"points":37}"#)
+        let offered = NumberReading(digits: [
+            DigitReading(digit: 3, confidence: 0.99, box: InkBox(x0: 0, y0: 0, x1: 10, y1: 20)),
+            DigitReading(digit: 1, confidence: 0.55, box: InkBox(x0: 12, y0: 0, x1: 20, y1: 20), choices: [1, 7]),
+        ])
+        try pin(ServerMessage.guess(question: q, number: offered, points: 40),
+                #"{"type":"guess","question":"r1q4","number":"3?","confidence":0.55,"digits":[{"digit":3,"confidence":0.99,"#
+                    + #""box":[0.0,0.0,10.0,20.0]},{"digit":1,"confidence":0.55,"box":[12.0,0.0,20.0,20.0],"choices":[1,7]}],"points":40}"#)
         try pin(ServerMessage.graded(question: q, answer: .int(7), expected: .int(7), confidence: 0.98765, correct: true,
                                      points: 10, score: 30, runOver: false),
                 #"{"type":"graded","question":"r1q4","answer":7,"confidence":0.988,"correct":true,"expected":7,"points":10,"#
