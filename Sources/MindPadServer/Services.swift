@@ -10,13 +10,17 @@ public enum IdentityError: Error, Sendable, Equatable {
     case unavailable
 }
 
-/// A player the server knows: the database id and the name as registered.
+/// A player the server knows: the database id and the name as registered,
+/// and what the reader has learned of their hand (a new player: nothing
+/// yet, learning on).
 public struct IdentifiedPlayer: Sendable, Equatable {
     public var id: Int64
     public var name: String
-    public init(id: Int64, name: String) {
+    public var hand: StoredHand
+    public init(id: Int64, name: String, hand: StoredHand = StoredHand(learns: true, bytes: nil, learned: 0)) {
         self.id = id
         self.name = name
+        self.hand = hand
     }
 }
 
@@ -29,6 +33,13 @@ public protocol PlayerDirectory: Sendable {
     /// Checks a returning player's token.
     func authenticate(nameKey: String, token: String,
                       completion: @escaping @Sendable (Result<IdentifiedPlayer, IdentityError>) -> Void)
+    /// Stores what the reader learned of a player's hand (`PlayerHand.bytes`),
+    /// unless they switched the learning off meanwhile. Best effort: a hand
+    /// not stored is relearned.
+    func keepHand(playerID: Int64, bytes: [UInt8], learned: Int, completion: @escaping @Sendable (Bool) -> Void)
+    /// Switches the learning of a player's hand on or off (off forgets it),
+    /// or, `forget`, forgets what was learned and keeps learning.
+    func setHandLearning(playerID: Int64, learns: Bool, forget: Bool, completion: @escaping @Sendable (Bool) -> Void)
 }
 
 /// What became of a finished game's result.

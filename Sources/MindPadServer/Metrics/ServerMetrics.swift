@@ -42,6 +42,11 @@ public final class ServerMetrics: Sendable {
     /// the choices answered with a `choose` that was graded.
     public let choicesOffered: Counter
     public let choicesTaken: Counter
+    /// Players' hands (issue 43): drawings learned, the time one learning
+    /// takes on a recognition worker, and hands stored.
+    public let handsLearned: Counter
+    public let handLearning: DurationHistogram
+    public let handsSaved: Counter
     public let resultBatchSize: ValueHistogram
     private let counters = Mutex<[String: Counter]>([:])
     /// The message counters by type alone: counted for every message on the
@@ -85,6 +90,12 @@ public final class ServerMetrics: Sendable {
                                                                     "Submitted drawings read unsurely and offered as a choice of digits (choice sent)"))
         choicesTaken = registry.makeCounter(descriptor: Self.name("mindpad_choices_taken_total",
                                                                   "Choices answered by a tap (choose) and graded"))
+        handsLearned = registry.makeCounter(descriptor: Self.name("mindpad_hand_learned_total",
+                                                                  "Drawings a player's hand learned (a tapped choice, or a sure reading graded right)"))
+        handLearning = registry.makeDurationHistogram(descriptor: Self.name("mindpad_hand_learn_seconds",
+                                                                            "Teaching a player's hand one drawing, on a recognition worker"),
+                                                      buckets: Self.latencyBuckets)
+        handsSaved = registry.makeCounter(descriptor: Self.name("mindpad_hand_saved_total", "Players' hands written to the database"))
         resultBatchSize = registry.makeValueHistogram(descriptor: Self.name("mindpad_result_batch_size", "Results written per batch statement"),
                                                       buckets: [1, 2, 4, 8, 16, 32, 64, 128])
     }

@@ -31,11 +31,15 @@ enum ClientMessage: Sendable {
     /// `question`: a digit (7 or "7"), or a number's digits as a string
     /// with each unsure place picked ("3740"). Checked by the hub.
     case choose(question: QuestionID, answer: JSON)
+    /// The player's reading settings: `learn` false switches off the
+    /// reader's learning of their hand (and forgets it), true on;
+    /// `forget` forgets what it learned (absent fields: unchanged).
+    case reading(learn: Bool?, forget: Bool)
 
     /// The client message types, as the protocol names them.
     enum Kind: String, Sendable, CaseIterable {
         case identify, createRoom = "create_room", joinRoom = "join_room", leaveRoom = "leave_room"
-        case ready, start, rematch, points, clear, undo, submit, choose
+        case ready, start, rematch, points, clear, undo, submit, choose, reading
     }
 
     var kind: Kind {
@@ -52,6 +56,7 @@ enum ClientMessage: Sendable {
         case .undo: .undo
         case .submit: .submit
         case .choose: .choose
+        case .reading: .reading
         }
     }
 
@@ -155,6 +160,13 @@ private struct FieldReader {
                 throw bad("\"answer\" must be the digit or number picked, such as 7 or \"3740\".")
             }
             return .choose(question: question, answer: answer)
+        case .reading:
+            let learn = json["learn"], forget = json["forget"]
+            guard learn == nil || learn?.isNull == true || learn?.bool != nil,
+                  forget == nil || forget?.isNull == true || forget?.bool != nil else {
+                throw bad("\"learn\" and \"forget\" must be true or false.")
+            }
+            return .reading(learn: learn?.bool, forget: forget?.bool ?? false)
         }
     }
 

@@ -44,16 +44,19 @@ protocol GameRoom: AnyObject {
     /// Whether an answer by `player` to `question` would be refused now.
     func refusal(ofAnswerBy player: PlayerID, to question: QuestionID) -> RaceError?
     /// Grades an answer that counts at `receivedAt`; `request` (`submit`,
-    /// `choose`) is echoed in refusals.
-    func submit(_ answer: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant, request: String)
+    /// `choose`) is echoed in refusals. Returns whether it was graded right
+    /// (nil: not graded).
+    @discardableResult
+    func submit(_ answer: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant, request: String) -> Bool?
     /// Whether the game takes these digits, read from a drawing, as an
     /// answer at all (its `answer(handwritten:)`; no question's answer is asked).
     func accepts(handwritten digits: [Int]) -> Bool
 }
 
 extension GameRoom {
-    /// Grades an answer sent with `submit`.
-    func submit(_ answer: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant) {
+    /// Grades an answer sent with `submit`; whether it was graded right (nil: not graded).
+    @discardableResult
+    func submit(_ answer: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant) -> Bool? {
         submit(answer, by: player, to: question, receivedAt: receivedAt, request: ClientMessage.Kind.submit.rawValue)
     }
 }

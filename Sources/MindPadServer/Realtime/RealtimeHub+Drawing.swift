@@ -74,7 +74,7 @@ extension RealtimeHub {
             let pointCount = session.drawing.pointCount
             let revision = session.drawing.revision
             let lineage = session.drawing.lineage
-            read(session.drawing) { [weak self] result in
+            read(session.drawing, hand: session.hand) { [weak self] result in
                 guard let self else { return }
                 self.transport.post {
                     self.liveGuessDone(connection, question: question, points: pointCount, revision: revision,
@@ -85,12 +85,14 @@ extension RealtimeHub {
     }
 
     /// Reads a drawing off the service thread, as one digit or as a number
-    /// (`drawn_number`); `completion` runs on a recognition thread.
-    private func read(_ buffer: DrawingBuffer, completion: @escaping @Sendable (Result<DrawingReading, RecognitionError>) -> Void) {
+    /// (`drawn_number`), with the player's hand; `completion` runs on a
+    /// recognition thread.
+    private func read(_ buffer: DrawingBuffer, hand: PlayerHand?,
+                      completion: @escaping @Sendable (Result<DrawingReading, RecognitionError>) -> Void) {
         if buffer.readsNumber {
-            recognition.readNumber(buffer.drawing) { completion($0.map(DrawingReading.number)) }
+            recognition.readNumber(buffer.drawing, hand: hand) { completion($0.map(DrawingReading.number)) }
         } else {
-            recognition.recognize(buffer.drawing) { completion($0.map(DrawingReading.digit)) }
+            recognition.recognize(buffer.drawing, hand: hand) { completion($0.map(DrawingReading.digit)) }
         }
     }
 
@@ -129,7 +131,8 @@ extension RealtimeHub {
             guard let answer else {
                 return reply(session, ProtocolError(.answerMissing, "Send your answer as \"answer\" with \"submit\".", request: request))
             }
-            return room.submit(.wire(answer, keypad: false), by: player.id, to: question, receivedAt: receivedAt)
+            room.submit(.wire(answer, keypad: false), by: player.id, to: question, receivedAt: receivedAt)
+            return
         }
         guard !session.drawing.isBeingRead else {
             return reply(session, ProtocolError(.submitPending, "Your previous answer is still being read.", request: request))
@@ -140,22 +143,28 @@ extension RealtimeHub {
             guard let digit = Self.typedDigit(answer) else {
                 return reply(session, ProtocolError(.badAnswer, "A typed \"answer\" is one digit 0-9, such as 7 or \"7\".", request: request))
             }
-            return room.submit(.wire(.int(digit), keypad: true), by: player.id, to: question, receivedAt: receivedAt)
+            room.submit(.wire(.int(digit), keypad: true), by: player.id, to: question, receivedAt: receivedAt)
+            return
         }
         // A number may also be typed on the keypad: graded as typed, and counted.
         if room.game.answerInput == .drawnNumber, let answer {
             guard let typed = answer.string, DigitString.isValid(typed) else {
                 return reply(session, ProtocolError(.badAnswer, "A keypad \"answer\" is 1 to \(DigitString.maxCount) digits 0-9 in a string, such as \"3240\".", request: request))
             }
-            return room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
+            room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
+            return
         }
         // A guess typed on the keypad where it could be written: counted.
         if input == .move, let answer {
-            return room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
+            room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
+            return
         }
         // A tap on a drawable question: the option, whatever is drawn.
         if input == .choiceOrDigit {
-            if let answer { return room.submit(.wire(answer, keypad: false), by: player.id, to: question, receivedAt: receivedAt) }
+            if let answer {
+                room.submit(.wire(answer, keypad: false), by: player.id, to: question, receivedAt: receivedAt)
+                return
+            }
             guard session.drawing.pointCount > 0 else {
                 return reply(session, ProtocolError(.answerMissing, "Tap an option (\"answer\"), or write the digit before submitting.", request: request))
             }
@@ -180,7 +189,7 @@ extension RealtimeHub {
             return submissionRead(connection, player: player.id, question: question, receivedAt: receivedAt,
                                   strokes: strokes, result: .success(reading))
         }
-        read(session.drawing) { [weak self] result in
+        read(session.drawing, hand: session.hand) { [weak self] result in
             guard let self else { return }
             self.transport.post {
                 self.submissionRead(connection, player: player.id, question: question, receivedAt: receivedAt,
@@ -230,8 +239,11 @@ extension RealtimeHub {
             }
         case .success(let reading):
             guard let code = memberships[player], let room = rooms[code] else { return }
-            room.submit(.handwriting(reading.handwritten, confidence: reading.confidence, strokes: strokes),
-                        by: player, to: question, receivedAt: receivedAt)
+            let correct = room.submit(.handwriting(reading.handwritten, confidence: reading.confidence, strokes: strokes),
+                                      by: player, to: question, receivedAt: receivedAt)
+            if let session, case .digit(let r) = reading {
+                learnFrom(r, strokes: strokes, tapped: nil, correct: correct, session: session)
+            }
         }
     }
 
@@ -257,9 +269,14 @@ extension RealtimeHub {
         let receivedAt = transport.now
         session.drawing.offer = nil
         metrics.choicesTaken.increment()
-        room.submit(.handwriting(HandwrittenAnswer(digits: digits), confidence: offer.reading.confidence, strokes: offer.strokes,
-                                 choice: offer.tapped(digits)),
-                    by: player.id, to: question, receivedAt: receivedAt, request: request)
+        let correct = room.submit(.handwriting(HandwrittenAnswer(digits: digits), confidence: offer.reading.confidence,
+                                               strokes: offer.strokes, choice: offer.tapped(digits)),
+                                  by: player.id, to: question, receivedAt: receivedAt, request: request)
+        // The digit the player tapped is the digit they meant: the hand
+        // learns it whether or not it was the right answer.
+        if case .digit(let r) = offer.reading, correct != nil {
+            learnFrom(r, strokes: offer.strokes, tapped: digits, correct: correct, session: session)
+        }
     }
 }
 

@@ -52,6 +52,7 @@ extension RealtimeHub {
         case .success(let (identified, token)):
             let name = (try? PlayerName(validating: identified.name)) ?? requested
             let player = Session.Player(id: PlayerID("p\(identified.id)"), accountID: identified.id, name: name)
+            session.hand = hand(from: identified.hand)
             guard let cluster else { return admit(session, player, token: token) }
             // In a cluster, every other instance hears of it first (their
             // session of this player goes); `identified` only once the
@@ -77,12 +78,14 @@ extension RealtimeHub {
         if let previous = online[player.id], let old = sessions[previous] {
             // The same player on a new socket: the old one goes.
             old.state = .closing(nil)
+            handOver(from: old, to: session)
             send(ServerMessage.error(ProtocolError(.replaced, "You signed in on another connection.")), toConnection: previous)
             transport.close(previous, code: 4001, reason: "signed in elsewhere")
         }
         session.state = .identified(player)
         online[player.id] = connection
-        reply(session, ServerMessage.identified(player: player.id, name: player.name, token: token, instance: cluster?.instance))
+        reply(session, ServerMessage.identified(player: player.id, name: player.name, token: token, instance: cluster?.instance,
+                                                hand: session.hand, learnsHand: recognition.handModel != nil))
         if let code = memberships[player.id], let room = rooms[code] {
             room.handle(.reconnect(player.id), request: request)
         }

@@ -105,9 +105,15 @@ extension RealtimeHub {
     static func pathRecord(_ result: PlayerResult, finishedAtMs: Int64) -> PathRoundRecord? {
         guard case .path(let p) = result.detail else { return nil }
         let wall = { (after: RaceDuration) in finishedAtMs - (result.duration - after).milliseconds }
+        // The replay's route: the start cell when the grid was shown, then each move.
+        let route = p.gridShownAfter.map { shown in
+            [[GridCell.start.row, GridCell.start.column, Int(shown.milliseconds)]]
+                + p.route.map { [$0.cell.row, $0.cell.column, Int($0.after.milliseconds)] }
+        }
         return PathRoundRecord(rows: p.rows, columns: p.columns, goalRow: p.goal.row, goalColumn: p.goal.column,
                                steps: p.steps, bestSteps: p.bestSteps, tries: p.tries,
-                               startedAtMs: wall(p.gridShownAfter ?? .zero), endedAtMs: p.goalReachedAfter.map(wall))
+                               startedAtMs: wall(p.gridShownAfter ?? .zero), endedAtMs: p.goalReachedAfter.map(wall),
+                               route: route)
     }
 }
 

@@ -7,10 +7,22 @@ import MindPadStorage
 /// Reads drawings off the service thread; the completion may run on any
 /// thread. `RecognitionPool` in production.
 public protocol DrawingRecognizer: Sendable {
-    /// One digit (games answered `drawn_digit`).
-    func recognize(_ drawing: Drawing, completion: @escaping @Sendable (Result<Recognition, RecognitionError>) -> Void)
+    /// One digit (games answered `drawn_digit`), shifted towards the
+    /// player's `hand` when there is one (`PlayerHand`).
+    func recognize(_ drawing: Drawing, hand: PlayerHand?,
+                   completion: @escaping @Sendable (Result<Recognition, RecognitionError>) -> Void)
     /// A number written left to right (games answered `drawn_number`).
-    func readNumber(_ drawing: Drawing, completion: @escaping @Sendable (Result<NumberReading, RecognitionError>) -> Void)
+    func readNumber(_ drawing: Drawing, hand: PlayerHand?,
+                    completion: @escaping @Sendable (Result<NumberReading, RecognitionError>) -> Void)
+    /// Teaches `hand` that `drawing` is `digit`; `completion` gets the hand
+    /// as it then is (unchanged when the drawing cannot be read).
+    func learn(_ drawing: Drawing, as digit: Int, into hand: PlayerHand,
+               completion: @escaping @Sendable (PlayerHand) -> Void)
+    /// A new, empty hand for the recognizer's network; nil when its weights
+    /// have no `hand` model (then hands are neither applied nor learned).
+    func makeHand() -> PlayerHand?
+    /// The constants of the hand model (when to learn a reading).
+    var handModel: HandModel? { get }
 }
 
 /// The realtime game over WebSocket (protocol `mindpad.v1`, see
@@ -136,6 +148,8 @@ public final class RealtimeHub: @unchecked Sendable {
         case .identified(let p), .closing(let p?): player = p
         case .unidentified, .identifying, .closing(nil): player = nil
         }
+        if let player { saveHand(of: session, player: player) }
+        transport.cancel(session.handSaveTimer)
         guard let player, online[player.id] == connection else { return }
         online[player.id] = nil
         if let code = memberships[player.id], let room = rooms[code] {
@@ -185,6 +199,8 @@ public final class RealtimeHub: @unchecked Sendable {
             submit(question: question, answer: answer, player: player, session: session)
         case .choose(let question, let answer):
             choose(question: question, answer: answer, player: player, session: session)
+        case .reading(let learn, let forget):
+            setReading(learn: learn, forget: forget, player: player, session: session)
         }
     }
 

@@ -26,6 +26,9 @@ public struct RealtimeOptions: Sendable {
     public var liveGuessInterval: RaceDuration = .milliseconds(100)
     /// Progress broadcasts per room: at most one per this interval (5 Hz).
     public var progressInterval: RaceDuration = .milliseconds(200)
+    /// How long a player's hand may go unstored after it learned a drawing
+    /// (at most one write per player per this; and at once when they leave).
+    public var handSaveDelay: RaceDuration = .seconds(10)
     /// Whether the host may start only once every other racer is ready and
     /// connected (`players_not_ready` otherwise). A host alone (solo play)
     /// never waits. Default true.

@@ -58,24 +58,44 @@ public final class RecognitionPool: DrawingRecognizer {
         RecognitionPool(recognizer: try Recognizer.bundled(), threads: threads, metrics: metrics)
     }
 
-    /// Queues a drawing of one digit; `completion` runs on a worker thread.
-    public func recognize(_ drawing: Drawing, completion: @escaping Completion) {
+    /// Queues a drawing of one digit, read with the player's `hand` when
+    /// there is one; `completion` runs on a worker thread.
+    public func recognize(_ drawing: Drawing, hand: PlayerHand? = nil, completion: @escaping Completion) {
         enqueue(Job(read: { recognizer, workspace in
-            let result = Result { () throws(RecognitionError) in try recognizer.recognize(drawing, in: workspace) }
+            let result = Result { () throws(RecognitionError) in try recognizer.recognize(drawing, in: workspace, hand: hand) }
             return { completion(result) }
         }, refuse: { completion(.failure($0)) }))
     }
 
     /// Queues a drawing of a number written left to right
     /// (`Recognizer.readNumber`); `completion` runs on a worker thread.
-    public func readNumber(_ drawing: Drawing, completion: @escaping NumberCompletion) {
+    public func readNumber(_ drawing: Drawing, hand: PlayerHand? = nil, completion: @escaping NumberCompletion) {
         let metrics = metrics
         enqueue(Job(read: { recognizer, workspace in
-            let result = Result { () throws(RecognitionError) in try recognizer.readNumber(drawing, in: workspace) }
+            let result = Result { () throws(RecognitionError) in try recognizer.readNumber(drawing, in: workspace, hand: hand) }
             if case .success(let reading) = result, reading.cutShort { metrics?.numberReadingsCutShort.increment() }
             return { completion(result) }
         }, refuse: { completion(.failure($0)) }))
     }
+
+    /// Queues teaching `hand` a drawing of `digit` (`Recognizer.learn`, on a
+    /// worker, never the service thread); `completion` runs on the worker
+    /// with the hand as it then is. Its time goes to `mindpad_hand_learn_seconds`.
+    public func learn(_ drawing: Drawing, as digit: Int, into hand: PlayerHand,
+                      completion: @escaping @Sendable (PlayerHand) -> Void) {
+        let metrics = metrics
+        enqueue(Job(read: { recognizer, workspace in
+            let started = ContinuousClock.now
+            var taught = hand
+            try? recognizer.learn(drawing, as: digit, into: &taught, in: workspace)
+            metrics?.handLearning.record(ContinuousClock.now - started)
+            return { completion(taught) }
+        }, refuse: { _ in completion(hand) }))
+    }
+
+    public func makeHand() -> PlayerHand? { recognizer.makeHand() }
+
+    public var handModel: HandModel? { recognizer.hand }
 
     private func enqueue(_ job: Job) {
         let accepted = queue.withLock { q -> Bool in

@@ -43,6 +43,8 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     private var answers = AnswerLog()
     /// The answer being fed, as it came in: how, and its drawing.
     private var submitting: (player: PlayerID, input: AnswerLog.Input, strokes: [[StrokePoint]]?, choice: TappedChoice?)?
+    /// Whether the answer being fed was graded right (nil: not graded).
+    private var graded: Bool?
     /// The last `spectating` sent (the leader's question as it stood), so
     /// spectators hear only of changes.
     private var spectated: OutgoingMessage?
@@ -102,8 +104,11 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         race.kind.answer(handwritten: HandwrittenAnswer(digits: digits)) != nil
     }
 
+    @discardableResult
     func submit(_ submitted: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant,
-                request: String) {
+                request: String) -> Bool? {
+        graded = nil
+        defer { submitting = nil }
         switch submitted {
         case .handwriting(let reading, let confidence, let strokes, let choice):
             guard let answer = race.kind.answer(handwritten: reading) else {
@@ -111,7 +116,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                 say(ServerMessage.error(ProtocolError(.unreadableAnswer, read.isEmpty
                     ? "Nothing could be read in that drawing; write the answer again."
                     : "That reads as \(read), which cannot be an answer here; write it again.", request: request)), to: player)
-                return
+                return nil
             }
             submitting = (player, .drawn, strokes, choice)
             feed(.answer(player, question: question, answer, confidence: confidence), at: receivedAt, request: request)
@@ -121,18 +126,19 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                 answer = try JSONValueDecoder().decode(Kind.Answer.self, from: json)
             } catch {
                 say(ServerMessage.error(ProtocolError(.badAnswer, "\"answer\" is not an answer to this game: \(Self.reason(error))", request: request)), to: player)
-                return
+                return nil
             }
             submitting = (player, keypad ? .keypad : .tap, nil, nil)
             feed(.answer(player, question: question, answer, keypad: keypad), at: receivedAt, request: request)
         }
-        submitting = nil
+        return graded
     }
 
     /// One entry of the run's answer log, with how it came in (and its
     /// drawing) when it is the answer being fed.
     private func log(_ o: AnswerOutcome<Kind>, answer: JSON, expected: JSON?) {
         let how = submitting?.player == o.player ? submitting : nil
+        if how != nil { graded = o.isCorrect }
         answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
                     correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
                     confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,

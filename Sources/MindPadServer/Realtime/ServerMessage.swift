@@ -18,14 +18,27 @@ enum ServerMessage {
 
     /// `instance`: this instance's id in a cluster (nil, left out, for a
     /// single instance): the client reconnects to it while in a room.
-    static func identified(player: PlayerID, name: PlayerName, token: String?, instance: String? = nil) -> OutgoingMessage {
+    static func identified(player: PlayerID, name: PlayerName, token: String?, instance: String? = nil,
+                           hand: PlayerHand? = nil, learnsHand: Bool = false) -> OutgoingMessage {
         OutgoingMessage("identified") { out in
             out.field("player_id", player.rawValue)
             out.field("name", name.display)
             out.field("token", token)
             out.field("new", token != nil)
             out.field("instance", instance)
+            if learnsHand { readingFields(&out, learns: hand != nil, learned: hand?.learned ?? 0) }
         }
+    }
+
+    /// The player's reading settings, after `reading` (and in `identified`):
+    /// whether the reader learns their hand and from how many drawings it has.
+    static func reading(learns: Bool, learned: Int) -> OutgoingMessage {
+        OutgoingMessage("reading") { out in readingFields(&out, learns: learns, learned: learned) }
+    }
+
+    private static func readingFields(_ out: inout JSONWriter, learns: Bool, learned: Int) {
+        out.field("learns_hand", learns)
+        out.field("hand_learned", learned)
     }
 
     /// Connect to `/ws?instance=<instance>` and send the same `join_room`

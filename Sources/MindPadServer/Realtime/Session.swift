@@ -34,6 +34,16 @@ final class Session {
     /// The `instance` of the `/ws?instance=…` URL (cluster mode): the
     /// instance the client meant to reach, nil for plain `/ws`.
     let requestedInstance: String?
+    /// What the reader has learned of this player's hand, applied to every
+    /// drawing they write (nil: learning switched off, or the weights have
+    /// no hand model). See `RealtimeHub+Hand.swift`.
+    var hand: PlayerHand?
+    /// Learned since it was last stored.
+    var handUnsaved = false
+    var handSaveTimer: TimerToken?
+    /// Drawings waiting to be learned, in order; one is learned at a time.
+    var toLearn: [(drawing: Drawing, digit: Int)] = []
+    var isLearning = false
 
     init(connection: ConnectionID, bucket: TokenBucket, guessInterval: RaceDuration, requestedInstance: String? = nil) {
         self.connection = connection

@@ -37,12 +37,25 @@ enum ReplayJSON {
     }
 
     private static func racer(_ run: RaceRun, game info: GameInfo?) throws -> JSON {
-        .object([
+        .object(omittingNils: [
             ("name", .string(run.name)), ("score", .int(run.score)), ("correct", .int(run.correct)),
             ("answered", .int(run.answered)), ("duration_ms", .int(run.durationMs)),
             ("finished_at", .string(ScoresJSON.timestamp(run.finishedAtMs))),
             ("completed", .bool(completed(run, game: info))),
             ("answers", .array(try run.answers.map(answer))),
+            ("path", run.path.map(path)),
+        ])
+    }
+
+    /// A path-finder round for the replay: the grid, the goal, the counts
+    /// and the robot's route (`[row, column, ms]` from the race start, the
+    /// start cell first; null when not kept).
+    static func path(_ p: PathRoundRecord) -> JSON {
+        .object([
+            ("rows", .int(p.rows)), ("columns", .int(p.columns)),
+            ("goal", .object([("row", .int(p.goalRow)), ("column", .int(p.goalColumn))])),
+            ("steps", .int(p.steps)), ("best_steps", .int(p.bestSteps)), ("tries", .int(p.tries)),
+            ("route", p.route.map { .array($0.map { .array($0.map(JSON.int)) }) } ?? .null),
         ])
     }
 

@@ -28,17 +28,35 @@ public struct PostgresPlayerDirectory: PlayerDirectory {
 
     public func authenticate(nameKey: String, token: String,
                              completion: @escaping @Sendable (Result<IdentifiedPlayer, IdentityError>) -> Void) {
-        pool.run({ connection in
-            try ScoreStore(connection).authenticate(nameKey: nameKey, token: token)
+        pool.run({ connection -> (PlayerAuthentication, StoredHand?) in
+            let outcome = try ScoreStore(connection).authenticate(nameKey: nameKey, token: token)
+            guard case .player(let player) = outcome else { return (outcome, nil) }
+            return (outcome, try HandStore(connection).load(playerID: player.id))
         }, within: ScoresAPI.readDeadline, completion: { result in
-            switch result {
+            switch result.map(\.0) {
             case .success(.player(let player)):
-                completion(.success(IdentifiedPlayer(id: player.id, name: player.name)))
+                let hand = (try? result.get().1) ?? nil
+                completion(.success(IdentifiedPlayer(id: player.id, name: player.name,
+                                                     hand: hand ?? StoredHand(learns: true, bytes: nil, learned: 0))))
             case .success(.wrongToken), .success(.unknownPlayer):
                 completion(.failure(.wrongToken))
             case .failure:
                 completion(.failure(.unavailable))
             }
         })
+    }
+
+    public func keepHand(playerID: Int64, bytes: [UInt8], learned: Int, completion: @escaping @Sendable (Bool) -> Void) {
+        pool.run({ connection in
+            try HandStore(connection).save(playerID: playerID, bytes: bytes, learned: learned)
+        }, completion: { completion((try? $0.get()) ?? false) })
+    }
+
+    public func setHandLearning(playerID: Int64, learns: Bool, forget: Bool, completion: @escaping @Sendable (Bool) -> Void) {
+        pool.run({ connection in
+            let store = HandStore(connection)
+            if forget { try store.forget(playerID: playerID) }
+            return try store.setLearns(playerID: playerID, learns)
+        }, completion: { completion((try? $0.get()) ?? false) })
     }
 }

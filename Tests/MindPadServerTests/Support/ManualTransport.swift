@@ -104,7 +104,35 @@ final class InMemoryPlayerDirectory: PlayerDirectory {
                       completion: @escaping @Sendable (Result<IdentifiedPlayer, IdentityError>) -> Void) {
         if down.load(ordering: .relaxed) { return completion(.failure(.unavailable)) }
         let found = players.withLock { $0[nameKey] }
-        if let found, found.1 == token { completion(.success(found.0)) } else { completion(.failure(.wrongToken)) }
+        guard let found, found.1 == token else { return completion(.failure(.wrongToken)) }
+        var player = found.0
+        player.hand = hands.withLock { $0[player.id] } ?? StoredHand(learns: true, bytes: nil, learned: 0)
+        completion(.success(player))
+    }
+
+    /// Players' hands as stored (`keepHand`, `setHandLearning`), by player id.
+    let hands = Mutex<[Int64: StoredHand]>([:])
+    /// How many times a hand was stored.
+    let handSaves = Atomic<Int>(0)
+
+    func keepHand(playerID: Int64, bytes: [UInt8], learned: Int, completion: @escaping @Sendable (Bool) -> Void) {
+        if down.load(ordering: .relaxed) { return completion(false) }
+        let saved = hands.withLock { h -> Bool in
+            guard h[playerID]?.learns ?? true else { return false }
+            h[playerID] = StoredHand(learns: true, bytes: bytes, learned: learned)
+            return true
+        }
+        if saved { handSaves.add(1, ordering: .relaxed) }
+        completion(saved)
+    }
+
+    func setHandLearning(playerID: Int64, learns: Bool, forget: Bool, completion: @escaping @Sendable (Bool) -> Void) {
+        if down.load(ordering: .relaxed) { return completion(false) }
+        hands.withLock { h in
+            let kept = forget || !learns ? nil : h[playerID]?.bytes
+            h[playerID] = StoredHand(learns: learns, bytes: kept, learned: kept == nil ? 0 : h[playerID]?.learned ?? 0)
+        }
+        completion(true)
     }
 }
 
@@ -122,30 +150,48 @@ final class MemoryResultSink: ResultSink {
     }
 }
 
-/// The real recognizer, run on the calling thread; counts its readings.
+/// The real recognizer, run on the calling thread; counts its readings
+/// (and what its hands learned).
 final class InlineRecognizer: DrawingRecognizer {
-    private let state: Mutex<(workspace: Recognizer.Workspace, readings: Int)>
+    private let state: Mutex<(workspace: Recognizer.Workspace, readings: Int, learned: Int)>
     private let recognizer: Recognizer
 
-    init() throws {
-        recognizer = try Recognizer.bundled()
-        state = Mutex((recognizer.makeWorkspace(), 0))
+    init(_ recognizer: Recognizer? = nil) throws {
+        self.recognizer = try recognizer ?? Recognizer.bundled()
+        state = Mutex((self.recognizer.makeWorkspace(), 0, 0))
     }
+
+    var learned: Int { state.withLock { $0.learned } }
+
+    func learn(_ drawing: Drawing, as digit: Int, into hand: PlayerHand, completion: @escaping @Sendable (PlayerHand) -> Void) {
+        var taught = hand
+        state.withLock { s in
+            s.learned += 1
+            try? recognizer.learn(drawing, as: digit, into: &taught, in: s.workspace)
+        }
+        completion(taught)
+    }
+
+    func makeHand() -> PlayerHand? { recognizer.makeHand() }
+
+    var handModel: HandModel? { recognizer.hand }
 
     var readings: Int { state.withLock { $0.readings } }
 
-    func recognize(_ drawing: Drawing, completion: @escaping @Sendable (Result<Recognition, RecognitionError>) -> Void) {
+    func recognize(_ drawing: Drawing, hand: PlayerHand?,
+                   completion: @escaping @Sendable (Result<Recognition, RecognitionError>) -> Void) {
         let result = state.withLock { s in
             s.readings += 1
-            return Result { () throws(RecognitionError) in try recognizer.recognize(drawing, in: s.workspace) }
+            return Result { () throws(RecognitionError) in try recognizer.recognize(drawing, in: s.workspace, hand: hand) }
         }
         completion(result)
     }
 
-    func readNumber(_ drawing: Drawing, completion: @escaping @Sendable (Result<NumberReading, RecognitionError>) -> Void) {
+    func readNumber(_ drawing: Drawing, hand: PlayerHand?,
+                    completion: @escaping @Sendable (Result<NumberReading, RecognitionError>) -> Void) {
         let result = state.withLock { s in
             s.readings += 1
-            return Result { () throws(RecognitionError) in try recognizer.readNumber(drawing, in: s.workspace) }
+            return Result { () throws(RecognitionError) in try recognizer.readNumber(drawing, in: s.workspace, hand: hand) }
         }
         completion(result)
     }
