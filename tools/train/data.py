@@ -47,9 +47,10 @@ ND_TEST = (80, 3, 9002)
 
 # Cache names follow the generator: "4" since the legibility rules judge a 1's flag
 # as drawn too and each drawing has its own noise ("A fifth pass"), "5" since the
-# continental 1 and the big-loop 6 (strokes.MORE_STYLES, issue 43); with
+# continental 1 and the big-loop 6 (strokes.MORE_STYLES, issue 43), "6" since
+# writers who draw double lines or hollow digits (strokes.DOUBLE_SHARE); with
 # LEGIBILITY_DRAWN=0 (strokes.DRAWN_CHECK off, the control points only) apart.
-_GEN = "5" if strokes.DRAWN_CHECK else "5p"
+_GEN = "6" if strokes.DRAWN_CHECK else "6p"
 SYNTH, CALIB, HARD = f"synth{_GEN}", f"calib{_GEN}", f"hard{_GEN}"
 
 

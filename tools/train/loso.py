@@ -218,17 +218,40 @@ def mistake_sheet(path, fold, bad, limit=80):
     print("wrote", path)
 
 
-def sweep(folds):
-    """The folds' figures over a grid of the choice rule's constants."""
-    print(f"{'below':>6s} {'mass':>6s} {'k':>2s} | per fold: final / misread / tap / tap ok / refused")
-    for below in (0.7, 0.8, 0.9, 0.95, 0.98):
-        for mass in (0.98, 0.99, 0.995, 0.999):
-            for kmax in (2, 3):
-                res = evaluate(folds, below, mass, kmax, verbose=False)
-                line = " | ".join(f"{f} {100 * r['all']['final']:.2f}/{100 * r['all']['misread']:.2f}/"
-                                  f"{100 * r['all']['tap']:.2f}/{100 * r['all']['tap_ok']:.2f}/"
-                                  f"{100 * r['all']['refused']:.2f}" for f, r in res.items())
-                print(f"{below:6.2f} {mass:6.3f} {kmax:2d} | {line}", flush=True)
+def sweep(folds, shares=(0.0005, 0.001, 0.0025)):
+    """The folds' figures over a grid of the refusal rule's share of calibration
+    digits and the choice rule's constants (each fold read once per share)."""
+    import quick_eval
+    read = {}
+    for fold in folds:
+        if not os.path.exists(weights_path(fold)):
+            continue
+        p = quick_eval.load(weights_path(fold))
+        names = [n for n in sources.available() if n != fold]
+        rows = sources.drawings(fold, "test")
+        y = np.array([r[0] for r in rows])
+        for share in shares:
+            reader = Reader(p, names, refuse_digits=share)
+            probs, ref = reader.read(fold, "test")
+            nd = [reader.read(n, "test", nondigits=True) for n in names + [fold] if sources.nondigit_drawings(n, "test")]
+            read[fold, share] = (probs, ref, y, nd)
+    print(f"{'share':>6s} {'below':>5s} {'mass':>6s} {'k':>2s} | per fold: final / misread / tap / tap ok / refused"
+          " | non-digits refused (every source's test split)")
+    for share in shares:
+        for below in (0.6, 0.7, 0.8, 0.9, 0.95):
+            for mass in (0.95, 0.98, 0.99, 0.995):
+                for kmax in (2, 3):
+                    line, nd_ref = [], []
+                    for (fold, sh), (probs, ref, y, nd) in read.items():
+                        if sh != share:
+                            continue
+                        r = summary(outcomes(probs, ref, y, below, mass, kmax))
+                        line.append(f"{fold} {100 * r['final']:.2f}/{100 * r['misread']:.2f}/{100 * r['tap']:.2f}/"
+                                    f"{100 * r['tap_ok']:.2f}/{100 * r['refused']:.2f}")
+                        for pn, rn in nd:
+                            nd_ref.append((outcomes(pn, rn, np.full(len(pn), -1), below, mass, kmax) == "refused").mean())
+                    print(f"{share:6.4f} {below:5.2f} {mass:6.3f} {kmax:2d} | " + " | ".join(line)
+                          + f" | {100 * np.mean(nd_ref):.1f}", flush=True)
 
 
 def fold_safetensors(fold):

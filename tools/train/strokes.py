@@ -346,23 +346,96 @@ def styles(test_only: bool | None):
     return [(d, n, s) for (d, n, t, s) in STYLES + MORE_STYLES if test_only is None or t == test_only]
 
 
+# Writers who go over every line twice (DOUBLE_SHARE: a second line beside the
+# first, as a careful child or a double-line font draws it) or draw the digit
+# hollow (OUTLINE_SHARE: bubble digits, the outline of a thick pen): issue 43's
+# font-like hands were refused for them. Chosen by a stream of their own, so
+# the other writers' drawings are the same as without them.
+DOUBLE_SHARE, OUTLINE_SHARE = 0.06, 0.03
+
+
+def _polylines(strokes):
+    return [np.asarray(s, np.float64)[:, :2] for s in strokes if len(s)]
+
+
+def _times(strokes):
+    return max((p[2] for s in strokes for p in s if len(p) > 2), default=0.0)
+
+
+def _height(strokes):
+    a = np.vstack(_polylines(strokes))
+    return max(float(np.ptp(a[:, 1])), float(np.ptp(a[:, 0])), 1.0)
+
+
+def _normals(q):
+    d = np.gradient(q, axis=0) if len(q) > 1 else np.array([[1.0, 0.0]])
+    n = np.stack([-d[:, 1], d[:, 0]], 1)
+    return n / np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+
+
+def double_lined(strokes, rng):
+    """Every stroke drawn again beside itself: a second line a few per cent of
+    the digit's height away, with its own small wobble, after the first."""
+    h, t = _height(strokes), _times(strokes)
+    gap = float(rng.uniform(0.03, 0.07)) * h * rng.choice([-1, 1])
+    out = [list(s) for s in strokes]
+    for q in _polylines(strokes):
+        if len(q) < 2:
+            continue
+        wob = np.cumsum(rng.normal(0, 0.004 * h, q.shape), 0)
+        second = q + _normals(q) * gap + wob - wob.mean(0)
+        t += float(rng.uniform(80, 300))
+        out.append([[float(x), float(y), round(t + 12.0 * i, 1)] for i, (x, y) in enumerate(second)])
+    return out
+
+
+def outlined(strokes, rng):
+    """The digit drawn hollow: around each stroke, its outline at half a thick
+    pen's width (5-9 % of the height) with round ends, one closed stroke each."""
+    h, t = _height(strokes), _times(strokes)
+    w = float(rng.uniform(0.05, 0.09)) * h
+    out = []
+    for q in _polylines(strokes):
+        if len(q) < 2:
+            continue
+        n = _normals(q)
+        left, right = q + n * w, q - n * w
+        def cap(centre, start_normal, sign):
+            a0 = math.atan2(start_normal[1], start_normal[0])
+            return [centre + w * np.array([math.cos(a0 + sign * k * math.pi / 6), math.sin(a0 + sign * k * math.pi / 6)])
+                    for k in range(1, 6)]
+        loop = list(left) + cap(q[-1], n[-1], -1) + list(right[::-1]) + cap(q[0], -n[0], -1) + [left[0]]
+        t += float(rng.uniform(80, 300))
+        out.append([[float(x), float(y), round(t + 12.0 * i, 1)] for i, (x, y) in enumerate(loop)])
+    return out
+
+
 def make_set(n_writers: int, per_digit: int, seed: int, test: bool):
     """Drawings [(digit, style, writer_id, strokes, (shape, device))]; shape is
-    "printed" (straight segments) or "smooth". Train: train styles only.
+    "printed" (straight segments) or "smooth", "+double" or "+outline" for the
+    writers who draw so. Train: train styles only.
     Test: all styles (the test-only ones included) with writers from another seed."""
     rng = np.random.default_rng(seed)
+    habits = np.random.default_rng(seed + 777_000)
     pool = styles(None) if test else styles(False)
     by_digit = {d: [(n, s) for (d2, n, s) in pool if d2 == d] for d in range(10)}
     out = []
     for wid in range(n_writers):
         w = Writer.sample(rng)
+        habit = habits.random()
+        habit = "double" if habit < DOUBLE_SHARE else "outline" if habit < DOUBLE_SHARE + OUTLINE_SHARE else ""
         for d in range(10):
             for _ in range(per_digit):
                 opts = by_digit[d]
                 name, st = opts[int(rng.integers(len(opts)))]
                 printed = bool(rng.random() < PRINTED_SHARE)
-                out.append((d, name, wid, draw(st, w, rng, printed=printed),
-                            ("printed" if printed else "smooth", w.device)))
+                drawn = draw(st, w, rng, printed=printed)
+                if habit == "double":
+                    drawn = double_lined(drawn, habits)
+                elif habit == "outline":
+                    drawn = outlined(drawn, habits)
+                out.append((d, name, wid, drawn,
+                            (("printed" if printed else "smooth") + (f"+{habit}" if habit else ""), w.device)))
     return out
 
 
