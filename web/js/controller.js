@@ -20,6 +20,7 @@ import { showBest, showResults, showStandings } from "./scenes/results.js";
 import { leaveTank, tankActive, tankGraded, tankOver, tankRefused } from "./scenes/fishtank.js";
 import { isKidsGame, kidsSaved, showKidsEnd } from "./scenes/kids.js";
 import { forgetRun } from "./review/attempts.js";
+import { renderHandwriting } from "./scenes/handwriting.js";
 
 let state = initialState();
 const flow = {
@@ -249,8 +250,8 @@ function handle(msg) {
       if (flow.wantedName) identify(flow.wantedName);
       else if (!sayLinkRefusal()) startOnboarding(false);
       break;
-    case "identified": onIdentified(prev, msg); break;
-    case "error": onError(msg); break;
+    case "identified": onIdentified(prev, msg); renderHandwriting(state); break;
+    case "error": onError(msg); if (msg.request === "reading") renderHandwriting(state); break;
     case "room": onRoom(prev, msg); break;
     case "room_updated": onRoomUpdated(prev, msg); break;
     case "left_room": onLeftRoom(); break;
@@ -276,6 +277,7 @@ function handle(msg) {
     case "standings": onStandings(); break;
     case "result_saved": showBest(state); kidsSaved(state); break;
     case "moved": onMoved(msg); break;
+    case "reading": renderHandwriting(state); break;
     default: break;
   }
 }

@@ -11,6 +11,7 @@ import { initLobby, renderLobby } from "./scenes/lobby.js";
 import { initMenu, renderMenu } from "./scenes/menu.js";
 import { initOnboard } from "./scenes/onboard.js";
 import { initDevice, relabelDevice } from "./scenes/device.js";
+import { initHandwriting, relabelHandwriting } from "./scenes/handwriting.js";
 import { initRace, renderRace, showRace } from "./scenes/race.js";
 import { initResults, showResults, showStandings } from "./scenes/results.js";
 import { initFishStart, showFishStart } from "./scenes/fishstart.js";
@@ -78,11 +79,13 @@ function relabel() {
   relabelBoards();
   relabelBanner();
   relabelDevice();
+  relabelHandwriting();
 }
 
 function wire() {
   for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards,
-    initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids, initPath, initReplay, initDevice]) init(ctx);
+    initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids, initPath, initReplay, initDevice,
+    initHandwriting]) init(ctx);
   $("lang-switch").addEventListener("click", () => {
     setLang(getLang() === "en" ? "zh" : "en");
     relabel();

@@ -115,10 +115,15 @@ export function apply(state, msg, now = 0) {
         ...state,
         identified: true,
         player: { id: msg.player_id, name: msg.name },
+        // The reader's learning of this player's hand (null: the server's reader does not learn hands).
+        reading: msg.learns_hand === undefined ? null : { learns: msg.learns_hand, learned: msg.hand_learned, error: null },
         // Back after a reconnect: the server says `room` if we still belong to it.
         room: state.room ? { ...state.room, resumed: false } : null,
       };
+    case "reading":
+      return { ...state, reading: { learns: msg.learns_hand, learned: msg.hand_learned, error: null } };
     case "error":
+      if (msg.request === "reading") return state.reading ? { ...state, reading: { ...state.reading, error: msg.message } } : state;
       if (msg.request === "choose") {
         // A pick not offered: the offer stays. Anything else: it is gone (withdrawn, the race over…).
         return withRace(state, { submitting: false, choice: msg.code === "bad_choice" ? state.race.choice : null });
