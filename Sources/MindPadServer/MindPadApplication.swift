@@ -76,6 +76,8 @@ public final class MindPadApplication: Sendable {
             allowedOrigins: config.realtime.allowedOrigins, eventLoop: config.eventLoop))
         let realtime = RealtimeHub(options: config.realtime, games: games, players: directory, results: results,
                                    recognition: recognition, transport: LWSRealtimeTransport(server: server), metrics: metrics)
+        // A locked level is refused before it is raced (create_room, join_room).
+        realtime.levels = PostgresLevelDirectory(pool: pool)
         // Cluster mode: the directory, the heartbeat, the session channel.
         let cluster = config.instance.map { ClusterMembership(instance: $0, pool: pool, connectionString: url) }
         var drain: DrainControl?

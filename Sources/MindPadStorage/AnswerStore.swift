@@ -38,7 +38,8 @@ public struct AnswerStore {
 
     /// Deletes the answers of results finished before `cutoff`, oldest
     /// first, one batch of at most `batch` rows per statement (and so per
-    /// transaction) until none is left. Returns how many rows went.
+    /// transaction) until none is left, then the routes of those results'
+    /// path-finder rounds. Returns how many rows went (or lost their route).
     @discardableResult
     public func deleteAnswers(finishedBefore cutoff: Date, batch: Int = deleteBatch) throws -> Int {
         let cutoffMs = Int64((cutoff.timeIntervalSince1970 * 1000).rounded(.down))
@@ -58,7 +59,14 @@ public struct AnswerStore {
                 """)
             let n = rows.value("n").flatMap { Int($0) } ?? 0
             total += n
-            if n < batch { return total }
+            if n < batch { break }
         }
+        // The path finder's routes are a replay's detail too (migration 0016).
+        total += try connection.query("""
+            UPDATE path_rounds p SET route = NULL FROM game_results g
+            WHERE g.result_id = p.result_id AND p.route IS NOT NULL
+              AND g.finished_at < to_timestamp(\(cutoffMs)::bigint / 1000.0)
+            """).affectedRows
+        return total
     }
 }

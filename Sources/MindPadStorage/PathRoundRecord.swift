@@ -23,12 +23,18 @@ public struct PathRoundRecord: Codable, Sendable, Equatable {
     public var startedAtMs: Int64
     /// Milliseconds since 1970, UTC; nil when the robot never reached the goal.
     public var endedAtMs: Int64?
+    /// The robot's route for the replay (migration 0016): `[row, column, ms]`
+    /// per cell it stood on, ms from the race start, the start cell (1, 1)
+    /// first at the moment the grid was shown, then each move (at most
+    /// `PathFinder.routeLimit`). nil when not kept (rounds stored before
+    /// 0016, or whose answers' details the retention deleted).
+    public var route: [[Int]]?
 
     public init(rows: Int, columns: Int, goalRow: Int, goalColumn: Int, steps: Int, bestSteps: Int, tries: Int,
-                startedAtMs: Int64, endedAtMs: Int64?) {
+                startedAtMs: Int64, endedAtMs: Int64?, route: [[Int]]? = nil) {
         (self.rows, self.columns, self.goalRow, self.goalColumn) = (rows, columns, goalRow, goalColumn)
         (self.steps, self.bestSteps, self.tries) = (steps, bestSteps, tries)
-        (self.startedAtMs, self.endedAtMs) = (startedAtMs, endedAtMs)
+        (self.startedAtMs, self.endedAtMs, self.route) = (startedAtMs, endedAtMs, route)
     }
 
     /// The grid's cells (the table's generated `grid_size`).

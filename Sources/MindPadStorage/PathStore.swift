@@ -13,15 +13,17 @@ public struct PathStore {
         self.connection = connection
     }
 
-    /// The player's `limit` most recent rounds by start, newest first
-    /// (the index's order; equal starts by result id, so the answer is
-    /// the same every time), finished or not.
+    /// The player's `limit` most recent completed rounds (the robot reached
+    /// the goal) by start, newest first (the index's order; equal starts by
+    /// result id, so the answer is the same every time). A round the
+    /// racer left is kept in the table but is not one of them: the seed
+    /// ranks the last five completed rounds.
     public func recentRounds(playerID: Int64, limit: Int) throws -> [PathRoundRecord] {
         let rows = try connection.query("""
             SELECT grid_rows, grid_columns, goal_row, goal_column, steps, best_steps, tries,
                    (extract(epoch FROM started_at) * 1000)::bigint AS started_ms,
                    (extract(epoch FROM ended_at) * 1000)::bigint AS ended_ms
-            FROM path_rounds WHERE player_id = \(playerID)::bigint
+            FROM path_rounds WHERE player_id = \(playerID)::bigint AND ended_at IS NOT NULL
             ORDER BY started_at DESC, result_id LIMIT \(limit)::int
             """)
         return try rows.rows.indices.map { i in

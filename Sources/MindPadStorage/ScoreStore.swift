@@ -117,7 +117,7 @@ public struct ScoreStore {
                     correct int, answered int, duration_ms int, room_id text, race_id text, finished_ms bigint,
                     keypad_answers int, fish_id uuid, level int, boards boolean, completed boolean,
                     path_rows int, path_columns int, goal_row int, goal_column int, path_steps int, best_steps int,
-                    path_tries int, started_ms bigint, ended_ms bigint, answers jsonb)
+                    path_tries int, started_ms bigint, ended_ms bigint, path_route text, answers jsonb)
             ), ins AS (
                 INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered,
                                           duration_ms, room_id, race_id, finished_at, keypad_answers, fish_id, level, completed)
@@ -130,10 +130,11 @@ public struct ScoreStore {
                 -- The new results' rounds, in primary-key order (the same
                 -- id twice in one batch: the first, as the result itself).
                 INSERT INTO path_rounds (result_id, player_id, grid_rows, grid_columns, goal_row, goal_column, steps,
-                                         best_steps, tries, started_at, ended_at)
+                                         best_steps, tries, started_at, ended_at, route)
                 SELECT DISTINCT ON (ins.result_id) ins.result_id, ins.player_id, input.path_rows, input.path_columns,
                        input.goal_row, input.goal_column, input.path_steps, input.best_steps, input.path_tries,
-                       to_timestamp(input.started_ms / 1000.0), to_timestamp(input.ended_ms / 1000.0)
+                       to_timestamp(input.started_ms / 1000.0), to_timestamp(input.ended_ms / 1000.0),
+                       input.path_route::jsonb
                 FROM ins JOIN input ON input.result_id = ins.result_id
                 WHERE input.path_rows IS NOT NULL
                 ORDER BY ins.result_id, input.i
@@ -375,6 +376,8 @@ public struct ScoreStore {
         /// The path-finder round, all nil without one.
         let path_rows, path_columns, goal_row, goal_column, path_steps, best_steps, path_tries: Int?
         let started_ms, ended_ms: Int64?
+        /// JSON text of the route (`PathRoundRecord.route`).
+        let path_route: String?
         let answers: [AnswerRow]
 
         init(index: Int, _ r: GameResultRecord) {
@@ -387,6 +390,7 @@ public struct ScoreStore {
             (path_rows, path_columns, goal_row, goal_column) = (p?.rows, p?.columns, p?.goalRow, p?.goalColumn)
             (path_steps, best_steps, path_tries) = (p?.steps, p?.bestSteps, p?.tries)
             (started_ms, ended_ms) = (p?.startedAtMs, p?.endedAtMs)
+            path_route = p?.route.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
             answers = r.answers.map(AnswerRow.init)
         }
     }

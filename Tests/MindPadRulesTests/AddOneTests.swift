@@ -173,4 +173,10 @@ import Testing
         #expect(results["ann"]?.score == 490)  // docs/rules.md's worked example
         #expect(results["bo"]?.kind == "addone")
     }
+
+    /// Issue 45: the fish swims from the 3rd right answer and jumps from the 6th.
+    @Test func theFishReactsToRightAnswers() {
+        #expect((0...8).map { FishReaction(correct: $0) } == [.still, .still, .still, .swim, .swim, .swim, .jump, .jump, .jump])
+        #expect(FishReaction.allCases.map(\.rawValue) == ["still", "swim", "jump"])
+    }
 }

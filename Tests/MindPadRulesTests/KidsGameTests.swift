@@ -236,6 +236,37 @@ import Testing
         #expect(try JSONValueEncoder().encode(KidsAnswer("7")!) == .string("7"))
     }
 
+    /// Issue 45: a tapped value must be one of the question's options,
+    /// refused (`bad_answer`) otherwise, before it is judged or counted; a
+    /// digit written on a drawable question may be any digit (a wrong one is
+    /// graded wrong).
+    @Test func aTapMustBeOneOfTheOptions() throws {
+        var generator = SeededGenerator(seed: 7, stream: 0)
+        for exercise in KidsExercise.allCases {
+            let kind = KidsGame(exercise)
+            for level in KidsLevel.levels {
+                let q = exercise.question(level: level, using: &generator)
+                for option in q.options {
+                    #expect(kind.refusal(of: KidsAnswer(option.value)!, to: q, attempt: NoAttempt(), drawn: false) == nil)
+                }
+                for value in ["9", "0", "zebra", "red", "a", "cat"] where !q.options.contains(where: { $0.value == value }) {
+                    let refusal = kind.refusal(of: KidsAnswer(value)!, to: q, attempt: NoAttempt(), drawn: false)
+                    #expect(refusal?.code == "bad_answer", "\(exercise) L\(level) \(value)")
+                    // Written on the pad: a drawable question takes any digit.
+                    let written = kind.refusal(of: KidsAnswer(value)!, to: q, attempt: NoAttempt(), drawn: true)
+                    #expect((written == nil) == (q.isDrawable), "\(exercise) L\(level) \(value) drawn")
+                }
+            }
+        }
+        // Through the machine: refused, nothing counted.
+        var race = RaceHarness(kind: KidsGame(.colours), configuration: RaceConfiguration(mode: .normal))
+        race.send(.join("ann", name: name("Ann")))
+        race.send(.start(by: "ann"))
+        race.fireTimer()
+        let effects = race.answer("ann", KidsAnswer("zebra")!)
+        #expect(effects.rejections.map(\.1.code) == ["bad_answer"] && effects.outcomes.isEmpty)
+    }
+
     @Test func theUnlockRuleAtSevenEightAndTenCorrect() {
         #expect(!LevelLadder.passes(correct: 7, passMark: KidsLevel.passMark))
         #expect(LevelLadder.passes(correct: 8, passMark: KidsLevel.passMark))
@@ -267,7 +298,9 @@ import Testing
             race.wait(.seconds(2))
             annQuestions.append(race.lastQuestion(for: "ann")!.question)
             boQuestions.append(race.lastQuestion(for: "bo")!.question)
-            if i < 8 { race.answerCorrectly("ann") } else { race.answer("ann", KidsAnswer("zzz")!) }
+            // Ann taps a wrong option at the last two (a value none of the options would be refused).
+            let asked = race.lastQuestion(for: "ann")!.question
+            if i < 8 { race.answerCorrectly("ann") } else { race.answer("ann", KidsAnswer(asked.options.first { $0.value != asked.answer }!.value)!) }
             race.answerCorrectly("bo")
         }
         #expect(annQuestions == boQuestions && annQuestions.allSatisfy { $0.level == 4 })

@@ -53,10 +53,29 @@ import Testing
         #expect(outcome.isCorrect && outcome.finishedRun && !outcome.retry && outcome.points == expected && outcome.score == expected)
         let result = last.results.first!
         #expect(result.completed && result.score == expected && result.correct == 1 && result.wrong == 0)
+        var cell = GridCell.start
+        let route = moves.enumerated().map { step -> PathStep in
+            if case .move(let direction) = step.element { cell = cell.moved(direction) }
+            return PathStep(cell: cell, after: .milliseconds(4210 + Int64(step.offset + 1) * 1000))
+        }
         #expect(result.detail == .path(PathRoundResult(
             rows: q.rows, columns: q.columns, goal: q.goal, steps: moves.count, bestSteps: moves.count, tries: 0,
-            gridShownAfter: .milliseconds(4210), goalReachedAfter: .milliseconds(4210 + Int64(moves.count) * 1000))))
+            gridShownAfter: .milliseconds(4210), goalReachedAfter: .milliseconds(4210 + Int64(moves.count) * 1000), route: route)))
         #expect(last.standings.first?.entries.map(\.result.player) == ["ann"])
+        // Issue 45: the winning move is shown (the robot on the goal, under
+        // the same id) before its grade; the finisher's progress says 0 to go.
+        let kinds = last.map { effect -> String in
+            switch effect.effect {
+            case .sendQuestion: "question"
+            case .answerGraded: "graded"
+            default: "other"
+            }
+        }.filter { $0 != "other" }
+        #expect(kinds == ["question", "graded"])
+        #expect(last.questions.first?.prompt == .steer(rows: q.rows, columns: q.columns, robot: q.goal, goal: q.goal, steps: moves.count,
+                                                       bestSteps: moves.count, tries: 0))
+        #expect(last.progressUpdates.last?.racers.first?.remaining == 0)
+        #expect(last.progressUpdates.last?.racers.first?.status == .completed)
     }
 
     @Test func twoRacersAnAbandonAndAReconnectThatFindsTheRobotWhereItStood() throws {

@@ -117,8 +117,35 @@ import Testing
         // 7 steps × 7 s of steering / 20 cells = 2.45 → 2450 points.
         #expect(Self.kind.points(for: Self.grid, attempt: attempt, time: .seconds(8)) == 2450)
         let detail = Self.kind.detail(of: Self.grid, attempt: attempt, sentAfter: .milliseconds(500), endedAfter: .milliseconds(8500))
+        // The route: every cell reached, when, from the race start.
+        let route = robots.enumerated().map { PathStep(cell: $0.element, after: .milliseconds(500 + 1000 * Int64(2 + $0.offset))) }
         #expect(detail == .path(PathRoundResult(rows: 4, columns: 5, goal: GridCell(row: 3, column: 4), steps: 7, bestSteps: 5,
-                                                tries: 0, gridShownAfter: .milliseconds(1500), goalReachedAfter: .milliseconds(8500))))
+                                                tries: 0, gridShownAfter: .milliseconds(1500), goalReachedAfter: .milliseconds(8500),
+                                                route: route)))
+    }
+
+    /// Issue 45: a typed guess of 0, −1 or 2⁶³−1 rows is no guess at all:
+    /// refused (`bad_answer`) before it is judged, so it counts no try. A
+    /// wrong guess of digits 1–9 (3 × 8 for 24 cells) is a try as before.
+    @Test func absurdGuessesAreRefusedBeforeTheyAreTries() {
+        let attempt = Self.kind.attempt(for: Self.grid)
+        for (rows, columns) in [(0, 5), (-1, 4), (Int.max, 1), (4, 0), (10, 2), (5, Int.min), (1, 20)] {
+            let refusal = Self.kind.refusal(of: .guess(rows: rows, columns: columns), to: Self.grid, attempt: attempt, drawn: false)
+            #expect(refusal?.code == "bad_answer", "\(rows)×\(columns)")
+        }
+        for (rows, columns) in [(1, 1), (9, 9), (5, 4), (2, 9)] {
+            #expect(Self.kind.refusal(of: .guess(rows: rows, columns: columns), to: Self.grid, attempt: attempt, drawn: false) == nil)
+        }
+        // Moves are the judge's to refuse.
+        #expect(Self.kind.refusal(of: .move(.north), to: Self.grid, attempt: attempt, drawn: false) == nil)
+        // Through the machine: refused, nothing counted.
+        var race = RaceHarness(kind: PathFinder(), configuration: RaceConfiguration(mode: .normal))
+        race.send(.join("ann", name: name("Ann")))
+        race.send(.start(by: "ann"))
+        race.fireTimer()
+        let effects = race.answer("ann", .guess(rows: 0, columns: 5))
+        #expect(effects.rejections.map(\.1.code) == ["bad_answer"] && effects.outcomes.isEmpty && effects.questions.isEmpty)
+        #expect(race.answer("ann", .guess(rows: 9, columns: 9)).outcomes.first?.retry == true)
     }
 
     @Test func pointsAreTheSeedsRankValueTimesAThousand() {

@@ -25,6 +25,15 @@ import Testing
         let identified = try ann.identify("Ann")
         let account = try #require(Int64(String((identified["player_id"] as? String ?? "").dropFirst())))
 
+        // Issue 45: level 2 is locked until level 1 is passed: refused before
+        // any room opens or any result is stored (in any game).
+        for game in ["kids_counting", "kids_colours"] {
+            try ann.send(["type": "create_room", "game": game, "mode": "normal", "level": 2])
+            let locked = try ann.next("error")
+            #expect(locked["code"] as? String == "level_locked" && locked["request"] as? String == "create_room")
+            #expect((locked["message"] as? String)?.contains("pass level 1 (Ant)") == true)
+        }
+
         try ann.send(["type": "create_room", "game": "kids_counting", "mode": "normal", "level": 1])
         let room = try #require(try ann.next("room")["room"] as? [String: Any])
         #expect(room["game"] as? String == "kids_counting" && room["level"] as? Int == 1)
@@ -71,9 +80,11 @@ import Testing
         #expect((try ann.next("room")["room"] as? [String: Any])?["level"] as? Int == 2)
         try ann.send(["type": "start"])
         for _ in 0..<10 {
-            let question = try ann.next("question")
-            let id = question["question"] as! String
+            let (id, _, right, values) = try Self.countingQuestion(try ann.next("question"))
+            // A value none of the options is refused (issue 45); a wrong option is graded.
             try ann.send(["type": "submit", "question": id, "answer": "zz"])
+            #expect(try ann.next("error")["code"] as? String == "bad_answer")
+            try ann.send(["type": "submit", "question": id, "answer": values.first { $0 != String(right) }!])
             _ = try ann.next("graded") { $0["question"] as? String == id }
         }
         _ = try ann.next("result_saved", timeout: .seconds(10))
@@ -81,5 +92,18 @@ import Testing
             SELECT level, best_correct FROM level_progress WHERE player_id = \(account)::bigint AND game = 'kids_counting' ORDER BY level
             """)
         #expect(levels.count == 2 && levels.value("level", row: 1) == "2" && levels.value("best_correct", row: 1) == "0")
+        // Nothing was stored of the locked levels refused above.
+        #expect(try sql.query("SELECT count(*) AS n FROM game_results WHERE player_id = \(account)::bigint").value("n") == "2")
+
+        // Bo joins Ann's level 2: locked for him, refused; Ann's level 1 room he may join.
+        try ann.send(["type": "leave_room"])
+        _ = try ann.next("left_room")
+        try ann.send(["type": "create_room", "game": "kids_counting", "mode": "normal", "level": 2])
+        let code = try #require(try ann.next("room")["code"] as? String)
+        let bo = try RealtimeClient(port: port, label: "bo")
+        _ = try bo.identify("Bo")
+        try bo.send(["type": "join_room", "code": code])
+        let refused = try bo.next("error")
+        #expect(refused["code"] as? String == "level_locked" && refused["request"] as? String == "join_room")
     }
 }

@@ -37,7 +37,7 @@ import Testing
 
         // A typed wrong guess: retried, the grid not revealed, counted as keypad.
         h.advance(by: .seconds(1))
-        ann.submit(id, answer: .object([("rows", .int(1)), ("columns", .int(cells))]))
+        ann.submit(id, answer: .object([("rows", .int(9)), ("columns", .int(9))]))
         let retry = try #require(ann.next("graded"))
         #expect(retry["correct"] == .bool(false) && retry["retry"] == .bool(true) && retry["run_over"] == .bool(false))
         #expect(retry["expected"] == nil && retry["points"] == .int(0))

@@ -49,10 +49,10 @@ import Testing
         let before = GridCell.start.distance(to: from)
         for (index, input) in inputs.enumerated() {
             try client.send(["type": "submit", "question": id, "answer": input])
-            if index < inputs.count - 1 {
-                let step = try client.next("question")
-                #expect(step["question"] as? String == id && (step["prompt"] as? [String: Any])?["steps"] as? Int == before + index + 1)
-            }
+            let step = try client.next("question")
+            #expect(step["question"] as? String == id && (step["prompt"] as? [String: Any])?["steps"] as? Int == before + index + 1)
+            // The winning move too is shown, the robot on the goal, before its grade (issue 45).
+            if index == inputs.count - 1 { #expect(cell((step["prompt"] as? [String: Any])?["robot"]) == goal) }
         }
         return try client.next("graded")
     }
@@ -72,8 +72,11 @@ import Testing
         let cells = try #require(guessPrompt["cells"] as? Int)
         #expect(guessPrompt["stage"] as? String == "guess" && guessPrompt["rows"] == nil && guessPrompt["goal"] == nil)
 
+        // An absurd typed guess is no guess: refused, no try counted (issue 45).
+        try ann.send(["type": "submit", "question": id, "answer": ["rows": 0, "columns": cells]])
+        #expect(try ann.error("bad_answer")["request"] as? String == "submit")
         // A wrong typed guess: try again, the grid not revealed.
-        try ann.send(["type": "submit", "question": id, "answer": ["rows": 1, "columns": cells]])
+        try ann.send(["type": "submit", "question": id, "answer": ["rows": 9, "columns": 9]])
         let retry = try ann.next("graded")
         #expect(retry["correct"] as? Bool == false && retry["retry"] as? Bool == true && retry["run_over"] as? Bool == false)
         #expect(retry["expected"] == nil)
@@ -139,6 +142,19 @@ import Testing
             """)
         #expect(row.count == 1 && row.value("score") == String(score) && row.value("keypad_answers") == "1")
         #expect(row.value("answered") == String(tries + 1))
+
+        // The replay has the robot's route: the start when the grid was shown, then each move to the goal (issue 45).
+        let race = try #require(result["race"] as? String)
+        let c = try RawHTTPConnection(port: port)
+        try c.request("GET", "/api/races/\(race)")
+        let replay = try c.readResponse().json()
+        let racer = try #require((replay["racers"] as? [[String: Any]])?.first)
+        let round = try #require(racer["path"] as? [String: Any])
+        #expect(round["rows"] as? Int == prompt["rows"] as? Int && round["steps"] as? Int == best && round["best_steps"] as? Int == best)
+        #expect(Self.cell(round["goal"]) == goal && round["tries"] as? Int == tries)
+        let route = try #require(round["route"] as? [[Int]])
+        #expect(route.count == best + 1 && route.first == [1, 1, shown] && Array(route.last?.prefix(2) ?? []) == [goal.row, goal.column])
+        #expect(route.last?[2] == reached)
     }
 
     @Test func twoRacersSeeEachOthersDistanceToTheGoal() throws {
@@ -166,17 +182,17 @@ import Testing
         // Live lanes: each racer's distance to the goal, seen by the other.
         let firstMove: PathMove = goal.row > 1 ? .south : .east
         try ann.send(["type": "submit", "question": id, "answer": ["move": firstMove.rawValue]])
-        // (A goal next to the start is reached at once: no lane once finished.)
-        let stepped = try ann.next(oneOf: ["question", "graded"])
-        #expect(stepped["type"] as? String == (best == 1 ? "graded" : "question"))
+        // The move is shown (a goal next to the start too: then its grade follows, and the lane says 0 to go).
+        let stepped = try ann.next("question")
+        #expect(Self.cell((stepped["prompt"] as? [String: Any])?["robot"]) == GridCell.start.moved(firstMove))
         let lanes = try bo.next("progress") { message in
             let racers = message["racers"] as? [[String: Any]] ?? []
-            return racers.map { $0["remaining"] as? Int } == [best == 1 ? nil : best - 1, best]
+            return racers.map { $0["remaining"] as? Int } == [best - 1, best]
         }
         #expect((lanes["racers"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Ann", "Bo"])
 
         // Ann finishes the shortest way; Bo takes a detour, later.
-        let annDone = best == 1 ? stepped : try Self.walk(ann, question: id, from: GridCell.start.moved(firstMove), to: goal)
+        let annDone = best == 1 ? try ann.next("graded") : try Self.walk(ann, question: id, from: GridCell.start.moved(firstMove), to: goal)
         let boDone = try Self.walk(bo, question: id, to: goal, detour: true)
         #expect(annDone["run_over"] as? Bool == true && boDone["run_over"] as? Bool == true)
         let standings = try ann.next("standings", timeout: .seconds(10))

@@ -62,7 +62,9 @@ private final class PathServer: InProcessServer {
     /// rounds newest first, equal starts by result id, so that is the
     /// history's order here too (the seed leaves equal values unordered).
     static func expected(_ history: [GameResultRecord]) -> [GameResultRecord] {
-        let newestFirst = history.sorted { ($0.path!.startedAtMs, $1.resultID) > ($1.path!.startedAtMs, $0.resultID) }
+        // The last five completed rounds (issue 45): a round left is none of them.
+        let newestFirst = history.filter { $0.path!.endedAtMs != nil }
+            .sorted { ($0.path!.startedAtMs, $1.resultID) > ($1.path!.startedAtMs, $0.resultID) }
         return PathRanking.rank(newestFirst) { $0.path!.ranking }
     }
 
@@ -90,7 +92,8 @@ private final class PathServer: InProcessServer {
 
     /// Random histories, ranked over HTTP exactly as the seed ranks them:
     /// more and fewer than five rounds, starts that collide, equal rank
-    /// values, rounds never finished (some with steps, some without).
+    /// values, rounds never finished (some with steps, some without: none
+    /// of the last five, which are completed rounds).
     @Test func theLastFiveAreRankedExactlyAsTheSeed() throws {
         let server = try PathServer()
         defer { server.stop() }
@@ -142,10 +145,11 @@ private final class PathServer: InProcessServer {
         #expect(answered.map { $0["rank_value"] as? Double } == [2, 2, 4, 4])
     }
 
-    /// An unfinished round keeps the seed's value (the end counted as the
-    /// epoch): huge with steps, so it ranks last; 0 without a step, so it
-    /// ranks first, as the seed's formula has it. Neither is on a board.
-    @Test func anUnfinishedRoundRanksByTheSeedsValueAndIsOnNoBoard() throws {
+    /// An unfinished round (the racer left) is none of the last five: the
+    /// seed ranks the last five completed rounds (issue 45), so a round
+    /// left before its first step (worth 0 by the seed's formula) no longer
+    /// tops them. Nor is it on a board.
+    @Test func anUnfinishedRoundIsNotAmongTheLastFiveNorOnABoard() throws {
         let server = try PathServer()
         defer { server.stop() }
         let id = try server.player("Quitter")
@@ -154,14 +158,17 @@ private final class PathServer: InProcessServer {
         let never = GameResultRecord.pathFinder(playerID: id, steps: 0, startedAtMs: Self.noonMs + 120_000, seconds: nil)
         try server.store([good, left, never])
         let answered = try server.rounds("Quitter")
-        Self.expectSame(answered, [never, good, left])
-        #expect(answered[2]["ended_at"] is NSNull && answered[2]["seconds"] is NSNull)
-        #expect(answered[2]["rank_value"] as? Double == 3 * Double(Self.noonMs + 60_000) / 1000 / 20)
-        #expect(answered[0]["rank_value"] as? Double == 0)
+        Self.expectSame(answered, [good])
+        #expect(answered.allSatisfy { !($0["ended_at"] is NSNull) })
         let board = try server.http.call("GET", "/api/leaderboard?game=path_finder&mode=normal&period=all&around=Quitter").json()
         let entries = try #require(board["entries"] as? [[String: Any]])
         #expect(entries.map { $0["score"] as? Int } == [good.score])
         #expect((board["me"] as? [String: Any])?["score"] as? Int == good.score)
+        // Five completed rounds after it, then: the last five are those five.
+        let later = (1...5).map { GameResultRecord.pathFinder(playerID: id, steps: 5 + $0, startedAtMs: Self.noonMs + Int64($0) * 300_000,
+                                                               seconds: 10) }
+        try server.store(later)
+        Self.expectSame(try server.rounds("Quitter"), later)
     }
 
     /// The global board: the best per player, lower first, each entry with
@@ -292,7 +299,8 @@ private final class PathServer: InProcessServer {
         #expect(try ResultJournal(directory: dir).pending().isEmpty)
         let rows = try store.connection.query("SELECT count(*) AS n, count(DISTINCT result_id) AS ids FROM path_rounds")
         #expect(rows.value("n") == "3" && rows.value("ids") == "3")
-        #expect(try PathStore(store.connection).recentRounds(playerID: player.id, limit: 5) == [done.path!, left.path!, stored.path!])
+        #expect(try PathStore(store.connection).recentRounds(playerID: player.id, limit: 5) == [done.path!, stored.path!])
+        #expect(try store.connection.query("SELECT count(*) AS n FROM path_rounds WHERE ended_at IS NULL").value("n") == "1")
         // The unfinished one is on no board; the best is the better finished one.
         let best = try store.connection.query("""
             SELECT score FROM highscores WHERE player_id = \(player.id)::bigint AND period = 'all' AND game = 'path_finder'

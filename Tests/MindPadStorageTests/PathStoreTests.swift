@@ -75,8 +75,8 @@ import Testing
         let board = try store.leaderboard(game: Self.game, mode: "normal", period: .all, limit: 10,
                                           at: Date(timeIntervalSince1970: Double(wednesdayNoonMs) / 1000), aroundPlayer: bo.id)
         #expect(board.entries.isEmpty && board.me == nil)
-        let read = try PathStore(store.connection).recentRounds(playerID: bo.id, limit: 5)
-        #expect(read == [left.path!] && read[0].endedAtMs == nil)
+        // Nor is it one of the last five: the seed ranks completed rounds (issue 45).
+        #expect(try PathStore(store.connection).recentRounds(playerID: bo.id, limit: 5).isEmpty)
 
         // A finished round then is a best (and the first one); an unfinished
         // one after it, in the same batch or not, changes nothing.
@@ -111,7 +111,7 @@ import Testing
         let store = ScoreStore(try db.connect())
         let ann = try store.player("Ann"), bo = try store.player("Bo")
         // Eight rounds recorded out of order, two starting at the same moment,
-        // one unfinished; and Bo's, which are not Ann's.
+        // one unfinished (the most recent, left out: issue 45); and Bo's, which are not Ann's.
         let starts: [Int64] = [5, 1, 7, 3, 7, 2, 6, 4].map { wednesdayNoonMs + $0 * 60_000 }
         let ids = (0..<8).map { String(format: "00000000-0000-4000-8000-%012d", $0) }
         let rounds = zip(starts, ids).enumerated().map { n, pair in
@@ -120,10 +120,36 @@ import Testing
         for r in rounds.reversed() { _ = try store.record(r) }
         _ = try store.record(race(bo, startedAt: wednesdayNoonMs + 99 * 60_000))
         let recent = try PathStore(store.connection).recentRounds(playerID: ann.id, limit: 5)
-        // Equal starts by result id: rounds[2] before rounds[4].
-        #expect(recent == [rounds[2], rounds[4], rounds[6], rounds[0], rounds[7]].map { $0.path! })
-        #expect(try PathStore(store.connection).recentRounds(playerID: ann.id, limit: 100).count == 8)
+        // rounds[2] (unfinished) starts with rounds[4] but is no completed round.
+        #expect(recent == [rounds[4], rounds[6], rounds[0], rounds[7], rounds[3]].map { $0.path! })
+        #expect(try PathStore(store.connection).recentRounds(playerID: ann.id, limit: 100).count == 7)
         #expect(try PathStore(store.connection).recentRounds(playerID: -1, limit: 5).isEmpty)
+    }
+
+    /// Issue 45: the robot's route is kept for the replay (migration 0016),
+    /// read back with the race, and goes with the answers' retention.
+    @Test func theRouteIsKeptForTheReplayAndGoesWithTheAnswers() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let store = ScoreStore(try db.connect())
+        let ann = try store.player("Ann")
+        var done = race(ann, steps: 3, rows: 4, columns: 4, goal: (2, 3))
+        done.raceID = "route45race"
+        done.path?.route = [[1, 1, 4210], [1, 2, 5000], [2, 2, 5600], [2, 3, 6100]]
+        var old = race(ann, steps: 1, goal: (1, 2), startedAt: wednesdayNoonMs + 60_000)
+        old.raceID = "route45none"
+        #expect(try store.record([done, old]).map(\.stored) == [true, true])
+        let runs = try RaceStore(store.connection).race("route45race")
+        #expect(runs.count == 1 && runs[0].path?.route == done.path?.route && runs[0].path?.rows == 4 && runs[0].path?.goalColumn == 3)
+        #expect(try RaceStore(store.connection).race("route45none").first?.path?.route == nil)
+        // The answers' retention takes the route too (a replay's detail); the round stays.
+        _ = try AnswerStore(store.connection).deleteAnswers(finishedBefore: Date(timeIntervalSince1970: 4_000_000_000))
+        let after = try RaceStore(store.connection).race("route45race")
+        #expect(after.first?.path?.route == nil && after.first?.path?.steps == 3)
+        // A route that is no array is refused by the table.
+        #expect(throws: (any Error).self) {
+            try store.connection.query("UPDATE path_rounds SET route = '{\"a\":1}'::jsonb")
+        }
     }
 
     @Test func aRoundTheTableRefusesTakesItsResultWithIt() throws {

@@ -94,6 +94,14 @@ public protocol GameKind: Sendable {
     /// A racer's attempt at `question` before their first input.
     func attempt(for question: Question) -> Attempt
 
+    /// Why `answer` is no answer at all to `question` as `attempt` left it,
+    /// by a rule of the game (not merely a wrong one): refused with this
+    /// error before it is judged, counted or stored. `drawn`: it was read
+    /// from the racer's handwriting (a kind may take any digit written but
+    /// only its options tapped). Default nil: every answer of the kind's
+    /// `Answer` type is judged.
+    func refusal(of answer: Answer, to question: Question, attempt: Attempt, drawn: Bool) -> RaceError?
+
     /// What `answer` does to `attempt` at `question`, `after` the question
     /// was sent: graded (the usual), a retry, a step within the question,
     /// or refused (then `attempt` must be left as it was). The default
@@ -171,6 +179,8 @@ extension GameKind {
     public func isCorrect(_ answer: Answer, to question: Question) -> Bool {
         answer == correctAnswer(to: question)
     }
+
+    public func refusal(of answer: Answer, to question: Question, attempt: Attempt, drawn: Bool) -> RaceError? { nil }
 
     public func judge(_ answer: Answer, to question: Question, attempt: inout Attempt, after: RaceDuration) -> AnswerVerdict {
         .graded(correct: isCorrect(answer, to: question))

@@ -58,6 +58,17 @@ public struct KidsGame: GameKind {
         KidsPrompt(question)
     }
 
+    /// A tapped value must be one of the question's options (a crafted
+    /// `"9"` beside options 4, 5 and 6 is no tap at all); a digit written on
+    /// the pad of a drawable question may be any digit, and a wrong one is
+    /// graded wrong.
+    public func refusal(of answer: KidsAnswer, to question: KidsQuestion, attempt: NoAttempt, drawn: Bool) -> RaceError? {
+        if drawn && question.isDrawable { return nil }
+        guard !question.options.contains(where: { $0.value == answer.value }) else { return nil }
+        let values = question.options.map(\.value).joined(separator: ", ")
+        return .badAnswer("\"\(answer.value)\" is not one of this question's options (\(values)); tap one of them.")
+    }
+
     public func correctAnswer(to question: KidsQuestion) -> KidsAnswer {
         KidsAnswer(question.answer)!
     }

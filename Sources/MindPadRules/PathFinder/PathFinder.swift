@@ -74,6 +74,22 @@ public struct PathFinder: GameKind {
 
     public func attempt(for question: PathQuestion) -> PathAttempt { PathAttempt() }
 
+    /// The rows and columns a guess may name: one digit each, as written
+    /// on the pad (`answer(handwritten:)`). A wrong guess within them is a
+    /// try; 0, −1 or 2⁶³−1 rows is no guess at all.
+    public static let guessSides = 1...9
+
+    /// Moves kept in a round's `route` (its replay); `steps` counts on.
+    public static let routeLimit = 1000
+
+    /// A typed guess of rows or columns outside `guessSides` is refused
+    /// (`bad_answer`) before it counts as a try.
+    public func refusal(of answer: PathAnswer, to question: PathQuestion, attempt: PathAttempt, drawn: Bool) -> RaceError? {
+        guard case .guess(let rows, let columns) = answer,
+              !(Self.guessSides.contains(rows) && Self.guessSides.contains(columns)) else { return nil }
+        return .badAnswer("Rows and columns are whole numbers from 1 to 9, such as {\"rows\":4,\"columns\":5}.")
+    }
+
     public func judge(_ answer: PathAnswer, to question: PathQuestion, attempt: inout PathAttempt,
                       after: RaceDuration) -> AnswerVerdict {
         switch (answer, attempt.stage) {
@@ -105,6 +121,7 @@ public struct PathFinder: GameKind {
         guard question.contains(target) else { return .refused(.illegalMove("That move leaves the grid.")) }
         attempt.robot = target
         attempt.steps += 1
+        if attempt.route.count < Self.routeLimit { attempt.route.append(PathStep(cell: target, after: after)) }
         guard target == question.goal else { return .step }
         attempt.goalReachedAfter = after
         return .graded(correct: true)
@@ -157,7 +174,8 @@ public struct PathFinder: GameKind {
             rows: question.rows, columns: question.columns, goal: question.goal, steps: attempt.steps,
             bestSteps: Self.bestSteps(question), tries: attempt.tries,
             gridShownAfter: attempt.gridShownAfter.map { sentAfter + $0 },
-            goalReachedAfter: attempt.goalReachedAfter.map { sentAfter + $0 }
+            goalReachedAfter: attempt.goalReachedAfter.map { sentAfter + $0 },
+            route: attempt.route.map { PathStep(cell: $0.cell, after: sentAfter + $0.after) }
         ))
     }
 }

@@ -43,6 +43,20 @@ public struct PathAttempt: Sendable, Hashable {
     public internal(set) var gridShownAfter: RaceDuration?
     /// When the robot reached the goal, from the question's sending.
     public internal(set) var goalReachedAfter: RaceDuration?
+    /// Every move made, in order: the cell it reached and when, from the
+    /// question's sending (at most `PathFinder.routeLimit`), for the replay.
+    public internal(set) var route: [PathStep] = []
 
     public init() {}
+}
+
+/// One move of the robot: the cell it reached and when.
+public struct PathStep: Sendable, Hashable, Codable {
+    public let cell: GridCell
+    public let after: RaceDuration
+
+    public init(cell: GridCell, after: RaceDuration) {
+        self.cell = cell
+        self.after = after
+    }
 }

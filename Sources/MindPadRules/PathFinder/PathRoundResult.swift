@@ -13,9 +13,13 @@ public struct PathRoundResult: Sendable, Hashable, Codable {
     public let gridShownAfter: RaceDuration?
     /// When the robot stood on the goal (the round's end); nil if never.
     public let goalReachedAfter: RaceDuration?
+    /// The robot's moves, each with when it was made from the race start
+    /// (at most `PathFinder.routeLimit`; the start cell (1,1) at
+    /// `gridShownAfter` is not one): the replay draws the route.
+    public let route: [PathStep]
 
     public init(rows: Int, columns: Int, goal: GridCell, steps: Int, bestSteps: Int, tries: Int,
-                gridShownAfter: RaceDuration?, goalReachedAfter: RaceDuration?) {
+                gridShownAfter: RaceDuration?, goalReachedAfter: RaceDuration?, route: [PathStep] = []) {
         self.rows = rows
         self.columns = columns
         self.goal = goal
@@ -24,6 +28,7 @@ public struct PathRoundResult: Sendable, Hashable, Codable {
         self.tries = tries
         self.gridShownAfter = gridShownAfter
         self.goalReachedAfter = goalReachedAfter
+        self.route = route
     }
 
     /// Cells in the grid.

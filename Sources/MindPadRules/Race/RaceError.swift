@@ -39,6 +39,12 @@ public enum RaceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// before the grid is guessed). Not counted; nothing changed. The text
     /// says what was wrong, for the racer.
     case illegalMove(String)
+    /// An answer sent as it is (tapped or typed, not read from a drawing)
+    /// that a rule of the game forbids as an answer to the question as it
+    /// stands (`GameKind.refusal(of:to:attempt:drawn:)`): a kids' value that
+    /// is none of the options, a guess of the grid whose rows or columns are
+    /// not 1 to 9. Not counted; nothing changed. The text says what is allowed.
+    case badAnswer(String)
 
     public var code: String {
         switch self {
@@ -59,6 +65,7 @@ public enum RaceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsentQuestion: "unsent_question"
         case .raceNotFinished: "race_not_finished"
         case .illegalMove: "illegal_move"
+        case .badAnswer: "bad_answer"
         }
     }
 
@@ -96,7 +103,7 @@ public enum RaceError: Error, Sendable, Hashable, CustomStringConvertible {
             return "That question has not been sent yet; answer question \(current.index + 1) instead."
         case .raceNotFinished:
             return "A rematch is only possible after the race has finished."
-        case .illegalMove(let message):
+        case .illegalMove(let message), .badAnswer(let message):
             return message
         }
     }

@@ -17,7 +17,9 @@ public struct RacerProgress: Sendable, Hashable, Codable {
     public let wrong: Int
     public let status: RacerStatus
     /// What is left of the current question, when the kind says
-    /// (`GameKind.remaining`): the path finder's distance to the goal.
+    /// (`GameKind.remaining`): the path finder's distance to the goal, 0
+    /// once the robot stands on it. As it was when the run ended for a racer
+    /// who completed it; nil for one who left.
     public let remaining: Int?
 }
 

@@ -114,6 +114,13 @@ extension RaceStateMachine {
         // As the racer saw it: judging may change the attempt (a retry).
         let asked = kind.prompt(for: question, attempt: racer.attempt)
         let timeline = (asked: racer.questionSentAt - running.startedAt, answered: now - running.startedAt)
+        // What a rule forbids is no answer: refused before it is judged,
+        // counted or logged (a kids' value none of the options, a grid of
+        // 0 rows).
+        if let refusal = kind.refusal(of: answer, to: question, attempt: racer.attempt, drawn: confidence != nil) {
+            effects.append(.rejected(player, refusal))
+            return
+        }
         let isCorrect: Bool
         switch kind.judge(answer, to: question, attempt: &racer.attempt, after: spent) {
         case .refused(let error):
@@ -157,6 +164,13 @@ extension RaceStateMachine {
             return
         case .graded(let correct):
             isCorrect = correct
+            // The answer changed the question as it stands (the path
+            // finder's move onto the goal): the racer sees it so, under the
+            // same id, before the grade, and progress says where it ended.
+            if kind.prompt(for: question, attempt: racer.attempt) != asked {
+                racer.remaining = kind.remaining(in: question, attempt: racer.attempt)
+                effects.append(.sendQuestion(delivery(for: racer)))
+            }
         }
         let seconds = Int(spent.wholeSeconds)
         let points: Int

@@ -50,6 +50,11 @@ struct RacerRun<Attempt: Sendable & Hashable>: Sendable, Hashable {
         }
     }
 
+    var isAbandoned: Bool {
+        if case .abandoned = status { return true }
+        return false
+    }
+
     var publicStatus: RacerStatus {
         switch status {
         case .playing: .playing
@@ -62,7 +67,7 @@ struct RacerRun<Attempt: Sendable & Hashable>: Sendable, Hashable {
         RacerProgress(
             player: id, name: name, questionIndex: questionIndex,
             score: score, correct: correct, wrong: wrong, status: publicStatus,
-            remaining: isPlaying ? remaining : nil
+            remaining: isAbandoned ? nil : remaining
         )
     }
 }

@@ -51,6 +51,10 @@ protocol GameRoom: AnyObject {
     /// Whether the game takes these digits, read from a drawing, as an
     /// answer at all (its `answer(handwritten:)`; no question's answer is asked).
     func accepts(handwritten digits: [Int]) -> Bool
+    /// Runs `then` once the room has said all it will to `player` about
+    /// their runs (their `finished` and `result_saved`): `left_room` comes
+    /// after them.
+    func afterLastWords(to player: PlayerID, _ then: @escaping () -> Void)
 }
 
 extension GameRoom {

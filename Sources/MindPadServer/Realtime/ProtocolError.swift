@@ -28,6 +28,7 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case modeNotOffered = "mode_not_offered"
     case badFish = "bad_fish"
     case badLevel = "bad_level"
+    case levelLocked = "level_locked"
     // A cluster of instances.
     case roomLost = "room_lost"
     case draining
@@ -81,6 +82,7 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
         case .unsentQuestion: self = .unsentQuestion
         case .raceNotFinished: self = .raceNotFinished
         case .illegalMove: self = .illegalMove
+        case .badAnswer: self = .badAnswer
         }
     }
 

@@ -60,6 +60,14 @@ public final class RealtimeHub: @unchecked Sendable {
     /// cluster-wide session; nil for a single instance. Set before the
     /// first connection.
     public var cluster: ClusterMembership?
+    /// Which levels players have opened, asked before a room of a level
+    /// above the first is created or joined (`level_locked`); nil (tests
+    /// of other things) opens every level. Set before the first connection.
+    public var levels: (any LevelDirectory)?
+    /// Connections that left a room whose last words to them (`finished`,
+    /// `result_saved`) are still on their way: `left_room` waits for them,
+    /// and so do the connection's next messages (`RealtimeHub+Leaving.swift`).
+    var leaving: [ConnectionID: Leaving] = [:]
     /// Session announcements this instance made that its own listener has
     /// not heard back yet, per account (`RealtimeHub+Cluster.swift`).
     var unheardAnnouncements: [Int64: Int] = [:]
@@ -136,6 +144,7 @@ public final class RealtimeHub: @unchecked Sendable {
             reply(session, error)
         case .success(let message):
             metrics.messageIn(message.type)
+            if leaving[connection] != nil { return holdWhileLeaving(message, from: session) }
             dispatch(message, from: session)
         }
     }
@@ -159,7 +168,7 @@ public final class RealtimeHub: @unchecked Sendable {
 
     // MARK: Messages
 
-    private func dispatch(_ message: ClientMessage, from session: Session) {
+    func dispatch(_ message: ClientMessage, from session: Session) {
         if case .identify(let name, let token) = message {
             identify(session, name: name, token: token)
             return
@@ -178,8 +187,7 @@ public final class RealtimeHub: @unchecked Sendable {
             joinRoom(input, fish: fish, for: player, session: session)
         case .leaveRoom:
             guard let room = room(of: player, session: session, request: message.type) else { return }
-            room.handle(.leave(player.id), request: message.type)
-            if memberships[player.id] == nil { reply(session, ServerMessage.leftRoom(code: room.code)) }
+            leave(room, player: player, session: session, request: message.type)
         case .ready(let flag):
             room(of: player, session: session, request: message.type)?.handle(.setReady(player.id, flag), request: message.type)
         case .start:
@@ -228,6 +236,24 @@ public final class RealtimeHub: @unchecked Sendable {
         }
         if let refusal = Self.fishRefusal(fish, game: game.info, request: request) { return reply(session, refusal) }
         if let refusal = Self.levelRefusal(level, game: game.info, request: request) { return reply(session, refusal) }
+        // A level above the first must be open to the player: asked first.
+        let level = game.info.hasLevels ? level ?? 1 : level
+        whenLevelOpen(level, of: game.info, for: player, session: session, request: request) { [unowned self] in
+            openRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators, fish: fish, level: level,
+                     for: player, session: session)
+        }
+    }
+
+    /// `create_room` once its request was checked (the level's lock may
+    /// have been asked of the database meanwhile: what may have changed is
+    /// checked again).
+    private func openRoom(game: GameRegistry.Entry, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?,
+                          level: Int?, for player: Session.Player, session: Session) {
+        let request = ClientMessage.Kind.createRoom.rawValue
+        let identifier = game.info.identifier
+        if let code = memberships[player.id] {
+            return reply(session, ProtocolError(.alreadyInRoom, "You are already in room \(code); leave it first.", request: request))
+        }
         guard rooms.count < options.maxRooms else {
             return reply(session, ProtocolError(.serverFull, "No more rooms can be opened right now; try again later.", request: request))
         }
@@ -263,7 +289,16 @@ public final class RealtimeHub: @unchecked Sendable {
             return reply(session, ProtocolError(.roomNotFound, "There is no room with that code.", request: request))
         }
         if let refusal = Self.fishRefusal(fish, game: room.game, request: request) { return reply(session, refusal) }
-        room.handle(.join(player, fish: fish), request: request)
+        // A room of a level above the first: it must be open to the joiner too.
+        whenLevelOpen(room.snapshot.level, of: room.game, for: player, session: session, request: request) { [unowned self] in
+            guard rooms[code] === room else {
+                return reply(session, ProtocolError(.roomNotFound, "There is no room with that code.", request: request))
+            }
+            if let code = memberships[player.id] {
+                return reply(session, ProtocolError(.alreadyInRoom, "You are already in room \(code); leave it first.", request: request))
+            }
+            room.handle(.join(player, fish: fish), request: request)
+        }
     }
 
     /// A level the game does not have (out of its ladder, or any level of a

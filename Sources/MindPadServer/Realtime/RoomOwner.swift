@@ -36,6 +36,12 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     private var resyncing: Set<PlayerID> = []
     /// What the room says while a finished result is not yet durable.
     private var held = HeldMessages()
+    /// Each player's results whose `result_saved` has not been said yet,
+    /// and what waits for the room's last words to them (`left_room`).
+    private var lastWords = LastWords()
+    /// Each fish racer's right answers this round and their fish's
+    /// reaction to them so far (`fish`).
+    private var reactions: [PlayerID: (correct: Int, reaction: FishReaction)] = [:]
     /// The current round's race id (`RaceID`), drawn when it starts; nil
     /// before the first race.
     private var raceID: String?
@@ -180,6 +186,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             let id = RaceID.make()
             raceID = id
             answers.reset()
+            reactions = [:]
             questions = [:]
             broadcast(ServerMessage.raceStarted(round: round, mode: mode, race: id, endsAt: endsAt, now: now))
         case .sendQuestion(let delivery):
@@ -196,6 +203,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                                      score: o.score, runOver: o.finishedRun, retry: o.retry), to: o.player)
             // The run's answer log (not the path finder's moves).
             if o.isReviewable { log(o, answer: answer, expected: expected) }
+            tellFish(o)
         case .answerLogged(let o):
             log(o, answer: encode(o.answer), expected: encode(o.correctAnswer))
         case .progress(let progress):
@@ -216,14 +224,18 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             // lives until its results are durable and saved, even if its last
             // member left meanwhile (shutdown): what it holds must still go.
             held.hold(result.player)
+            lastWords.expect(result.player)
             say(finished, to: result.player)
             let player = result.player, round = result.round
             hub.store(result, account: account, fish: fish[result.player], game: game, room: code,
                       race: raceID ?? "\(code)-\(result.round)", answers: run.map(\.record), durable: { [self] in
                 for message in held.release(player) { hub.send(message, to: player) }
+                sayLastWordsIfDone(to: player)
             }, saved: { [self] saved in
                 if let e = ended[player], e.round == round { ended[player] = (round, e.finished, saved) }
                 say(saved, to: player)
+                lastWords.said(player)
+                sayLastWordsIfDone(to: player)
             })
         case .raceFinished(let standings):
             flushProgress(force: true)
@@ -344,5 +356,61 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         joining = [:]
         joiningFish = [:]
         members = now
+    }
+}
+
+// MARK: Leaving, and the fish (issue 45)
+
+extension RoomOwner {
+    /// Runs `then` once the room has said everything it will ever say to
+    /// `player` about the runs they had in it: their `finished` (held until
+    /// durable) and `result_saved`. At once when nothing is on its way.
+    func afterLastWords(to player: PlayerID, _ then: @escaping () -> Void) {
+        lastWords.wait(for: player, then)
+        sayLastWordsIfDone(to: player)
+    }
+
+    private func sayLastWordsIfDone(to player: PlayerID) {
+        guard !held.isHolding(player) else { return }
+        for action in lastWords.quiet(player) { action() }
+    }
+
+    /// A racer who brought a fish hears when it reacts (`fish`, right
+    /// after the `graded` that made it): the rules' `FishReaction` of their
+    /// right answers so far this round, sent only when it changes.
+    private func tellFish(_ o: AnswerOutcome<Kind>) {
+        guard game.playsWithFish, let theirs = fish[o.player], o.isCorrect else { return }
+        let before = reactions[o.player, default: (0, .still)]
+        let correct = before.correct + 1
+        let reaction = FishReaction(correct: correct)
+        reactions[o.player] = (correct, reaction)
+        guard reaction != before.reaction else { return }
+        say(ServerMessage.fish(question: o.question, fish: theirs, reaction: reaction, correct: correct), to: o.player)
+    }
+}
+
+/// What a room still owes each player before it may say `left_room`: the
+/// `result_saved` of each of their stored results. Service thread only.
+struct LastWords {
+    private var unsaid: [PlayerID: Int] = [:]
+    private var waiting: [PlayerID: [() -> Void]] = [:]
+
+    /// One more result of `player`'s is on its way to storage.
+    mutating func expect(_ player: PlayerID) { unsaid[player, default: 0] += 1 }
+
+    /// Its `result_saved` was said.
+    mutating func said(_ player: PlayerID) {
+        let left = max(0, unsaid[player, default: 0] - 1)
+        unsaid[player] = left == 0 ? nil : left
+    }
+
+    mutating func wait(for player: PlayerID, _ action: @escaping () -> Void) {
+        waiting[player, default: []].append(action)
+    }
+
+    /// What waited for `player`, now that nothing is owed them (taken).
+    mutating func quiet(_ player: PlayerID) -> [() -> Void] {
+        guard unsaid[player] == nil else { return [] }
+        return waiting.removeValue(forKey: player) ?? []
     }
 }
