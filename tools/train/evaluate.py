@@ -328,6 +328,12 @@ def main():
     print(f"  ONNX Runtime {ort.__version__} infer (Python session.run, 1 thread): median {ort_median:.1f} us "
           f"(p90 {float(np.percentile(times, 90)):.1f} us)")
     print(f"  ratio ONNX Runtime / Swift (infer only): {ort_median / swift_timing['median_infer_us']:.2f}x")
+    if swift_timing.get("median_total_hand_us"):
+        print(f"  Swift rasterize + infer with a player's hand (every digit taught), side by side: median "
+              f"{swift_timing['median_total_hand_us']:.1f} us "
+              f"({swift_timing['median_total_hand_us'] / swift_timing['median_total_us']:.2f}x without)")
+        print(f"  Teaching a hand one drawing (PlayerHand, on a recognition worker): median "
+              f"{swift_timing['median_learn_us']:.1f} us, p99 {swift_timing['p99_learn_us']:.1f} us")
 
     # Dense pen input: 300 drawings sampled every 0.4 % of the digit height.
     rng = np.random.default_rng(3)

@@ -748,6 +748,9 @@ def main():
         print(f"  Swift recognize, one digit of them alone: median {d0['median_total_us']:.1f} us before, "
               f"{d1['median_total_us']:.1f} us after; a 6-digit number takes {t['median_us'] / single:.1f}x "
               f"one digit (target 300 us: {300 / single:.1f}x at this speed)")
+        if t.get("median_hand_us"):
+            print(f"  Swift readNumber with a player's hand (every digit taught), side by side: median "
+                  f"{t['median_hand_us']:.1f} us ({t['median_hand_us'] / t['median_us']:.2f}x without)")
 
 
 if __name__ == "__main__":

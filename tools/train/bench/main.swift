@@ -197,20 +197,29 @@ if args[1] == "--numbers" {
         for d in drawings { out += try recognizer.readNumber(d, in: ws, tuning: tuning).json.text + "\n" }
     }
     for d in drawings.prefix(n > 0 ? 100 : 0) { _ = try recognizer.readNumber(d, in: ws, tuning: tuning) }  // warm-up
+    // A player's hand with every digit taught (what it costs does not depend
+    // on what it learned), read with side by side with no hand.
+    var hand = recognizer.makeHand()
+    for (k, d) in drawings.prefix(40).enumerated() where hand != nil { try recognizer.learn(d, as: k % 10, into: &hand!, in: ws) }
     var times: [Double] = []
+    var handTimes: [Double] = []
     times.reserveCapacity(drawings.count * n)
     for d in drawings {
         for _ in 0..<n {
             let t0 = nanos()
             _ = try recognizer.readNumber(d, in: ws, tuning: tuning)
-            times.append(Double(nanos() - t0) / 1000)
+            let t1 = nanos()
+            if let hand { _ = try recognizer.readNumber(d, in: ws, tuning: tuning, hand: hand) }
+            times.append(Double(t1 - t0) / 1000)
+            handTimes.append(Double(nanos() - t1) / 1000)
         }
     }
     try out.write(toFile: args[3], atomically: true, encoding: .utf8)
     if times.isEmpty { exit(0) }  // REPEATS 0: readings only
     let points = drawings.map(\.pointCount)
     print("{\"numbers\": \(drawings.count), \"repeats\": \(n), \"median_points\": \(median(points.map(Double.init))), " +
-          "\"median_us\": \(median(times)), \"p90_us\": \(percentile(times, 0.9))}")
+          "\"median_us\": \(median(times)), \"p90_us\": \(percentile(times, 0.9)), " +
+          "\"median_hand_us\": \(handTimes.isEmpty || hand == nil ? 0 : median(handTimes))}")
     exit(0)
 }
 if args[1] == "--logits" {
@@ -262,6 +271,20 @@ let speckSize = ProcessInfo.processInfo.environment["DIGIT_SPECK_SIZE"].flatMap(
 // Warm-up.
 for d in drawings.prefix(200) { _ = try recognizer.recognize(d, in: ws, speckSize: speckSize) }
 
+// A player's hand with every digit taught, read with side by side with no
+// hand; and what teaching it one drawing costs (PlayerHand).
+var hand = recognizer.makeHand()
+for (k, d) in drawings.prefix(40).enumerated() where hand != nil { try recognizer.learn(d, as: k % 10, into: &hand!, in: ws) }
+var handTotal: [Double] = []
+var learning: [Double] = []
+if var scratch = hand {
+    for (k, d) in drawings.enumerated() {
+        let t0 = nanos()
+        try recognizer.learn(d, as: k % 10, into: &scratch, in: ws)
+        learning.append(Double(nanos() - t0) / 1000)
+    }
+}
+
 var total: [Double] = []
 var raster: [Double] = []
 var infer: [Double] = []
@@ -280,6 +303,10 @@ for d in drawings {
         r = try recognizer.recognize(d, in: ws, speckSize: speckSize)
         let t1 = nanos()
         total.append(Double(t1 - t0) / 1000)
+        if let hand {
+            _ = try recognizer.recognize(d, in: ws, speckSize: speckSize, hand: hand)
+            handTotal.append(Double(nanos() - t1) / 1000)
+        }
     }
     let image = ws.lastImage
     images.append(contentsOf: image)
@@ -304,5 +331,7 @@ print("""
 {"drawings": \(drawings.count), "repeats": \(repeats), "median_points": \(median(points.map(Double.init))), \
 "median_total_us": \(median(total)), "p90_total_us": \(percentile(total, 0.9)), \
 "median_rasterize_us": \(median(raster)), "median_infer_us": \(median(infer)), \
-"p90_infer_us": \(percentile(infer, 0.9))}
+"p90_infer_us": \(percentile(infer, 0.9)), \
+"median_total_hand_us": \(handTotal.isEmpty ? 0 : median(handTotal)), \
+"median_learn_us": \(learning.isEmpty ? 0 : median(learning)), "p99_learn_us": \(learning.isEmpty ? 0 : percentile(learning, 0.99))}
 """)
