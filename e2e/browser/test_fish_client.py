@@ -63,13 +63,28 @@ def test_addone_answers_and_prompt(page):
 
 def test_reactions_and_looks(page):
     out = js(page, """
-      Promise.all([import('/js/scenes/fishtank.js'), import('/js/fish.js')]).then(([tank, f]) => done({
-        react: [0, 2, 3, 5, 6, 9].map(tank.reactionFor),
+      Promise.all([import('/js/state.js'), import('/js/fish.js')]).then(([st, f]) => {
+        // The fish reacts when the server says (`fish`, issue 45), never from the score.
+        const room = {game: 'addone', round: 1, mode: 'normal', phase: 'running', host: 'p1', max_players: 1,
+                      members: [{player_id: 'p1', name: 'Ann', role: 'racer', ready: false, connected: true, host: true}]};
+        let s = st.apply(st.initialState(), {type: 'room', code: 'MXPT', you: 'p1', room});
+        const react = [];
+        for (const m of [{type: 'graded', question: 'r1q0', correct: true, score: 90}, {type: 'fish', reaction: 'swim'},
+                         {type: 'fish', reaction: 'jump'}, {type: 'fish', reaction: 'dance'}, {type: 'fish', reaction: 'still'}]) {
+          s = st.apply(s, m);
+          react.push(s.race.fish);
+        }
+        const left = st.apply(st.apply(s, {type: 'local/leave'}), {type: 'fish', reaction: 'jump'}).race.fish;
+        return {react, left};
+      }).then((r) => import('/js/fish.js').then((f) => done({
+        react: r.react, left: r.left,
         clock: [0, 5, 6, 12, 18, 19, 23].map((h) => f.clockLook(new Date(2026, 10, 23, h, 30))),
         read: [{look: 'snow'}, {look: 'hail'}, null, {look: 'night', source: 'clock'}].map(f.readWeather),
-        pics: ['betta', 'shark'].map(f.pictureOf)}))
+        pics: ['betta', 'shark'].map(f.pictureOf)})))
       .catch((e) => done({error: String(e.stack || e)}));""")
-    assert out["react"] == ["", "", "swim", "swim", "jump", "jump"]
+    # A score of 90 points moves no fish; "dance" is no reaction; a fish message after leaving changes nothing.
+    assert out["react"] == [None, "swim", "jump", "jump", None]
+    assert out["left"] is None
     assert out["clock"] == ["night", "night", "sunny", "sunny", "sunny", "night", "night"]
     assert out["read"] == ["snow", None, None, "night"]
     assert out["pics"] == ["/img/fish/betta.svg", "/img/fish/goldfish.svg"]

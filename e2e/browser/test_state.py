@@ -330,3 +330,38 @@ def test_a_spectator_is_told_the_leaders_question_and_a_racer_is_not(page):
     fresh = page.execute_async_script(MEANING, [room_msg("running", role="spectator"), spectating,
                                                 {"type": "race_started", "round": 2, "mode": "normal"}])
     assert fresh["watched"] is None
+
+
+def test_an_old_runs_last_words_are_not_the_new_races(page):
+    """Issue 45: after leaving mid-race, the old run's `finished` and `result_saved`
+    (which the server sends before `left_room`) change nothing; a new room's race
+    takes only its own `finished` (by its race id)."""
+    you = "p1"
+    member = {"player_id": you, "name": "Ann", "role": "racer", "ready": False, "connected": True, "host": True}
+    room = {"game": "mindpad", "round": 1, "mode": "time_attack", "phase": "running", "ends_in_ms": 9000, "host": you,
+            "max_players": 1, "members": [member]}
+    old = {"race": "oldrace00001", "player_id": you, "name": "Ann", "score": 1, "correct": 1, "wrong": 0, "answered": 1,
+           "duration_ms": 4000, "score_reached_ms": 900, "completed": False, "keypad_answers": 0, "answers": []}
+    new = {**old, "race": "newrace00002", "score": 3, "completed": True}
+    lobby = {**room, "mode": "normal", "phase": "lobby", "round": 1}
+    events = [
+        {"type": "room", "code": "KBRW", "you": you, "room": room, "race": "oldrace00001"},
+        {"type": "question", "question": "r1q1", "prompt": {"text": "2 + 2 = ?"}},
+        {"type": "local/leave"},
+        {"type": "finished", "result": old},
+        {"type": "result_saved", "round": 1, "mode": "time_attack", "game": "mindpad", "stored": "database", "personal_best": True},
+        {"type": "left_room", "code": "KBRW"},
+        {"type": "room", "code": "TPSM", "you": you, "room": lobby},
+        {"type": "race_started", "round": 1, "mode": "normal", "race": "newrace00002"},
+        {"type": "finished", "result": old},
+        {"type": "standings", "round": 1, "mode": "time_attack", "race": "oldrace00001", "entries": []},
+        {"type": "finished", "result": new},
+    ]
+    steps = run(page, [(e, 1000 + i) for i, e in enumerate(events)])
+    # Left: the old run's finished and result_saved leave the state as it was.
+    assert steps[3]["same"] and steps[4]["same"]
+    assert steps[5]["state"]["race"]["result"] is None and steps[5]["state"]["race"]["saved"] is None
+    # In the new race: the old race's finished and standings are not its own; its own is taken.
+    assert steps[7]["state"]["race"]["id"] == "newrace00002"
+    assert steps[8]["same"] and steps[9]["same"]
+    assert steps[10]["state"]["race"]["result"]["race"] == "newrace00002"

@@ -17,7 +17,7 @@ import { renderMenu } from "./scenes/menu.js";
 import { showRejected, showSignInError, startOnboarding } from "./scenes/onboard.js";
 import { showJoinError, showRace } from "./scenes/race.js";
 import { showBest, showResults, showStandings } from "./scenes/results.js";
-import { leaveTank, tankActive, tankGraded, tankOver, tankRefused } from "./scenes/fishtank.js";
+import { leaveTank, tankActive, tankFish, tankOver, tankRefused } from "./scenes/fishtank.js";
 import { isKidsGame, kidsSaved, showKidsEnd } from "./scenes/kids.js";
 import { forgetRun } from "./review/attempts.js";
 import { renderHandwriting } from "./scenes/handwriting.js";
@@ -270,12 +270,14 @@ function handle(msg) {
     // The submit was read unsurely: the pick panel asks which digit was meant. The submit stays
     // unanswered until graded (a reconnect sends it again, and the server offers the choice again).
     case "choice": refreshInput(); break;
-    case "graded": flow.unanswered = null; showGraded(state); tankGraded(state); break;
+    case "graded": flow.unanswered = null; showGraded(state); break;
     case "progress": renderLanes(state); if (currentScene() === "game") showWatched(state); break;
     case "spectating": if (currentScene() === "game") { showWatched(state); renderLanes(state); } break;
-    case "finished": flow.unanswered = null; onFinished(); break;
-    case "standings": onStandings(); break;
-    case "result_saved": showBest(state); kidsSaved(state); break;
+    // An old run's last words (a room we left: issue 45) leave the state as it was: nothing to show.
+    case "finished": if (state !== prev) { flow.unanswered = null; onFinished(); } break;
+    case "standings": if (state !== prev) onStandings(); break;
+    case "result_saved": if (state !== prev) { showBest(state); kidsSaved(state); } break;
+    case "fish": if (state !== prev) tankFish(state); break;
     case "moved": onMoved(msg); break;
     case "reading": renderHandwriting(state); break;
     default: break;

@@ -7,6 +7,7 @@
 /** A race that has not started: what the game scene shows before questions. */
 function freshRace(mode = null, game = null, round = null) {
   return {
+    id: null,            // the race id (`race_started`, `room`): an old run's `finished` names another
     mode,
     game,
     round,
@@ -25,6 +26,7 @@ function freshRace(mode = null, game = null, round = null) {
     progress: null,      // the last `progress`
     watching: null,      // a spectator's view (`spectating`): {round, index, prompt, racer}
     saved: null,         // {game, personalBest, stored}
+    fish: null,          // the fish's reaction (`fish`): "swim", "jump", or null (still)
   };
 }
 
@@ -87,6 +89,7 @@ function onRoom(state, msg, now) {
     next = withRace(next, { progress: msg.progress, score: myProgressScore(msg.progress, msg.you, next.race.score) });
   }
   if (r.phase === "finished" && msg.standings) next = withRace(next, { standings: msg.standings, running: false });
+  if (typeof msg.race === "string") next = withRace(next, { id: msg.race });
   return next;
 }
 
@@ -139,7 +142,7 @@ export function apply(state, msg, now = 0) {
     case "countdown":
       return { ...state, countdown: { endsAt: now + msg.starts_in_ms } };
     case "race_started":
-      return withRace(startRace(state, now, msg.ends_in_ms), { mode: msg.mode, round: msg.round });
+      return withRace(startRace(state, now, msg.ends_in_ms), { mode: msg.mode, round: msg.round, id: typeof msg.race === "string" ? msg.race : null });
     case "question":
       return onQuestion(state, msg, now);
     case "guess":
@@ -159,13 +162,21 @@ export function apply(state, msg, now = 0) {
           prompt: msg.prompt && typeof msg.prompt === "object" ? msg.prompt : {}, racer: msg.racer || null },
       });
     case "finished":
+      // A run of a room we left (or of another race): its last words are not this race's (issue 45).
+      if (!state.room || isOtherRace(state, msg.result && msg.result.race)) return state;
       return withRace(state, { result: msg.result, submitting: false, choice: null });
     case "standings":
+      if (!state.room || isOtherRace(state, msg.race)) return state;
       return { ...state, countdown: null, race: { ...state.race, standings: msg, running: false } };
     case "result_saved":
+      if (!state.room) return state;
       return withRace(state, {
         saved: { game: msg.game || state.race.game, personalBest: !!msg.personal_best, stored: msg.stored },
       });
+    case "fish":
+      // The racer's fish reacts to their right answers (issue 45): the server says when.
+      if (!state.room || !["still", "swim", "jump"].includes(msg.reaction)) return state;
+      return withRace(state, { fish: msg.reaction === "still" ? null : msg.reaction });
 
     // Local events: what the player did, or what the page noticed.
     case "local/catalog":
@@ -194,6 +205,11 @@ export function apply(state, msg, now = 0) {
 }
 
 // ---------- questions about a state ----------
+
+/** Whether `race` (a message's race id) names a race other than the one the state is on. */
+function isOtherRace(state, race) {
+  return typeof race === "string" && typeof state.race.id === "string" && race !== state.race.id;
+}
 
 export function isSolo(state) {
   return !!state.room && state.room.room.max_players === 1;

@@ -1,8 +1,8 @@
 // Add-One Fish's Game page: the aquarium around the game scene. The chosen
 // fish swims in a tank whose sky follows GET /api/weather (the clock's look
 // until it answers; never waited on). Start fades away and starts a solo
-// Time Attack with the fish (`create_room` with "fish"); the fish swims at 3
-// correct answers and jumps at 6; a tap or a swipe turns it around; Quit
+// Time Attack with the fish (`create_room` with "fish"); the fish swims and
+// jumps when the server says so (`fish`: at 3 and 6 right answers); a tap or a swipe turns it around; Quit
 // asks first; the end offers Play again and Back. The race itself is the
 // game scene's (game.js) with the addone kind and the number input.
 import { t } from "../i18n.js";
@@ -17,15 +17,6 @@ let lookSeq = 0;
 let swipe = null;  // {id, x, y} of a pointer down on the fish
 let swiped = false;
 
-export const SWIM_AT = 3;
-export const JUMP_AT = 6;
-
-/** How the fish reacts to a score: "", "swim" (3 or more) or "jump" (6 or more). */
-export function reactionFor(score) {
-  if (score >= JUMP_AT) return "jump";
-  if (score >= SWIM_AT) return "swim";
-  return "";
-}
 
 export function initFishTank(context) {
   ctx = context;
@@ -119,10 +110,13 @@ function flip() {
   fish.dataset.flipped = String(fish.dataset.flipped !== "true");
 }
 
-/** A graded answer: the fish swims from 3 points and jumps from 6. */
-export function tankGraded(state) {
+/**
+ * The server said the fish reacts (`fish`: it swims from the 3rd right answer and jumps from the
+ * 6th, docs/protocol.md): the tank shows it. Nothing is worked out here from the score.
+ */
+export function tankFish(state) {
   if (!tank) return;
-  const react = reactionFor(state.race.score);
+  const react = state.race.fish || "";
   const fish = $("fish-swimmer");
   if (fish.dataset.react !== react) fish.dataset.react = react;
 }
