@@ -102,7 +102,8 @@ def mnist_numbers(count):
 def make(count, bench, mnist=0):
     # The wide set's writers, touching digits also written far into each other.
     ranges = dataclasses.replace(nr.SETS["wide"], seed=PIECES_SEED, overlap=OVERLAP)
-    trained = [(d, n, False, s) for (d, n, s) in strokes.styles(False)]
+    # Every trained style, and digits that fall apart into two pieces (issue 43).
+    trained = [(d, n, False, s) for (d, n, s) in strokes.styles(False)] + strokes.APART_STYLES
     rng = np.random.default_rng(PIECES_SEED)
     numbers, owners = [], []
     for i in range(count):

@@ -114,6 +114,24 @@ MORE_STYLES = [
                             (0.62, 0.55), (0.4, 0.38), (0.12, 0.45), (0.04, 0.6)]]),
 ]
 
+# Digits that fall apart into two pieces with a gap between them (a pen lifted
+# mid-digit): a 0 of two arcs, a 4 whose bar stops short of its stem, a 5 whose
+# bar floats, a 6 whose loop is a stroke of its own, an 8 of two circles that
+# do not touch, a 9 whose tail starts off its loop, a 7 whose stem starts past
+# its bar. Read alone each is its digit; in a number the segmenter must not
+# read the two pieces as two digits (issue 43). Used for the number reader's
+# training candidates (number_pieces.py), apart from make_set's styles.
+APART_STYLES = [
+    (0, "apart", False, [ell(0.35, 0.5, 0.32, 0.5, -100, -262, 9), ell(0.35, 0.5, 0.32, 0.5, -72, 78, 9)]),
+    (4, "apart", False, [[(0.35, 0.0), (0.0, 0.62), (0.0, 0.62), (0.44, 0.62)], [(0.58, 0.22), (0.58, 1.0)]]),
+    (5, "apart", False, [[(0.1, 0.05), (0.1, 0.42), (0.1, 0.42), (0.45, 0.38), (0.62, 0.65), (0.45, 0.95),
+                          (0.1, 0.95), (0.0, 0.85)], [(0.22, 0.0), (0.66, -0.02)]]),
+    (6, "apart", False, [[(0.62, 0.0), (0.32, 0.16), (0.12, 0.5)], ell(0.36, 0.73, 0.25, 0.26, 180, 540, 12)]),
+    (7, "apart", False, [[(0.0, 0.05), (0.56, 0.05)], [(0.66, 0.1), (0.26, 1.0)]]),
+    (8, "apart", False, [ell(0.35, 0.21, 0.2, 0.21, -90, 270, 12), ell(0.35, 0.77, 0.27, 0.23, -90, 270, 12)]),
+    (9, "apart", False, [ell(0.33, 0.25, 0.27, 0.25, -10, 350, 12), [(0.68, 0.34), (0.63, 1.0)]]),
+]
+
 # A digit style's strokes (by identity) → (digit, style name).
 _LABEL = {id(s): (d, n) for (d, n, _, s) in STYLES + MORE_STYLES}
 
