@@ -88,8 +88,10 @@ def feature_rows(probs, strokefeat):
 class Reader:
     """A network with the calibration fitted on the calibration splits of `names`."""
 
-    def __init__(self, p, names, refuse_digits=export.REFUSE_DIGITS):
+    def __init__(self, p, names, refuse_digits=export.REFUSE_DIGITS, ignore=()):
         self.p = p
+        # Features the rule may not use (held constant, so no tree splits on them).
+        self.ignore = [refusal.FEATURES.index(f) for f in ignore]
         xd = np.concatenate([images(n, "calib") for n in names])
         yd = np.concatenate([np.array([r[0] for r in sources.drawings(n, "calib")], np.int32) for n in names])
         logits = export.logits_of(p, xd)
@@ -98,12 +100,17 @@ class Reader:
                           np.concatenate([stroke_features(n, "calib") for n in names]))
         fn = np.concatenate([feature_rows(probabilities(p, images(n, "calib", True), self.temperature),
                                           stroke_features(n, "calib", True)) for n in names])
-        self.rule = refusal.fit(fd, fn, refuse_digits=refuse_digits)
+        self.rule = refusal.fit(self.masked(fd), self.masked(fn), refuse_digits=refuse_digits)
+
+    def masked(self, f):
+        f = f.copy()
+        f[:, self.ignore] = 0.0
+        return f
 
     def read(self, name, split, nondigits=False):
         """(probabilities, refused by the rule) of a source's split."""
         probs = probabilities(self.p, images(name, split, nondigits), self.temperature)
-        f = feature_rows(probs, stroke_features(name, split, nondigits))
+        f = self.masked(feature_rows(probs, stroke_features(name, split, nondigits)))
         return probs, refusal.refused(self.rule, f) if len(f) else np.zeros(0, bool)
 
 
@@ -254,6 +261,35 @@ def sweep(folds, shares=(0.0005, 0.001, 0.0025)):
                           + f" | {100 * np.mean(nd_ref):.1f}", flush=True)
 
 
+REFUSAL_VARIANTS = {
+    "all eight": (),
+    "no ink, turning": ("ink", "turning"),
+    "network and strokes": ("ink", "turning", "width", "height"),
+    "network only": ("strokes", "ink", "turning", "width", "height"),
+}
+
+
+def refusal_variants(folds, share=export.REFUSE_DIGITS):
+    """Which features the refusal rule judges by: each fold's digits refused (by the rule
+    alone) and every source's non-digits refused, per variant."""
+    import quick_eval
+    for variant, ignore in REFUSAL_VARIANTS.items():
+        line, nd = [], []
+        for fold in folds:
+            if not os.path.exists(weights_path(fold)):
+                continue
+            p = quick_eval.load(weights_path(fold))
+            names = [n for n in sources.available() if n != fold]
+            reader = Reader(p, names, refuse_digits=share, ignore=ignore)
+            _, ref = reader.read(fold, "test")
+            line.append(f"{fold} {100 * ref.mean():.2f}")
+            for n in names + [fold]:
+                if sources.nondigit_drawings(n, "test"):
+                    nd.append(reader.read(n, "test", nondigits=True)[1].mean())
+        print(f"{variant:22s} digits refused: " + ", ".join(line) + f" | non-digits refused {100 * np.mean(nd):.1f}%",
+              flush=True)
+
+
 def fold_safetensors(fold):
     """out/loso_FOLD.safetensors: the fold's network calibrated as export.py calibrates the
     shipped one, on the sources it was trained on (for reading numbers through Swift)."""
@@ -322,6 +358,7 @@ def main():
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--eval", action="store_true")
     ap.add_argument("--sweep", action="store_true")
+    ap.add_argument("--refusal", action="store_true", help="the refusal rule's feature variants over the folds")
     ap.add_argument("--sheets", action="store_true")
     ap.add_argument("--folds", default=",".join(sources.available()))
     ap.add_argument("--json", default=os.path.join(OUT, "loso.json"))
@@ -337,6 +374,8 @@ def main():
             json.dump(res, f, indent=1, default=str)
     if args.sweep:
         sweep(folds)
+    if args.refusal:
+        refusal_variants(folds)
     if args.numbers:
         print(f"{'':18s}{HEAD}")
         evaluate_numbers(folds, args.numbers, args.package)
