@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 WEB = pathlib.Path(__file__).resolve().parents[2] / "web"
 CSP = ("default-src 'none'; img-src 'self' data: ; script-src 'self'; font-src 'self'; style-src 'self'; "
        "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none';form-action 'self';")
-TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css"}
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 
 
 def send_frame(sock, obj):

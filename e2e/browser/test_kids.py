@@ -12,7 +12,7 @@ import pytest
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
-from conftest import (BASE_URL, DESKTOP, PHONE, draw_digit, el, make_driver, new_player, onboard, open_app, review_rows, scene,
+from conftest import (BASE_URL, DESKTOP, PHONE, draw_digit, el, make_driver, new_player, onboard, open_app, open_levels, review_rows, scene,
                       snap, unique_name, wait, wait_scene)
 from kids_answers import right_value, wrong_value
 from test_fish import http, token_of
@@ -46,11 +46,23 @@ def next_question(drv, previous=None, timeout=15):
     return state_question(drv)
 
 
-def tap(drv, qid, value):
-    """Taps the option `value` and waits for its grade; returns whether it was right."""
+def dismiss_card(drv):
+    """Puts the feedback card away as a child's tap does (it goes by itself after a moment too)."""
+    if el(drv, "#kid-feedback").is_displayed():
+        el(drv, "#kid-feedback").click()
+    wait(drv, lambda d: not el(d, "#kid-feedback").is_displayed(), 5, "the card put away")
+
+
+def tap(drv, qid, value, card=None):
+    """Taps the option `value`, waits for its grade and the feedback card (which `card`, if
+    given, is called with), puts the card away; returns whether it was right."""
     wait(drv, lambda d: el(d, f'#choices button.choice[data-value="{value}"]').is_enabled(), 5, "the option")
     el(drv, f'#choices button.choice[data-value="{value}"]').click()
     wait(drv, lambda d: el(d, "#feedback").get_attribute("data-question") == qid, 10, "the grade")
+    wait(drv, lambda d: el(d, "#kid-feedback").get_attribute("data-question") == qid, 5, "the feedback card")
+    if card:
+        card()
+    dismiss_card(drv)
     return el(drv, "#feedback").get_attribute("data-correct") == "true"
 
 
@@ -149,10 +161,15 @@ def test_a_level_passed_by_taps_opens_the_next_on_any_device(browser):
     wait(drv, lambda d: el(d, "#kids-end-unlock").get_attribute("data-state") == "opened", 15, "the next level to open")
     assert el(drv, "#kids-end-unlock").text == "You opened level Bee!"
     assert el(drv, "#kids-end-next").is_displayed()
-    # The run's review, as on Results: ten tapped answers, two wrong, the last ended the run.
-    review = review_rows(drv, "kids-end")
-    assert len(review) == 10 and sum(r[3].startswith("✓") for r in review) == 8, review
-    assert all(r[2] == "tapped" for r in review) and review[-1][1].endswith("ended the run"), review
+    # The run's review: ten cards, each with its question's picture (the things counted) and
+    # the number tapped; two wrong, each showing the right answer; the last ended the run.
+    cards = drv.find_elements(By.CSS_SELECTOR, "#kids-end-review .review-card")
+    assert len(cards) == 10 and sum(c.get_attribute("data-correct") == "true" for c in cards) == 8
+    assert all(c.find_elements(By.CSS_SELECTOR, 'svg.kid-picture[data-scene="count"] g[data-thing]') for c in cards)
+    assert all(c.find_element(By.CSS_SELECTOR, ".given").get_attribute("data-input") == "tap" for c in cards)
+    wrong = [c for c in cards if c.get_attribute("data-correct") == "false"]
+    assert all("the answer was" in c.find_element(By.CSS_SELECTOR, ".rc-said").text for c in wrong)
+    assert "ended the run" in cards[-1].find_element(By.CSS_SELECTOR, ".rc-head").text
     assert el(drv, "#kids-end-review .replay-link a").get_attribute("href").startswith(BASE_URL + "/replay/")
     snap(drv, "kids-05-end")
     axe_check(drv, "the end of a level")
@@ -199,6 +216,7 @@ def test_a_drawable_question_answered_on_the_pad(browser):
     wait(drv, lambda d: el(d, "#feedback").get_attribute("data-question") == qid, 10, "the grade")
     assert el(drv, "#feedback").get_attribute("data-correct") == "true"
     assert el(drv, "#feedback").get_attribute("data-answer") == str(digit)
+    dismiss_card(drv)
     # A question that is not drawable hides the pad: the colours game.
     el(drv, "#game-quit").click()
     wait_scene(drv, "kids-levels")
@@ -222,10 +240,12 @@ PICTURE_LEVELS = (1, 2, 3, 6)
 
 def test_every_game_draws_its_pictures_at_its_levels(browser):
     drv = browser()
-    new_player(drv, "Pic")
+    name = new_player(drv, "Pic")
     wait_scene(drv, "menu")
     seen = set()
     for game in GAMES:
+        # Levels above the first are locked until passed (issue 45): opened as passing them would.
+        open_levels(name, game, max(PICTURE_LEVELS))
         for level in PICTURE_LEVELS:
             start_level(drv, game, level)
             qid, prompt = next_question(drv)
@@ -235,9 +255,18 @@ def test_every_game_draws_its_pictures_at_its_levels(browser):
             scene_name = prompt["picture"]["scene"]
             if scene_name in ("colours", "odd_one_out", "positions"):
                 assert len(drv.find_elements(By.CSS_SELECTOR, "#choices button.choice svg g[data-thing]")) == n
-            if scene_name not in ("colours", "odd_one_out"):
+            if scene_name == "compare":
+                # The boxes are the options, the same size whatever is in them (issue 45).
+                boxes = drv.find_elements(By.CSS_SELECTOR, "#choices button.choice.box svg.kid-box")
+                assert len(boxes) == 2 and boxes[0].size == boxes[1].size, [b.size for b in boxes]
+            elif scene_name not in ("colours", "odd_one_out"):
                 pic = el(drv, "#question svg.kid-picture")
                 assert pic.get_attribute("data-scene") == scene_name and pic.get_attribute("aria-label")
+            if scene_name == "positions":
+                # Under what: the question names the thing the places are said of, and the picture marks it.
+                ref = prompt["picture"]["reference"]
+                assert drv.find_elements(By.CSS_SELECTOR, f'#question .kid-picture circle[data-reference="{ref}"]')
+                assert drv.find_elements(By.CSS_SELECTOR, f'#question .kid-ask svg.kid-ref g[data-thing="{ref}"]')
             # Every thing drawn is one of the library's (no grey stand-in).
             unknown = drv.execute_script("""
               return [...document.querySelectorAll('#scene-game g[data-thing]')]
@@ -366,3 +395,87 @@ def test_reduced_motion_chinese_and_rename_from_the_list(browser):
     wait_scene(drv, "kids-games")
     wait(drv, lambda d: new in el(d, "#kids-games-name").text, 10, "the new name")
     el(drv, "#lang-switch").click()
+
+
+def test_feedback_a_child_who_cannot_read_understands(browser):
+    """Issue 45: after each answer a card over the question a pre-reader understands: a big tick
+    or cross, the right answer large, the question's picture with the right answer on it (the
+    things counted; the thing at the place asked ringed, a wrong tap marked), a short pop (still
+    under reduced motion); it goes by itself. Sound is off until the speaker is switched on, and
+    the choice is remembered."""
+    drv = browser()
+    name = new_player(drv, "Card")
+    wait_scene(drv, "menu")
+    start_level(drv, "kids_counting", 1)
+    qid, prompt = next_question(drv)
+    speaker = el(drv, "#kids-sound")
+    assert speaker.is_displayed() and speaker.get_attribute("aria-pressed") == "false"
+    right, wrong = right_value(prompt), wrong_value(prompt)
+    el(drv, f'#choices button.choice[data-value="{wrong}"]').click()
+    wait(drv, lambda d: el(d, "#kid-feedback").get_attribute("data-question") == qid and el(d, "#kid-feedback").is_displayed(), 5, "the card")
+    card = el(drv, "#kid-feedback")
+    assert card.get_attribute("data-correct") == "false" and card.get_attribute("data-answer") == right
+    assert card.get_attribute("data-sound") == "off"
+    assert el(drv, "#kid-feedback .kf-number").text == right
+    badges = [b.text for b in drv.find_elements(By.CSS_SELECTOR, '#kid-feedback .kid-picture [data-mark="count"]')]
+    assert badges == [str(i) for i in range(1, int(right) + 1)], badges
+    assert drv.execute_script("return getComputedStyle(document.querySelector('#kid-feedback .kf-card')).animationName") == "kf-pop"
+    snap(drv, "kids-10-feedback-wrong")
+    # It goes by itself; the next question is then there to answer.
+    wait(drv, lambda d: not el(d, "#kid-feedback").is_displayed(), 6, "the card to go by itself")
+    qid, prompt = next_question(drv, qid)
+    # Sound on: remembered across a reload, played with the next card.
+    el(drv, "#kids-sound").click()
+    assert el(drv, "#kids-sound").get_attribute("aria-pressed") == "true"
+    assert drv.execute_script("return localStorage.getItem('mindpad.kidsSound')") == "on"
+    el(drv, f'#choices button.choice[data-value="{right_value(prompt)}"]').click()
+    wait(drv, lambda d: el(d, "#kid-feedback").get_attribute("data-question") == qid, 5, "the card")
+    assert el(drv, "#kid-feedback").get_attribute("data-correct") == "true"
+    assert el(drv, "#kid-feedback").get_attribute("data-sound") == "played"
+    snap(drv, "kids-11-feedback-right")
+    dismiss_card(drv)
+    el(drv, "#kids-sound").click()
+    el(drv, "#game-quit").click()
+    wait_scene(drv, "kids-levels")
+
+    # Positions: the right thing ringed on the picture, the wrong tap marked; in Chinese too.
+    start_level(drv, "kids_positions", 1)
+    qid, prompt = next_question(drv)
+    right, wrong = right_value(prompt), wrong_value(prompt)
+    el(drv, f'#choices button.choice[data-value="{wrong}"]').click()
+    wait(drv, lambda d: el(d, "#kid-feedback").get_attribute("data-question") == qid, 5, "the card")
+    rings = {r.get_attribute("data-mark") for r in drv.find_elements(By.CSS_SELECTOR, "#kid-feedback .kid-picture circle[data-mark]")}
+    assert rings == {"right", "tapped"}, rings
+    assert drv.find_elements(By.CSS_SELECTOR, f'#kid-feedback .kf-answer g[data-thing="{right}"]')
+    snap(drv, "kids-12-feedback-positions")
+    dismiss_card(drv)
+
+    # Reduced motion: the card does not pop.
+    drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    qid, prompt = next_question(drv, qid)
+    el(drv, f'#choices button.choice[data-value="{right_value(prompt)}"]').click()
+    wait(drv, lambda d: el(d, "#kid-feedback").get_attribute("data-question") == qid, 5, "the card")
+    assert drv.execute_script("return getComputedStyle(document.querySelector('#kid-feedback .kf-card')).animationName") == "none"
+    dismiss_card(drv)
+
+
+def test_a_painted_thing_shows_one_colour(blank_page):
+    """Issue 45: every thing painted any of the ten colours shows that colour only: its other
+    coloured parts (a house's roof and door, a tree's trunk, a flower's centre, a fruit's leaf, an
+    outline) are shades of it, so "Which one is red?" has one answer (every house had a red roof)."""
+    out = blank_page.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      import('/js/kids/art.js').then((a) => {
+        const bad = [];
+        for (const thing of a.THING_NAMES) for (const colour of Object.keys(a.COLOURS)) {
+          const main = a.COLOURS[colour], shades = Object.values(a.shadesOf(main));
+          const g = a.thingGroup(thing, {colour});
+          for (const el of [g, ...g.querySelectorAll('*')]) for (const k of ['fill', 'stroke']) {
+            const v = el.getAttribute(k);
+            if (!v || v === 'none' || v === '#2b2b2b' || v === main || shades.includes(v) || v.length !== 7) continue;
+            bad.push(`${colour} ${thing}: ${k} ${v}`);
+          }
+        }
+        done(bad);
+      }).catch((e) => done(['error ' + e]));""")
+    assert out == [], out[:20]

@@ -51,8 +51,8 @@ def type_guess(drv, rows, columns):
     el(drv, '#keypad button[data-key="enter"]').click()
 
 
-def wrong_told(drv, tries):
-    wait(drv, lambda d: el(d, "#feedback").text == f"Not this grid, try again (tries {tries})", 10, f"wrong guess {tries}")
+def wrong_told(drv, tries, text):
+    wait(drv, lambda d: el(d, "#feedback").text == f"{text} (tries {tries})", 10, f"wrong guess {tries}: {text}")
 
 
 def guess_by_keypad(drv, cells, tries=0):
@@ -107,8 +107,9 @@ def test_solo_rounds_boards(browser):
     assert el(drv, "#question .path-cells").text == f"{cells} cells"
 
     # Wrong on the keypad (9 × 9 is no grid), then right written on the pad, rows then columns.
+    # A wrong guess says what was wrong (issue 45): 9 × 9 is not the number of cells.
     type_guess(drv, 9, 9)
-    wrong_told(drv, 1)
+    wrong_told(drv, 1, f"9 × 9 is 81, not {cells}. Try again")
     wait(drv, lambda d: el(d, "#keypad-display").text == "", 5, "a clean keypad")
     tries = 1
     for rows, columns in grids(cells):
@@ -221,19 +222,25 @@ def test_two_browsers_race(browser):
     # finished, with no distance left to show.
     first = "south" if goal(ann)[0] > 1 else "east"
     el(ann, f'#path-controls [data-move="{first}"]').click()
-    after = {ann_name: str(best - 1), bo_name: str(best)} if best > 1 else {bo_name: str(best)}
+    after = {ann_name: str(best - 1), bo_name: str(best)}
     for d in (ann, bo):
-        try:
-            wait(d, lambda x: lane_left(x) == after and (best > 1 or ann_completed(x)), 10, "Ann's lane one closer")
-        except Exception:
-            print("DEBUG", d is ann, lane_left(d), robot(ann), goal(ann), d.execute_script("return document.getElementById('feedback').textContent"))
-            raise
-    assert sorted(e.text for e in bo.find_elements(By.CSS_SELECTOR, "#lanes-list .lane-left")) \
-        == sorted([f"{best - 1} to go", f"{best} to go"] if best > 1 else [f"{best} to go"])
+        wait(d, lambda x: lane_left(x) == after and (best > 1 or ann_completed(x)), 10, "Ann's lane one closer")
+    ann_said = "at the flag" if best == 1 else f"{best - 1} to go"
+    assert sorted(e.text for e in bo.find_elements(By.CSS_SELECTOR, "#lanes-list .lane-left")) == sorted([ann_said, f"{best} to go"])
     snap(bo, "path-real-14-race")
     axe_check(bo, "the race (real)")
     if best > 1:
         steer(ann, button(ann))
+    # Issue 45: Ann at the flag while Bo still steers. Her winning move is drawn (the robot on the
+    # flag, not one cell short), and both lanes say she is at the flag: no rank value, no "1 to go".
+    wait(ann, lambda d: robot(d) == goal(d), 10, "Ann's robot drawn on the flag")
+    assert el(ann, "#question .path-status").get_attribute("data-remaining") == "0"
+    for d in (ann, bo):
+        wait(d, lambda x: ann_completed(x) and lane_left(x).get(ann_name) == "0", 10, "Ann's lane at the flag")
+        texts = {e.find_element(By.CSS_SELECTOR, ".name .who").text: e.find_element(By.CSS_SELECTOR, ".lane-score").text
+                 for e in d.find_elements(By.CSS_SELECTOR, "#lanes-list .lane")}
+        assert texts == {ann_name: "at the flag", bo_name: f"{best} to go"}, texts
+    snap(ann, "path-real-14b-race-at-flag")
     steer(bo, keys(bo))
     for d in (ann, bo):
         wait_scene(d, "standings", 20)

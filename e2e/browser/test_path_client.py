@@ -40,7 +40,7 @@ Promise.all([import('/js/controller.js')]).then(([app]) => {
   const question = () => say({type: 'question', question: pf.qid, prompt: prompt(), ...(pf.stage === 'guess' ? {input: 'drawn_number'} : {})});
   const left = () => Math.abs(P.goal.row - pf.robot.row) + Math.abs(P.goal.column - pf.robot.column);
   const progress = (done) => say({type: 'progress', mode: 'normal', racers: [
-    {player_id: me.id, name: me.name, score: 0, question_index: done ? 1 : 0, status: done ? 'finished' : 'playing',
+    {player_id: me.id, name: me.name, score: done ? 2250 : 0, question_index: 0, status: done ? 'completed' : 'playing',
      ...(pf.stage === 'steer' ? {remaining: left()} : {})}]
     .concat(opts.race ? [{...bo, score: 0, question_index: 0, status: 'playing', remaining: pf.boLeft}] : [])});
   const refuse = (why) => say({type: 'error', request: 'submit', code: 'illegal_move', message: why});
@@ -73,6 +73,8 @@ Promise.all([import('/js/controller.js')]).then(([app]) => {
     if (to.row === P.goal.row && to.column === P.goal.column) {
       const rank = Math.round(pf.steps * 12000 / (P.rows * P.columns)) / 1000;
       const score = Math.round(rank * 1000);
+      // As the server does (issue 45): the winning move's question first, then its grade.
+      question();
       say({type: 'graded', question: pf.qid, correct: true, run_over: true, answer: a, score});
       progress(true);
       say({type: 'finished', result: {score, correct: 1, answered: 1, duration_ms: 15990, completed: true, path: path(pf.steps, rank)}});
@@ -204,8 +206,9 @@ def test_solo_every_scene(browser):
     for k in "54":
         el(drv, f'#keypad button[data-key="{k}"]').click()
     el(drv, '#keypad button[data-key="enter"]').click()
-    wait(drv, lambda d: "Not this grid" in el(d, "#feedback").text, 5, "the wrong guess told")
-    assert el(drv, "#feedback").text == "Not this grid, try again (tries 1)"
+    # It says what was wrong (issue 45): the right number of cells, the other way round.
+    wait(drv, lambda d: "20 cells" in el(d, "#feedback").text, 5, "the wrong guess told")
+    assert el(drv, "#feedback").text == "20 cells, right, but it is the other way round: not 5 rows and 4 columns (tries 1)"
     wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#question .path-tries"), 5, "the tries shown")
     assert el(drv, "#keypad-display").text == "", "a wrong guess clears the keypad"
     assert [m for m in sent(drv) if m["type"] == "submit"][-1]["answer"] == {"rows": 5, "columns": 4}
@@ -218,9 +221,9 @@ def test_solo_every_scene(browser):
     assert len(sent(drv)) == n
     el(drv, '#keypad button[data-key="delete"]').click()
     el(drv, "#lang-switch").click()
-    wait(drv, lambda d: el(d, "#feedback").text == "不是这个网格，再试一次（第 1 次）", 5, "the verdict in Chinese")
+    wait(drv, lambda d: el(d, "#feedback").text == "20 格，对了，可是反过来了：不是 5 行 4 列（已试 1 次）", 5, "the verdict in Chinese")
     el(drv, "#lang-switch").click()
-    wait(drv, lambda d: el(d, "#feedback").text == "Not this grid, try again (tries 1)", 5, "the verdict in English")
+    wait(drv, lambda d: el(d, "#feedback").text.startswith("20 cells, right, but it is the other way round"), 5, "the verdict in English")
     both_langs(drv, "path-02-guess")
     axe_check(drv, "the guess")
     # Written on the pad: the drawing is sent (no `answer`), the scripted server takes it as right.

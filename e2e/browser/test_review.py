@@ -447,3 +447,88 @@ def test_a_two_browser_race_is_replayed_from_its_link_in_a_third(browser):
         assert lane.find_elements(By.CSS_SELECTOR, ".replay-pic svg path"), f"{name}'s strokes drawn back"
     axe_check(watcher, "a real race's replay")
     assert_no_alert(watcher)
+
+
+def replay_of(game, mode, racers, race):
+    racer = lambda name, ans, **more: {"name": name, "score": sum(a["points"] for a in ans), "correct": sum(a["correct"] for a in ans),
+                                       "answered": len(ans), "duration_ms": 9000, "finished_at": "2026-11-23T16:00:00.000Z",
+                                       "completed": True, "answers": ans, **more}
+    return {"race": race, "game": game, "mode": mode, "room": "ABCD23", "racers": [racer(*r[:2], **(r[2] if len(r) > 2 else {})) for r in racers]}
+
+
+def given(game_answer, prompt, answer, expected, asked, answered, inp, points=1):
+    return {"seq": game_answer, "question": f"r1q{game_answer}", "prompt": prompt, "answer": answer, "expected": expected,
+            "correct": answer == expected, "points": points if answer == expected else 0, "input": inp,
+            "asked_ms": asked, "answered_ms": answered, "strokes": None}
+
+
+def test_typed_and_tapped_answers_and_a_robots_route_are_replayed(browser, fake):
+    """Issue 45: a replay shows what was typed (Add-One's keypad) or tapped (a kids' picture
+    option, a number), as it was given, not an empty box; a path finder's replay draws the grid
+    and walks the robot along its route to the flag; its racers are labelled by rank value,
+    never points."""
+    fake.races["typed0race01"] = replay_of("addone", "time_attack", [("Ann", [
+        given(0, {"digits": "2139"}, "3240", "3240", 0, 2500, "keypad"),
+        given(1, {"digits": "97"}, "18", "08", 2500, 5000, "keypad")])], "typed0race01")
+    cat = {"ask": "position_under", "level": 1, "picture": {"scene": "positions", "reference": "tree",
+           "items": [{"thing": "cat", "place": "under"}, {"thing": "star", "place": "top"}, {"thing": "apple", "place": "right"}]},
+           "options": [{"value": "star", "thing": "star"}, {"value": "cat", "thing": "cat"}, {"value": "apple", "thing": "apple"}],
+           "drawable": False}
+    count = {"ask": "count", "level": 1, "picture": {"scene": "count", "items": [{"thing": "pear", "count": 2}]},
+             "options": [{"value": "4"}, {"value": "2"}, {"value": "3"}], "drawable": True}
+    fake.races["tapped0race1"] = replay_of("kids_positions", "normal", [("Kid", [
+        given(0, cat, "cat", "cat", 0, 3000, "tap"), given(1, count, "3", "2", 3000, 6000, "tap")])], "tapped0race1")
+    route = [[1, 1, 4000], [2, 1, 5000], [3, 1, 6000], [3, 2, 7000], [3, 3, 8000], [3, 4, 9000]]
+    path = {"rows": 4, "columns": 5, "goal": {"row": 3, "column": 4}, "steps": 5, "best_steps": 5, "tries": 1, "route": route}
+    guess_prompt = {"stage": "guess", "cells": 20, "tries": 0}
+    fake.races["route0race01"] = replay_of("path_finder", "normal", [("Robo", [
+        given(0, guess_prompt, {"rows": 5, "columns": 4}, None, 0, 2000, "keypad", 0),
+        {**given(1, {**guess_prompt, "tries": 1}, {"rows": 4, "columns": 5}, {"rows": 4, "columns": 5}, 2000, 4000, "keypad", 0)}],
+        {"path": path, "score": 2250})], "route0race01")
+    drv = browser()
+
+    # Add-One: the typed number appears when it was typed; before, the box waits.
+    open_app(drv, "/replay/typed0race01")
+    wait_scene(drv, "replay")
+    wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, ".replay-lane"), 10, "the lane")
+    seek_ms(drv, 1000)
+    box = el(drv, ".replay-lane .replay-pic .replay-given")
+    assert box.get_attribute("data-shown") == "false" and box.get_attribute("data-input") == "keypad"
+    seek_ms(drv, 2600)
+    wait(drv, lambda d: el(d, ".replay-lane .replay-given").get_attribute("data-shown") == "true", 5, "the typed answer")
+    assert el(drv, ".replay-lane .replay-given .given-value").text == "3240"
+    assert el(drv, ".replay-lane .replay-given").get_attribute("aria-label") == "Typed 3240"
+    seek_ms(drv, 5200)
+    wait(drv, lambda d: el(d, ".replay-lane .replay-given .given-value").text == "18", 5, "the second typed answer")
+    assert el(drv, ".replay-lane .replay-verdict").text == "✗ Typed 18 — the answer was 08"
+    snap(drv, "replay-45-typed")
+
+    # A kids' race: the tapped picture option (the cat), then a tapped number.
+    open_app(drv, "/replay/tapped0race1")
+    wait_scene(drv, "replay")
+    wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, ".replay-lane"), 10, "the lane")
+    seek_ms(drv, 3100)
+    wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, '.replay-lane .replay-given[data-shown="true"] svg [data-thing="cat"]'), 5, "the cat tapped")
+    assert el(drv, ".replay-lane .replay-given").get_attribute("data-input") == "tap"
+    seek_ms(drv, 6100)
+    wait(drv, lambda d: el(d, ".replay-lane .replay-given .given-value").text == "3", 5, "the number tapped")
+    snap(drv, "replay-45-tapped")
+
+    # The path finder: the guesses, then the grid with the robot walking its route to the flag.
+    open_app(drv, "/replay/route0race01")
+    wait_scene(drv, "replay")
+    wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, ".replay-lane"), 10, "the lane")
+    options = [o.text for o in drv.find_elements(By.CSS_SELECTOR, "#replay-a option")]
+    assert options == ["Robo · rank 2.25"], options
+    seek_ms(drv, 2100)
+    assert el(drv, ".replay-lane .replay-given .given-value").text == "5 × 4"
+    for ms, cell in [(4100, "1,1"), (6100, "3,1"), (9300, "3,4")]:
+        seek_ms(drv, ms)
+        wait(drv, lambda d, c=cell: d.find_elements(By.CSS_SELECTOR, f'.replay-lane .replay-board[data-robot="{c}"]'), 5, f"the robot at {cell}")
+    assert el(drv, ".replay-lane .replay-verdict").text == "✓ The robot reached the flag!"
+    assert len(drv.find_elements(By.CSS_SELECTOR, ".replay-board .path-cell.walked")) == 6
+    assert "point" not in el(drv, ".replay-lane .replay-score").text
+    seek_ms(drv, 7100)
+    wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, '.replay-board[data-robot="3,2"]'), 5, "back along the route")
+    both_langs(drv, "replay-45-route")
+    axe_check(drv, "the path finder's replay")

@@ -20,6 +20,7 @@ import { showBest, showResults, showStandings } from "./scenes/results.js";
 import { leaveTank, tankActive, tankFish, tankOver, tankRefused } from "./scenes/fishtank.js";
 import { isKidsGame, kidsSaved, showKidsEnd } from "./scenes/kids.js";
 import { forgetRun } from "./review/attempts.js";
+import { afterKidsFeedback } from "./kids/feedback.js";
 import { renderHandwriting } from "./scenes/handwriting.js";
 
 let state = initialState();
@@ -502,7 +503,8 @@ function onFinished() {
 /** A solo run's end: the fish tank's game-over question, or the Results scene. */
 function showSoloEnd() {
   if (tankActive()) tankOver(state);
-  else if (isKidsGame(state.race.game)) showKidsEnd(state);
+  // A kids' level ends once its last answer's feedback card has been seen.
+  else if (isKidsGame(state.race.game)) afterKidsFeedback(() => { if (state.race.result) showKidsEnd(getState()); });
   else showResults(state);
 }
 

@@ -21,6 +21,7 @@ import { initFishTank, openTank, quitTank, relabelTank, tankActive } from "./sce
 import { initKids, isKidsGame, relabelKids, showKidsLevels } from "./scenes/kids.js";
 import { initPath, relabelPath, showPathHome, showPathRounds } from "./scenes/path.js";
 import { initReplay, openReplay, relabelReplay, replayRace } from "./scenes/replay.js";
+import { initKidsFeedback } from "./kids/feedback.js";
 
 /** A replay's page (`/replay/<race>`, served as this page) watches a race and joins none. */
 const replay = replayRace(location.pathname);
@@ -86,6 +87,7 @@ function wire() {
   for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards,
     initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids, initPath, initReplay, initDevice,
     initHandwriting]) init(ctx);
+  initKidsFeedback();
   $("lang-switch").addEventListener("click", () => {
     setLang(getLang() === "en" ? "zh" : "en");
     relabel();

@@ -296,6 +296,9 @@ export function lanes(state) {
     left: r.status === "abandoned",
     me: r.player_id === you,
     remaining: Number.isInteger(r.remaining) ? r.remaining : null,
+    // The path finder's lanes say where each robot is, never the score (a rank value, lower first).
+    path: meaning.key === "lanes.meaning.path",
+    atGoal: meaning.key === "lanes.meaning.path" && r.status === "completed",
     share: Math.max(0, Math.min(1, shareOf(r))),
   }));
 }

@@ -1,7 +1,10 @@
 // A kids' prompt's `picture` (docs/protocol.md, "question") drawn as one
 // SVG from the things in art.js, with words for screen readers. Scenes
-// whose pictures are the options themselves (colours, odd one out) draw
-// nothing here: the option buttons carry them.
+// whose pictures are the options themselves (colours, odd one out, and the
+// boxes of more or less, equal in size so that no box's width tells its
+// count) draw nothing here: the option buttons carry them (`optionPicture`).
+// A picture can carry the right answer on it (`mark`), for the feedback a
+// child who cannot read yet understands (kids/feedback.js) and the review.
 import { has, t } from "../i18n.js";
 import { svgEl, thingGroup } from "./art.js";
 
@@ -19,7 +22,7 @@ export function thingName(thing, colour = null) {
 }
 
 /** `n` things, e.g. "5 apples" / "5 个苹果". */
-function many(item) {
+export function many(item) {
   const plural = item.count !== 1 && has(`kids.thing.${item.thing}.many`);
   const name = plural ? t(`kids.thing.${item.thing}.many`) : t(`kids.thing.${item.thing}`);
   const thing = item.colour ? t("kids.coloured", { colour: t(`kids.colour.${item.colour}`), thing: name }) : name;
@@ -54,38 +57,31 @@ function groupAt(g, item, n, x, size = 100) {
 }
 
 const SCENES = {
-  count(g, p) {
+  count(g, p, mark) {
     const item = (p.items || [])[0] || {};
     const n = clampN(count(item));
-    const box = grid(g, item, n, 0, 0, 100, colsFor(n));
+    const cols = colsFor(n);
+    const box = grid(g, item, n, 0, 0, 100, cols);
+    // The answer on the picture: each thing counted, 1, 2, 3…
+    if (mark) for (let i = 0; i < n; i += 1) badge(g, (i % cols) * 100 + 80, Math.floor(i / cols) * 100 + 14, String(i + 1));
     return { w: box.w, h: box.h, label: many(item) };
   },
-  compare(g, p) {
-    const [a = {}, b = {}] = p.groups || [];
-    let x = 0, h = 0;
-    const labels = [];
-    [a, b].forEach((item, i) => {
-      const n = clampN(count(item));
-      const cols = Math.min(5, Math.max(2, colsFor(n)));
-      const inner = svgEl("g", { transform: `translate(${x + 20} 70)` });
-      const box = grid(inner, item, n, 0, 0, 80, cols);
-      const w = Math.max(box.w, 160) + 40;
-      g.append(svgEl("rect", { x, y: 0, width: w, height: box.h + 90, rx: 18, fill: "#ffffff", stroke: "currentColor", "stroke-width": 5 }));
-      sign(g, i === 0 ? "A" : "B", x + w / 2, 36, 48);
-      g.append(inner);
-      labels.push(t("kids.box", { box: i === 0 ? "A" : "B", what: many(item) }));
-      x += w + 40;
-      h = Math.max(h, box.h + 90);
-    });
-    return { w: x - 40, h, label: labels.join("; ") };
-  },
-  positions(g, p) {
+  positions(g, p, mark) {
     const spots = { top: [100, 0, 100], under: [100, 200, 100], left: [0, 100, 100], right: [200, 100, 100], front: [125, 150, 90], behind: [70, 55, 80] };
     const items = (p.items || []).filter((i) => i && spots[i.place]);
     const back = items.filter((i) => i.place === "behind");
     const rest = items.filter((i) => i.place !== "behind");
-    const put = (i) => { const [x, y, s] = spots[i.place]; g.append(thingGroup(i.thing, { x, y, size: s, colour: i.colour })); };
+    const put = (i) => {
+      const [x, y, s] = spots[i.place];
+      if (mark && mark.value === i.thing) ring(g, x + s / 2, y + s / 2, s * 0.58, "right");
+      else if (mark && mark.tapped === i.thing) ring(g, x + s / 2, y + s / 2, s * 0.58, "tapped");
+      g.append(thingGroup(i.thing, { x, y, size: s, colour: i.colour }));
+    };
     back.forEach(put);
+    // The thing every place is said of: lit from behind, so "under" is "under the tree" (issue 45).
+    const halo = svgEl("circle", { cx: 150, cy: 150, r: 62, fill: "#fff3c4", stroke: "#e0b400", "stroke-width": 4, "stroke-dasharray": "8 6" });
+    halo.dataset.reference = String(p.reference);
+    g.append(halo);
     g.append(thingGroup(p.reference, { x: 100, y: 100, size: 100 }));
     rest.forEach(put);
     const words = items.map((i) => t("kids.placed", { thing: thingName(i.thing, i.colour), place: t(`kids.place.${i.place}`), ref: thingName(p.reference) }));
@@ -135,15 +131,63 @@ const SCENES = {
   },
 };
 
+/** A ring around (cx, cy): "right" (the answer) or "tapped" (a wrong tap). */
+function ring(parent, cx, cy, r, kind) {
+  const c = svgEl("circle", { cx, cy, r, fill: kind === "right" ? "#e3f6e8" : "#fde3e3",
+    stroke: kind === "right" ? "#1e7b34" : "#b3261e", "stroke-width": 7, class: `mark mark-${kind}` });
+  c.dataset.mark = kind;
+  parent.append(c);
+}
+
+/** A small numbered disc (a thing counted). */
+function badge(parent, cx, cy, text) {
+  const b = svgEl("g", { class: "mark mark-count" });
+  b.dataset.mark = "count";
+  b.append(svgEl("circle", { cx, cy, r: 17, fill: "#1e7b34", stroke: "#ffffff", "stroke-width": 3 }));
+  const n = svgEl("text", { x: cx, y: cy + 1, "font-size": 22, "font-weight": 800, "text-anchor": "middle", "dominant-baseline": "central", fill: "#ffffff" });
+  n.textContent = text;
+  b.append(n);
+  parent.append(b);
+}
+
+/**
+ * One box of "more or less" (`groups[i]`, its letter above): `cols` columns
+ * for both boxes, and the same rows, so that both are the same size and only
+ * what is in them differs (issue 45: a box as wide as its count gave the
+ * answer away). An <svg> for an option button, hidden from screen readers
+ * (the button says "Box A").
+ */
+export function compareBox(item, letter, cols, rows) {
+  const size = 80;
+  const w = cols * size + 40, h = rows * size + 90;
+  const svg = svgEl("svg", { viewBox: `-6 -6 ${w + 12} ${h + 12}`, class: "kid-box", "aria-hidden": "true", focusable: "false" });
+  svg.append(svgEl("rect", { x: 0, y: 0, width: w, height: h, rx: 18, fill: "#ffffff", stroke: "currentColor", "stroke-width": 5 }));
+  sign(svg, letter, w / 2, 36, 48);
+  const inner = svgEl("g", { transform: `translate(20 70)` });
+  grid(inner, item, clampN(count(item)), 0, 0, size, cols);
+  svg.append(inner);
+  return svg;
+}
+
+/** The columns and rows both boxes of a compare picture share. */
+export function compareLayout(picture) {
+  const [a = {}, b = {}] = (picture && picture.groups) || [];
+  const most = Math.max(clampN(count(a)), clampN(count(b)), 1);
+  const cols = Math.min(5, Math.max(2, colsFor(most)));
+  return { cols, rows: Math.max(1, Math.ceil(most / cols)), groups: [a, b] };
+}
+
 /**
  * The picture of a prompt as an <svg role="img"> labelled in words, or null
  * when the scene draws nothing of its own (its options are the pictures).
+ * `mark` ({value, tapped}): the right answer shown on it (the things
+ * counted, the thing at the place asked ringed), for the feedback.
  */
-export function renderPicture(picture) {
+export function renderPicture(picture, mark = null) {
   const draw = picture && SCENES[picture.scene];
   if (!draw) return null;
   const g = svgEl("g");
-  const { w, h, label } = draw(g, picture);
+  const { w, h, label } = draw(g, picture, mark);
   const pad = 10;
   const svg = svgEl("svg", {
     viewBox: `${-pad} ${-pad} ${Math.max(1, w) + 2 * pad} ${Math.max(1, h) + 2 * pad}`,

@@ -5,17 +5,19 @@
 // may be answered by writing the digit on the pad (inputs/choicedigit.js).
 import { t } from "../i18n.js";
 import { thingIcon } from "../kids/art.js";
-import { numbersText, renderPicture, thingName } from "../kids/picture.js";
+import { compareBox, compareLayout, many, numbersText, renderPicture, thingName } from "../kids/picture.js";
 import { textEl } from "../ui.js";
 
 function optionsOf(prompt) {
   return prompt && Array.isArray(prompt.options) ? prompt.options.filter((o) => o && typeof o.value === "string") : [];
 }
 
-/** The question in words: "Which one is red?". */
+/** The question in words: "Which one is red?", "Which one is under the tree?" (the thing the places are said of). */
 function askText(prompt) {
-  const colour = prompt && prompt.picture && prompt.picture.colour;
-  return t(`kids.ask.${prompt && prompt.ask}`, { colour: colour ? t(`kids.colour.${colour}`) : "" });
+  const p = prompt && prompt.picture;
+  const colour = p && p.colour;
+  const ref = p && p.scene === "positions" && p.reference ? thingName(p.reference) : "";
+  return t(`kids.ask.${prompt && prompt.ask}`, { colour: colour ? t(`kids.colour.${colour}`) : "", ref });
 }
 
 /** A sum in numbers as written (`9 + 1 = ?`), or "" for a question with a picture. */
@@ -31,6 +33,35 @@ function optionWords(option, prompt) {
   return option.value;
 }
 
+/**
+ * A question's picture, whatever the scene: its own picture, or where the options are the
+ * pictures (colours, odd one out, the boxes of more or less) a row of the options' pictures.
+ * `mark` ({value, tapped}) puts the right answer on it (ringed, counted) and the tap that was wrong.
+ */
+function questionPicture(prompt, mark) {
+  const p = prompt && prompt.picture;
+  const own = renderPicture(p, mark);
+  if (own) return own;
+  const options = optionsOf(prompt);
+  if (!options.length) return null;
+  const row = document.createElement("span");
+  row.className = "kid-options-pic";
+  row.setAttribute("role", "img");
+  row.setAttribute("aria-label", options.map((o) => optionWords(o, prompt)).join(", "));
+  const layout = p && p.scene === "compare" ? compareLayout(p) : null;
+  options.forEach((o, i) => {
+    const cell = document.createElement("span");
+    cell.className = "kid-option-pic";
+    if (mark && o.value === mark.value) { cell.dataset.mark = "right"; cell.classList.add("mark-right"); }
+    else if (mark && o.value === mark.tapped) { cell.dataset.mark = "tapped"; cell.classList.add("mark-tapped"); }
+    if (o.thing) cell.append(thingIcon(o.thing, o.colour || null));
+    else if (layout) cell.append(compareBox(layout.groups[i] || {}, o.value.toUpperCase(), layout.cols, layout.rows));
+    else cell.append(textEl("span", "kid-option-number", o.value));
+    row.append(cell);
+  });
+  return row;
+}
+
 export default {
   id: "kids",
   input: "choice_or_digit",
@@ -40,9 +71,17 @@ export default {
     container.replaceChildren();
     const ask = textEl("span", "kid-ask prompt-line", askText(prompt));
     ask.dataset.ask = String(prompt && prompt.ask);
+    // Under what? The thing the places are said of, drawn beside the words too.
+    const p = prompt && prompt.picture;
+    if (p && p.scene === "positions" && p.reference) ask.append(" ", thingIcon(p.reference, null, "kid-icon kid-ref"));
     container.append(ask);
-    const pic = renderPicture(prompt && prompt.picture);
+    const pic = renderPicture(p);
     if (pic) container.append(pic);
+  },
+
+  /** The question's picture for a look back (the review, the replay, the feedback), with the right answer on it when `mark`. */
+  reviewPicture(prompt, mark = null) {
+    return questionPicture(prompt, mark);
   },
 
   choices(prompt) {
@@ -63,8 +102,11 @@ export default {
       button.setAttribute("aria-label", optionWords(o, prompt));
       button.replaceChildren(thingIcon(o.thing, o.colour || null));
     } else if (prompt.picture && prompt.picture.scene === "compare") {
-      button.setAttribute("aria-label", optionWords(o, prompt));
-      button.textContent = o.value.toUpperCase();
+      // The box itself is the option: both the same size, whatever is in them (issue 45).
+      const { cols, rows, groups } = compareLayout(prompt.picture);
+      button.classList.add("pic", "box");
+      button.setAttribute("aria-label", `${optionWords(o, prompt)}: ${many({ thing: "", count: 0, ...(groups[i] || {}) })}`);
+      button.replaceChildren(compareBox(groups[i] || {}, o.value.toUpperCase(), cols, rows));
     }
   },
 
@@ -77,6 +119,12 @@ export default {
   /** In an answers table a sum in numbers alone (`9 + 1 = ?`); a picture's question, in words. */
   tablePrompt(prompt) {
     return sumText(prompt) || askText(prompt);
+  },
+
+  /** A tapped picture option as its picture (the replay shows what was tapped); null for a number or a box. */
+  answerIcon(answer, prompt) {
+    const o = optionsOf(prompt).find((x) => x.value === String(answer));
+    return o && o.thing ? thingIcon(o.thing, o.colour || null) : null;
   },
 
   describeAnswer(answer, prompt) {

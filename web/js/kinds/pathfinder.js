@@ -37,6 +37,26 @@ export function guessAnswer(typed) {
   return /^[1-9]{2}$/.test(typed) ? { rows: Number(typed[0]), columns: Number(typed[1]) } : null;
 }
 
+/** The sides a grid has (the seed's "between 4 and 6"). */
+const SIDES = [4, 5, 6];
+
+/**
+ * What was wrong with a wrong guess of a grid of `cells` (the seed's rule stays: only the exact rows
+ * and columns): a product that is not the number of cells ("4 × 6 is 24, not 30"); the right number
+ * of cells the other way round (the only other grid with sides 4–6 that has them); or the right
+ * number with a side no grid has ("3 × 8 is 24, right, but each side has 4 to 6 cells"). The i18n
+ * key and params; `n` the tries so far.
+ */
+export function guessMistake(guess, cells, n) {
+  const rows = guess && Number.isInteger(guess.rows) ? guess.rows : null;
+  const columns = guess && Number.isInteger(guess.columns) ? guess.columns : null;
+  if (rows === null || columns === null || !Number.isInteger(cells)) return { key: "path.guess.wrong", params: { n } };
+  const product = rows * columns;
+  if (product !== cells) return { key: "path.guess.product", params: { rows, columns, product, cells, n } };
+  if (SIDES.includes(rows) && SIDES.includes(columns)) return { key: "path.guess.flipped", params: { rows, columns, cells, n } };
+  return { key: "path.guess.sides", params: { rows, columns, cells, n } };
+}
+
 /** A rank value, lower is better: the score's thousandths exactly (score / 1000), so two
  * rounds that rank apart never show the same value and no half is rounded two ways. */
 export function fmtRank(v) {
@@ -154,6 +174,8 @@ export default {
   numbered: false,
   /** The score is the round's rank value, known only at the goal: the game bar leaves it out. */
   scoreInGame: false,
+  /** Guesses score nothing; the round's rank value (lower first) is no sum of points: no Points column. */
+  reviewPoints: false,
 
   renderPrompt(container, prompt) {
     if (prompt && prompt.stage === "steer" && Number.isInteger(prompt.rows) && Number.isInteger(prompt.columns)) {
@@ -167,9 +189,9 @@ export default {
   typedAnswer: guessAnswer,
   typedRefused: "path.guess.twoDigits",
 
-  /** A wrong guess tells no grid (the server sends no `expected`): its i18n key and params, or null. */
+  /** A wrong guess tells no grid (the server sends no `expected`) but says what was wrong: its i18n key and params, or null. */
   gradedText(g, prompt) {
-    if (g.retry) return { key: "path.guess.wrong", params: { n: ((prompt && prompt.tries) || 0) + 1 } };
+    if (g.retry) return guessMistake(g.answer, prompt && prompt.cells, ((prompt && prompt.tries) || 0) + 1);
     return g.correct ? { key: "path.reached", params: {} } : null;
   },
 

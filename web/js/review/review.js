@@ -9,6 +9,7 @@ import { copyText, textEl, toast } from "../ui.js";
 import { attemptsFor } from "./attempts.js";
 import { choiceNote } from "../inputs/pick.js";
 import { drawingSvg } from "./thumb.js";
+import { answerShown } from "./answer.js";
 
 /** A race id as the replay API takes it; anything else gets no link. */
 export const RACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -71,9 +72,12 @@ export function reviewTable(game, answers, { runOver = false, labelledBy = null 
   const table = document.createElement("table");
   table.className = "table review-table";
   if (labelledBy) table.setAttribute("aria-labelledby", labelledBy);
+  // A game scored otherwise than by points per answer (the path finder's rank value, lower first) has no Points column.
+  const points = kind.reviewPoints !== false;
   const head = document.createElement("tr");
   head.append(cell("th", t("review.n"), "num"), cell("th", t("review.question")), cell("th", t("review.drawing")),
-    cell("th", t("review.read")), cell("th", t("review.expected")), cell("th", t("review.points"), "num"));
+    cell("th", t("review.read")), cell("th", t("review.expected")));
+  if (points) head.append(cell("th", t("review.points"), "num"));
   const thead = document.createElement("thead");
   thead.append(head);
   const body = document.createElement("tbody");
@@ -93,12 +97,60 @@ export function reviewTable(game, answers, { runOver = false, labelledBy = null 
     const note = a.input === "drawn" ? choiceNote(a.choice) : "";
     if (note) said.append(textEl("span", "choice-note", note));
     const right = a.expected === null || a.expected === undefined ? t("review.retry") : kind.describeAnswer(a.expected, prompt);
-    tr.append(cell("td", String(i + 1), "num"), q, drawingCell(a, attempts[i], read), said,
-      cell("td", right, "expected"), cell("td", String(Number.isFinite(a.points) ? a.points : 0), "num points"));
+    tr.append(cell("td", String(i + 1), "num"), q, drawingCell(a, attempts[i], read), said, cell("td", right, "expected"));
+    if (points) tr.append(cell("td", String(Number.isFinite(a.points) ? a.points : 0), "num points"));
     body.append(tr);
   });
   table.append(thead, body);
   return table;
+}
+
+/**
+ * A run's answers as cards with pictures, for a game whose questions are pictures (the kids'
+ * games, `kind.reviewPicture`; issue 45: the table said "How many?" ten times with no picture,
+ * and was cut on a phone). Each card: its number, a tick or a cross, the question's picture with
+ * the right answer on it, what the child gave (the picture tapped, the number, the drawing) and,
+ * when wrong, the right answer. Words for screen readers; the cards wrap to the screen's width.
+ */
+export function reviewCards(game, answers, { runOver = false, labelledBy = null } = {}) {
+  const kind = kindFor(game);
+  const attempts = attemptsFor(answers);
+  const list = document.createElement("ol");
+  list.className = "review-cards";
+  if (labelledBy) list.setAttribute("aria-labelledby", labelledBy);
+  answers.forEach((a, i) => {
+    const li = document.createElement("li");
+    li.className = `review-card ${a.correct ? "ok" : "bad"}`;
+    li.dataset.question = a.question;
+    li.dataset.correct = String(!!a.correct);
+    const prompt = a.prompt && typeof a.prompt === "object" ? a.prompt : null;
+    const read = a.answer === null || a.answer === undefined ? "?" : kind.describeAnswer(a.answer, prompt);
+    const right = a.expected === null || a.expected === undefined ? null : kind.describeAnswer(a.expected, prompt);
+    const head = textEl("p", "rc-head", "");
+    const mark = textEl("span", "rc-mark", a.correct ? "✓" : "✗");
+    mark.setAttribute("aria-hidden", "true");
+    head.append(textEl("span", "rc-n", String(i + 1)), mark,
+      textEl("span", "rc-q", prompt && kind.describePrompt ? kind.describePrompt(prompt) : String(a.question)));
+    if (runOver && i === answers.length - 1) head.append(textEl("span", "tag run-end", t("review.runEnd")));
+    li.append(head);
+    const pic = prompt ? kind.reviewPicture(prompt, { value: a.expected == null ? null : String(a.expected), tapped: a.correct ? null : String(a.answer) }) : null;
+    if (pic) { pic.classList.add("rc-picture"); li.append(pic); }
+    const given = textEl("div", "rc-given", "");
+    const attempt = attempts[i];
+    if (a.input === "drawn" && attempt && attempt.strokes && attempt.strokes.length) {
+      given.append(drawingSvg(attempt.strokes, t("review.drawingOf", { a: read })));
+    } else if (a.input === "tap" || a.input === "keypad") {
+      given.append(answerShown(kind, a.answer, prompt, a.input, "rc-answer"));
+    } else {
+      given.append(textEl("span", "rc-read", read));
+    }
+    li.append(given);
+    const said = a.correct ? t("review.card.right", { a: read }) : right === null ? t("review.card.retry", { a: read })
+      : t("review.card.wrong", { a: read, e: right });
+    li.append(textEl("p", a.correct ? "rc-said ok" : "rc-said bad", said));
+    list.append(li);
+  });
+  return list;
 }
 
 /**
@@ -144,7 +196,8 @@ export function showReview(section, game, answers, race, opts = {}) {
   const list = section.querySelector(".review-list");
   const heading = section.querySelector("h2");
   list.replaceChildren();
-  if (answers.length) list.append(reviewTable(game, answers, { ...opts, labelledBy: heading.id }));
+  const cards = typeof kindFor(game).reviewPicture === "function";
+  if (answers.length) list.append((cards ? reviewCards : reviewTable)(game, answers, { ...opts, labelledBy: heading.id }));
   heading.hidden = !answers.length;
   const path = replayPath(race);
   const link = section.querySelector(".replay-link");

@@ -12,6 +12,7 @@ import { $, currentScene, show, textEl } from "../ui.js";
 import { takeGraded } from "../review/attempts.js";
 import { hideCountdown } from "./countdown.js";
 import { clearRecap, relabelRecap, showRecap } from "./recap.js";
+import { hideKidsFeedback, showKidsFeedback, showSoundButton } from "../kids/feedback.js";
 
 let ctx = null;     // {send, dispatch, getState, quitGame}
 let kind = null;
@@ -41,6 +42,9 @@ export function enterGame(state) {
   $("game-score").textContent = String(race.score);
   // A score that means nothing until the run ends (the path finder's rank value) is not shown meanwhile.
   $("game-score").parentElement.hidden = kind.scoreInGame === false || spectator;
+  // A kids' game: the speaker (sound off until switched on), and no feedback card left from before.
+  hideKidsFeedback();
+  showSoundButton(kind.id === "kids" && !spectator);
   $("watching").hidden = true;
   showMode(race.mode, state.room ? state.room.room.level : null);
   const q = $("question");
@@ -81,6 +85,8 @@ function showMode(mode, level = null) {
 /** The game scene with no race in it (the fish tank before Start): no input, no question, score 0. */
 export function clearGame(mode = null) {
   stopClock();
+  hideKidsFeedback();
+  showSoundButton(false);
   if (input) { input.unmount(); input = null; }
   $("question").replaceChildren();
   delete $("question").dataset.id;
@@ -118,6 +124,8 @@ export function showGraded(state) {
   $("game-score").textContent = String(g.score);
   const at = Number(String(g.question).split("q").pop());
   showRecap(kind, g, prompt, Number.isInteger(at) ? at : null, takeGraded(g.question));
+  // A kids' game says it in pictures too (issue 45): the text above is for grown-ups and screen readers.
+  if (kind.id === "kids" && prompt) showKidsFeedback(kind, g, prompt);
   const fb = $("feedback");
   fb.dataset.correct = String(g.correct);
   fb.dataset.answer = g.answer !== null && typeof g.answer === "object" ? JSON.stringify(g.answer) : String(g.answer);
@@ -159,10 +167,19 @@ export function renderLanes(state) {
     fill.className = "fill";
     fill.style.width = `${Math.round(lane.share * 100)}%`;
     bar.append(fill);
-    // The path finder: each racer's distance to the goal, live, instead of a score.
-    const last = lane.remaining !== null ? textEl("span", "lane-score lane-left", t("lanes.remaining", { n: lane.remaining }))
+    // The path finder: each racer's distance to the goal, live, never a score (its rank value,
+    // where less is better, means nothing before the standings): at the flag once there.
+    const last = lane.path ? textEl("span", "lane-score lane-left", pathLaneText(lane))
       : textEl("span", "lane-score", String(lane.score));
     if (lane.remaining !== null) last.dataset.remaining = String(lane.remaining);
+    if (lane.path) last.dataset.path = lane.atGoal ? "goal" : lane.remaining !== null ? "steering" : "guessing";
+    if (lane.atGoal) {
+      const flag = document.createElement("img");
+      flag.src = "/img/path/goal.svg";
+      flag.alt = "";
+      flag.className = "lane-flag";
+      last.prepend(flag);
+    }
     const who = textEl("span", "name", "");
     who.append(textEl("span", "who", lane.name));
     // A racer who left: marked in words, not only by the dimmed bar.
@@ -170,6 +187,13 @@ export function renderLanes(state) {
     li.append(who, bar, last);
     list.append(li);
   }
+}
+
+/** A path-finder lane's words: at the flag, steps to go, or still guessing the grid (or left). */
+function pathLaneText(lane) {
+  if (lane.atGoal) return t("lanes.atGoal");
+  if (lane.remaining !== null) return t("lanes.remaining", { n: lane.remaining });
+  return lane.left ? "" : t("lanes.guessing");
 }
 
 /**
@@ -212,6 +236,7 @@ export function stopClock() {
 
 /** Texts that depend on the language. */
 export function relabelGame(state) {
+  showSoundButton();
   showMode($("game-mode").dataset.mode, undefined);
   relabelRecap();
   renderLanes(state);
