@@ -101,7 +101,7 @@ def answer_by_keypad(drv, previous=None):
     for ch in want:
         el(drv, f'#keypad button[data-key="{ch}"]').click()
     assert el(drv, "#keypad-display").text == want
-    el(drv, '#keypad button[data-key="enter"]').click()
+    el(drv, "#btn-submit").click()
     correct, said = graded(drv, qid)
     assert correct and said == want, (digits, said)
     return qid
@@ -349,6 +349,10 @@ def test_solo_race_by_keypad_and_drawing_with_reactions_weather_and_the_end(brow
 
     el(drv, "#fish-go").click()
     wait(drv, lambda d: not el(d, "#fish-go").is_displayed(), 5, "Start to fade away")
+    # At 1280×800 the whole answer is on the screen: pad, keypad and its one Submit (issue 45).
+    wait(drv, lambda d: el(d, "#question").get_attribute("data-id"), 10, "the first question")
+    bottom = drv.execute_script("return document.getElementById('btn-submit').getBoundingClientRect().bottom")
+    assert bottom <= 800 and drv.execute_script("return scrollY") == 0, bottom
     prev = None
     for n in range(1, 4):
         prev = answer_by_keypad(drv, prev)

@@ -103,7 +103,12 @@ def test_the_keypad_types_and_sends_the_answer(page):
     assert out["kind"] == "addone"
     assert out["padAria"].startswith("Wide drawing area")
     keys = page.find_elements(By.CSS_SELECTOR, "#keypad button[data-key]")
-    assert sorted(k.get_attribute("data-key") for k in keys) == sorted([*"0123456789", "delete", "enter"])
+    # One Submit sends what is typed or drawn (issue 45): the keypad has no Enter key of its own,
+    # and its display says what it is.
+    assert sorted(k.get_attribute("data-key") for k in keys) == sorted([*"0123456789", "delete"])
+    display = page.find_element(By.ID, "keypad-display")
+    assert page.find_element(By.ID, display.get_attribute("aria-labelledby")).text == "Or type it:"
+    assert not page.find_element(By.ID, "btn-submit").is_enabled(), "nothing typed or drawn"
     assert min(k.size["height"] for k in keys) >= 44 and min(k.size["width"] for k in keys) >= 44, "big targets"
     pad = page.find_element(By.ID, "pad")
     assert pad.size["width"] >= 2 * pad.size["height"], "the pad is wide"
@@ -112,7 +117,8 @@ def test_the_keypad_types_and_sends_the_answer(page):
     keypad(page, "delete")
     keypad(page, "0")
     assert page.find_element(By.ID, "keypad-display").text == "3240"
-    keypad(page, "enter")
+    assert page.find_element(By.ID, "btn-submit").is_enabled(), "a typed answer enables Submit"
+    page.find_element(By.ID, "btn-submit").click()
     assert sent(page) == [{"type": "submit", "question": "r1q0", "answer": "3240"}]
     assert page.execute_script("return window.__num.state.race.submitting") is True
     assert not page.find_element(By.CSS_SELECTOR, '#keypad button[data-key="5"]').is_enabled(), "one answer at a time"
@@ -122,8 +128,8 @@ def test_the_keypad_types_and_sends_the_answer(page):
       const n = window.__num;
       n.ctx.dispatch({type: 'error', request: 'submit', code: 'submit_pending', message: 'wait'});
       n.input.refresh();""")
-    assert page.find_element(By.CSS_SELECTOR, '#keypad button[data-key="enter"]').is_enabled()
-    keypad(page, "enter")
+    assert page.find_element(By.ID, "btn-submit").is_enabled()
+    page.find_element(By.ID, "btn-submit").click()
     assert sent(page)[-1] == {"type": "submit", "question": "r1q0", "answer": "3240"} and len(sent(page)) == 2
 
     # Graded; the next question is answered with the keyboard's digits and Enter.
@@ -171,8 +177,8 @@ def test_the_live_guess_shows_the_whole_number_and_each_digit_under_its_ink(page
     assert [m[0] for m in marks] == ["3", "2", "4", "0"]
     assert [m[1] for m in marks] == [20, 80, 140, 200], "each digit sits at its ink's x"
     assert all(m[2] >= 80 for m in marks), "under the ink"
-    # Nothing typed: Enter sends the drawing (a submit without answer).
-    keypad(page, "enter")
+    # Nothing typed: Submit sends the drawing (a submit without answer).
+    page.find_element(By.ID, "btn-submit").click()
     assert sent(page)[-1] == {"type": "submit", "question": "r1q0"}
     page.execute_script("window.__num.input.unmount()")
 

@@ -48,7 +48,7 @@ def goal(drv):
 def type_guess(drv, rows, columns):
     for k in f"{rows}{columns}":
         el(drv, f'#keypad button[data-key="{k}"]').click()
-    el(drv, '#keypad button[data-key="enter"]').click()
+    el(drv, "#btn-submit").click()
 
 
 def wrong_told(drv, tries, text):

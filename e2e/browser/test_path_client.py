@@ -205,7 +205,7 @@ def test_solo_every_scene(browser):
     assert not el(drv, "#path-controls").is_displayed()
     for k in "54":
         el(drv, f'#keypad button[data-key="{k}"]').click()
-    el(drv, '#keypad button[data-key="enter"]').click()
+    el(drv, "#btn-submit").click()
     # It says what was wrong (issue 45): the right number of cells, the other way round.
     wait(drv, lambda d: "20 cells" in el(d, "#feedback").text, 5, "the wrong guess told")
     assert el(drv, "#feedback").text == "20 cells, right, but it is the other way round: not 5 rows and 4 columns (tries 1)"
@@ -216,7 +216,7 @@ def test_solo_every_scene(browser):
     # One digit is not a guess: said on the page, nothing sent.
     n = len(sent(drv))
     el(drv, '#keypad button[data-key="4"]').click()
-    el(drv, '#keypad button[data-key="enter"]').click()
+    el(drv, "#btn-submit").click()
     wait(drv, lambda d: el(d, "#toast").is_displayed(), 5, "the two-digits hint")
     assert len(sent(drv)) == n
     el(drv, '#keypad button[data-key="delete"]').click()
@@ -314,7 +314,7 @@ def test_race_lanes_and_standings(browser):
     wait(drv, lambda d: scene(d) == "game" and d.find_elements(By.CSS_SELECTOR, "#question .path-guess"), 5, "the guess")
     for k in "45":
         el(drv, f'#keypad button[data-key="{k}"]').click()
-    el(drv, '#keypad button[data-key="enter"]').click()
+    el(drv, "#btn-submit").click()
     wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#question .path-board"), 5, "the grid")
     drv.execute_script("window.__pf.boStep()")
     wait(drv, lambda d: [e.get_attribute("data-remaining") for e in d.find_elements(By.CSS_SELECTOR, "#lanes-list .lane-left")]
@@ -352,7 +352,7 @@ def test_phone_swipe_and_tap(browser):
     to_steer(drv)
     for k in "45":
         el(drv, f'#keypad button[data-key="{k}"]').click()
-    el(drv, '#keypad button[data-key="enter"]').click()
+    el(drv, "#btn-submit").click()
     wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#question .path-board"), 5, "the grid")
     board = el(drv, "#question .path-board")
     w = drv.execute_script("return arguments[0].getBoundingClientRect().width", board)

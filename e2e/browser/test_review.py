@@ -392,7 +392,7 @@ def test_the_look_back_for_taps_and_typed_answers(browser, fake):
     wait(drv, lambda d: el(d, '#keypad button[data-key="3"]').is_enabled(), 5, "the keypad")
     for k in "3240":
         el(drv, f'#keypad button[data-key="{k}"]').click()
-    el(drv, '#keypad button[data-key="enter"]').click()
+    el(drv, "#btn-submit").click()
     feed(drv, {"type": "graded", "question": "r1q0", "answer": "3240", "correct": True, "expected": "3240", "points": 1,
                "score": 1, "run_over": False},
          {"type": "question", "question": "r1q1", "prompt": {"digits": "909"}})

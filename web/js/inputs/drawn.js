@@ -15,6 +15,18 @@ export { pickOpen };
 
 let pad = null;
 let ctx = null;   // {send, dispatch, getState} of the input that is mounted
+/**
+ * A keypad beside the pad (inputs/number.js): `{has(), send()}`. Then the one Submit sends what was
+ * typed when anything was, else the drawing; it is enabled by either (issue 45: the keypad's own
+ * Enter key beside Submit made two buttons that did almost the same).
+ */
+let typed = null;
+
+/** The keypad the Submit button also sends (null: none). */
+export function useTyped(source) {
+  typed = source;
+  refresh();
+}
 
 function currentQuestion() {
   return ctx ? ctx.getState().race.question : null;
@@ -95,6 +107,7 @@ export function submitTyped(answer) {
 }
 
 function submit() {
+  if (typed && typed.has()) { typed.send(); return; }
   const state = ctx.getState();
   const q = state.race.question;
   if (!q || !pad.hasInk || state.race.submitting || !mayAnswer(state)) return;
@@ -186,7 +199,7 @@ function refresh() {
   const may = mayAnswer(state);
   const choice = may ? openChoice(state) : null;
   pad.enabled = may && !choice;
-  $("btn-submit").disabled = !may || !pad.hasInk || state.race.submitting || !!choice;
+  $("btn-submit").disabled = !may || !(pad.hasInk || (typed && typed.has())) || state.race.submitting || !!choice;
   $("btn-clear").disabled = !may || !pad.hasInk || state.race.submitting || !!choice;
   $("btn-undo").disabled = $("btn-clear").disabled;
   showGuess(state.race.guess);

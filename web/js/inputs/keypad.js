@@ -1,6 +1,6 @@
 // The on-screen number keypad beside the wide pad (answer_input
-// drawn_number): 0–9, delete and enter, big targets. It only collects
-// digits; the number input decides what Enter sends. The keys are in
+// drawn_number): 0–9 and delete, big targets, under a named display. It
+// only collects digits; the one Submit sends them (the number input). The keys are in
 // index.html (#keypad), wired once.
 import { $ } from "../ui.js";
 

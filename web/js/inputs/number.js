@@ -1,29 +1,32 @@
 // Numbers (answer_input drawn_number): the wide pad of the drawn input,
-// whose live guess shows the whole number, and the keypad beside it.
-// Enter sends what was typed as `{"type":"submit","question":…,"answer":"3240"}`
-// (graded as typed, docs/protocol.md; a kind's `typedAnswer` may shape it),
-// or the drawing when nothing was typed.
+// whose live guess shows the whole number, and the keypad beside it. One
+// Submit (the pad's button, or Enter) sends what was typed as
+// `{"type":"submit","question":…,"answer":"3240"}` (graded as typed,
+// docs/protocol.md; a kind's `typedAnswer` may shape it), or the drawing
+// when nothing was typed.
 import { t } from "../i18n.js";
 import { mayAnswer } from "../state.js";
 import { $, toast } from "../ui.js";
-import { createDrawnInput, pickOpen, submitTyped } from "./drawn.js";
+import { createDrawnInput, pickOpen, submitTyped, useTyped } from "./drawn.js";
 import { createKeypad } from "./keypad.js";
 
 export function createNumberInput(kind, context) {
   const drawn = createDrawnInput(kind, context);
   const keypad = createKeypad(onKey);
 
+  /** What was typed, sent (Submit or Enter with digits typed). */
+  function sendTyped() {
+    // What was typed stays until the next question: a refused submit loses nothing.
+    // A kind may read the digits as its own answer (the path finder: rows then columns).
+    const answer = kind.typedAnswer ? kind.typedAnswer(keypad.typed) : keypad.typed;
+    if (answer === null) toast(t(kind.typedRefused));
+    else submitTyped(answer);
+    refresh();
+  }
+
   function onKey(key) {
     if (key === "enter") {
-      if (keypad.typed) {
-        // What was typed stays until the next question: a refused submit loses nothing.
-        // A kind may read the digits as its own answer (the path finder: rows then columns).
-        const answer = kind.typedAnswer ? kind.typedAnswer(keypad.typed) : keypad.typed;
-        if (answer === null) toast(t(kind.typedRefused));
-        else submitTyped(answer);
-      } else if (!$("btn-submit").disabled) {
-        $("btn-submit").click();
-      }
+      if (!$("btn-submit").disabled) $("btn-submit").click();
     } else {
       keypad.press(key);
     }
@@ -43,6 +46,7 @@ export function createNumberInput(kind, context) {
       drawn.mount();
       keypad.clear();
       keypad.show();
+      useTyped({ has: () => !!keypad.typed, send: sendTyped });
       refresh();
     },
     question(q, resent) {
@@ -61,6 +65,7 @@ export function createNumberInput(kind, context) {
       drawn.key(e);
     },
     unmount() {
+      useTyped(null);
       keypad.hide();
       drawn.unmount();
       $("pad-area").classList.remove("number");
