@@ -18,7 +18,9 @@ import { showRejected, showSignInError, startOnboarding } from "./scenes/onboard
 import { showJoinError, showRace } from "./scenes/race.js";
 import { showBest, showResults, showStandings } from "./scenes/results.js";
 import { leaveTank, tankActive, tankFish, tankOver, tankRefused } from "./scenes/fishtank.js";
-import { isKidsGame, kidsSaved, showKidsEnd } from "./scenes/kids.js";
+import { isKidsGame, kidsSaved, showKidsEnd, showKidsHello } from "./scenes/kids.js";
+import { showFishStart } from "./scenes/fishstart.js";
+import { showPathHome } from "./scenes/path.js";
 import { forgetRun } from "./review/attempts.js";
 import { afterKidsFeedback } from "./kids/feedback.js";
 import { renderHandwriting } from "./scenes/handwriting.js";
@@ -30,6 +32,12 @@ const flow = {
   prevName: null,             // the name to go back to when a rename is cancelled
   pendingSolo: null,          // {game, mode, extra}: create a solo room (extra fields: a fish), then start it
   pendingJoin: new URLSearchParams(location.search).get("room"),
+  // What the visitor came for (issue 45): `?game=kids` (the kids' corner) or a game's id, and an
+  // invite link's room: the first screen says it, and naming oneself leads there.
+  entry: {
+    game: new URLSearchParams(location.search).get("game"),
+    room: new URLSearchParams(location.search).get("room"),
+  },
   resumeTimer: null,
   catalogFailed: false,
   afterRename: null,          // what to show once a rename is done or cancelled (the kids' list), else the menu
@@ -178,16 +186,35 @@ function sayLinkRefusal() {
   const text = flow.signInError;
   flow.signInError = null;
   if (state.identified && state.player) startRename();
-  else startOnboarding(false);
+  else startOnboarding(false, "", flow.entry);
   showSignInError(text);
   return true;
 }
 
-/** Back to where the rename started: the kids' list, or the menu. */
+/** Back to where the rename started: the kids' list, or where the link led, or the menu. */
 function afterName() {
   const then = flow.afterRename;
   flow.afterRename = null;
-  if (then) then(); else showMenu();
+  if (then) then(); else openEntry();
+}
+
+/**
+ * Where a link with `?game=` leads once the player is known: the kids' corner, Add-One's fish, the
+ * path finder's page, or the menu with that game chosen. Once: the parameter leaves the address.
+ */
+function openEntry() {
+  const game = flow.entry.game;
+  flow.entry = { game: null, room: null };
+  if (game && !flow.pendingJoin) {
+    const params = new URLSearchParams(location.search);
+    params.delete("game");
+    history.replaceState(null, "", location.pathname + (params.toString() ? `?${params}` : ""));
+    if (game === "kids" || isKidsGame(game)) { showKidsHello(); return; }
+    if (game === "addone") { showFishStart(); return; }
+    if (game === "path_finder") { showPathHome(); return; }
+    if (menuGames(state.catalog || []).some((g) => g.id === game)) identity.game = game;
+  }
+  showMenu();
 }
 
 export function cancelRename() {
@@ -249,7 +276,7 @@ function handle(msg) {
   switch (msg.type) {
     case "welcome":
       if (flow.wantedName) identify(flow.wantedName);
-      else if (!sayLinkRefusal()) startOnboarding(false);
+      else if (!sayLinkRefusal()) startOnboarding(false, "", flow.entry);
       break;
     case "identified": onIdentified(prev, msg); renderHandwriting(state); break;
     case "error": onError(msg); if (msg.request === "reading") renderHandwriting(state); break;
@@ -333,7 +360,7 @@ function onIdentified(prev, msg) {
   if (flow.repeat) { repeatRequest(); return; }
   if (flow.pendingJoin) { send({ type: "join_room", code: flow.pendingJoin }); return; }
   if (currentScene() === "onboard") afterName();
-  else if (currentScene() === "loading" && !sayLinkRefusal()) showMenu();
+  else if (currentScene() === "loading" && !sayLinkRefusal()) openEntry();
 }
 
 function onError(msg) {
@@ -346,7 +373,7 @@ function onError(msg) {
       flow.identifying = null;
       if (msg.code === "wrong_token") identity.dropToken(name);
       if (msg.code === "unavailable") { toast(t("error.unavailable")); return; }
-      if (currentScene() !== "onboard") startOnboarding(!!flow.prevName);
+      if (currentScene() !== "onboard") startOnboarding(!!flow.prevName, flow.prevName || "", flow.entry);
       showRejected(name, errorText(msg));
       return;
     }

@@ -9,7 +9,7 @@ import { initBoards, relabelBoards, showHighscores, showLeaderboards } from "./s
 import { initGame, relabelGame } from "./scenes/game.js";
 import { initLobby, renderLobby } from "./scenes/lobby.js";
 import { initMenu, renderMenu } from "./scenes/menu.js";
-import { initOnboard } from "./scenes/onboard.js";
+import { initOnboard, relabelOnboard } from "./scenes/onboard.js";
 import { initDevice, relabelDevice } from "./scenes/device.js";
 import { initHandwriting, relabelHandwriting } from "./scenes/handwriting.js";
 import { initRace, renderRace, showRace } from "./scenes/race.js";
@@ -67,6 +67,7 @@ function relabel() {
   app.setPlayerHeader();
   const scene = currentScene();
   if (scene === "menu") renderMenu(state);
+  if (scene === "onboard") relabelOnboard();
   if (scene === "race") renderRace();
   if (scene === "lobby" && state.room) renderLobby(state);
   if (scene === "game") { relabelGame(state); relabelTank(); }

@@ -8,7 +8,7 @@ import { getLang, t } from "../i18n.js";
 import { gameName, findGame } from "../catalog.js";
 import { fetchProgress, levelGames, levelName, levelRows, starsFor } from "../kids/levels.js";
 import { thingIcon } from "../kids/art.js";
-import { $, ask, currentScene, errorText, show, textEl } from "../ui.js";
+import { $, ask, copyText, currentScene, errorText, show, textEl, toast } from "../ui.js";
 import { answersOf, lastEndedRun, showReview } from "../review/review.js";
 
 let ctx = null;   // {getState, playSolo, send, showMenu, startRename, leaveRoom, token(name)}
@@ -38,6 +38,10 @@ export function initKids(context) {
   $("btn-kids").addEventListener("click", showKidsHello);
   $("kids-start").addEventListener("click", showKidsGames);
   $("kids-hello-menu").addEventListener("click", () => ctx.showMenu());
+  $("kids-link").addEventListener("click", async () => {
+    const link = `${location.origin}/?game=kids`;
+    toast((await copyText(link)) ? t("kids.linkCopied") : link);
+  });
   $("kids-rename").addEventListener("click", () => ctx.startRename(showKidsGames));
   $("kids-games-back").addEventListener("click", showKidsHello);
   $("kids-levels-back").addEventListener("click", showKidsGames);

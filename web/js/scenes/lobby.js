@@ -6,12 +6,16 @@ import { $, copyText, currentScene, show, textEl } from "../ui.js";
 
 let ctx = null;   // {send, getState, leaveToMenu}
 
-export function inviteLink(code) { return `${location.origin}/?room=${encodeURIComponent(code)}`; }
+/** The room's link; it names the room's game too, so the first screen of someone new says what they are invited to. */
+export function inviteLink(code, game = null) {
+  const g = typeof game === "string" && game ? `&game=${encodeURIComponent(game)}` : "";
+  return `${location.origin}/?room=${encodeURIComponent(code)}${g}`;
+}
 
 export function initLobby(context) {
   ctx = context;
   $("lobby-copy").addEventListener("click", async () => {
-    await copyText(inviteLink(ctx.getState().room.code));
+    await copyText(inviteLink(ctx.getState().room.code, roomGame(ctx.getState().room.room)));
     $("lobby-copy").textContent = t("lobby.copied");
     setTimeout(() => { $("lobby-copy").textContent = t("lobby.copy"); }, 1500);
   });
@@ -34,7 +38,7 @@ export function renderLobby(state) {
   $("lobby-title").textContent = t("lobby.title", { code });
   $("lobby-mode").textContent = gameAndMode(state.catalog, roomGame(room), room.mode, room.level);
   $("lobby-code").textContent = code;
-  $("lobby-link").value = inviteLink(code);
+  $("lobby-link").value = inviteLink(code, roomGame(room));
   const list = $("lobby-members");
   list.replaceChildren();
   for (const m of room.members) {
