@@ -177,7 +177,7 @@ def test_solo_rounds_boards(browser):
     # The global board: rank values, lower first, this player on it.
     rounds_to_leaderboards(drv)
     wait(drv, lambda d: any(td.text == name for td in d.find_elements(By.CSS_SELECTOR, "#lb-body td.name")), 10, "me on the board")
-    assert el(drv, "#lb-score-h").text == "Rank value"
+    assert el(drv, "#lb-score-h").text == "Rank value (lower is better)"
     mine = drv.find_element(By.CSS_SELECTOR, "#lb-body tr.me").find_elements(By.CSS_SELECTOR, "td")[2].text
     lb = api(f"/api/leaderboard?game=path_finder&mode=normal&period=all&around={name}")
     assert mine == f"{lb['me']['rank_value']:.3f}".rstrip("0").rstrip("."), (mine, lb["me"])
@@ -189,6 +189,8 @@ def test_solo_rounds_boards(browser):
     wait_scene(drv, "highscores")
     wait(drv, lambda d: d.find_elements(By.CSS_SELECTOR, '#hs-body tr[data-mode="normal"]'), 10, "the highscores")
     wait(drv, lambda d: el(d, '#hs-body tr[data-mode="normal"] td').text == mine, 10, "the best rank value")
+    # Labelled a rank value, lower first, never a "highest score" (issue 45).
+    assert el(drv, "#hs-best-h").text == "Best rank value (lower is better)"
     snap(drv, "path-real-16-highscores")
 
 

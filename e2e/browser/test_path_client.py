@@ -296,7 +296,7 @@ def test_solo_every_scene(browser):
     # The global board through the leaderboard screen: rank values, lower first.
     rounds_to_leaderboards(drv)
     wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lb-body tr")) == 2, 5, "the board")
-    assert el(drv, "#lb-score-h").text == "Rank value"
+    assert el(drv, "#lb-score-h").text == "Rank value (lower is better)"
     cells = [td.text for td in drv.find_elements(By.CSS_SELECTOR, "#lb-body tr:first-child td")]
     assert cells[:3] == ["1", "Ann", "2.25"]
     both_langs(drv, "path-06-leaderboard")

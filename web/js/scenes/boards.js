@@ -52,6 +52,10 @@ export async function showHighscores(game = hs.game || (ctx.chosenGame() || {}).
   if (hs.game !== game) return;
   const body = $("hs-body");
   body.replaceChildren();
+  // Where less is better (the path finder) the best is a rank value, and says so: no "highest score".
+  const lowerFirst = (findGame(catalog(), game) || {}).board_order === "lower_first";
+  $("hs-best-h").dataset.i18n = lowerFirst ? "hs.bestRank" : "hs.best";
+  $("hs-best-h").textContent = t($("hs-best-h").dataset.i18n);
   for (const mode of modesOf(findGame(catalog(), game))) {
     const best = profile && profile.highscores && profile.highscores[mode];
     const tr = document.createElement("tr");
