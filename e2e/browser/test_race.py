@@ -26,7 +26,8 @@ def test_two_browser_time_attack_race(browser):
     wait_scene(ann, "lobby")
     code = el(ann, "#lobby-code").text
     link = el(ann, "#lobby-link").get_attribute("value")
-    assert link.endswith(f"/?room={code}")
+    # The link names the room and its game (issue 45: the first screen of someone new says both).
+    assert link.endswith(f"/?room={code}&game=mindpad")
     assert member_names(ann) == [ann_name]
     assert el(ann, "#lobby-start").is_displayed()
 
