@@ -198,17 +198,18 @@ def test_path_rounds_are_the_last_five_ranked_as_the_original():
     path = "/api/players/" + requests.utils.quote(name) + "/path_rounds"
     empty = call("GET", path)
     assert empty.status_code == 200 and empty.json() == {"player": name, "rounds": []}
-    # Six rounds, one never finished: the oldest is not among the last five.
+    # Six rounds, one never finished (the racer left): the last five completed ones are ranked
+    # (issue 45), so the oldest is among them and the unfinished one is not.
     for minute, (steps, seconds) in enumerate([(9, 12.5), (7, 30.0), (12, 8.0), (5, None), (6, 10.0), (20, 20.0)]):
         give_path_round(name, f"2026-11-18T12:0{minute}:00Z", seconds, steps)
     rounds = call("GET", path).json()["rounds"]
-    # steps × seconds / 20 cells: 3.0, 4.8, 10.5, 20.0; the unfinished one last.
-    assert [r["steps"] for r in rounds] == [6, 12, 7, 20, 5]
+    # steps × seconds / 20 cells: 3.0, 4.8, 5.625, 10.5, 20.0.
+    assert [r["steps"] for r in rounds] == [6, 12, 9, 7, 20]
     assert [r["rank"] for r in rounds] == [1, 2, 3, 4, 5]
-    assert [r["rank_value"] for r in rounds[:4]] == [3.0, 4.8, 10.5, 20.0]
+    assert [r["rank_value"] for r in rounds] == [3.0, 4.8, 5.625, 10.5, 20.0]
     assert rounds[0]["started_at"] == "2026-11-18T12:04:00.000Z" and rounds[0]["ended_at"] == "2026-11-18T12:04:10.000Z"
     assert rounds[0]["seconds"] == 10.0 and rounds[0]["grid_size"] == 20
-    assert rounds[4]["ended_at"] is None and rounds[4]["seconds"] is None and rounds[4]["rank_value"] > 1e8
+    assert all(r["ended_at"] is not None and r["seconds"] is not None for r in rounds)
     assert call("GET", "/api/players/nobody" + uuid.uuid4().hex[:6] + "/path_rounds").status_code == 404
     assert call("GET", "/api/players/" + requests.utils.quote("a;b") + "/path_rounds").status_code == 400
 
@@ -584,3 +585,30 @@ def test_zz_admin_guessing_is_refused_then_limited():
     assert blocked.status_code == 429
     assert int(blocked.headers["Retry-After"]) > 0
     assert psql("SELECT count(*) FROM admin_resets") == audited
+
+
+def test_a_path_finder_replay_carries_its_round_and_route():
+    """Issue 45: a path-finder run in the replay has its round (`path`: grid, goal, counts and
+    the robot's route, `[row, column, ms]` from the race start, the start cell first), in the
+    spec's shape; a round stored without a route says null."""
+    race = "e2e" + uuid.uuid4().hex[:9]
+    ann, _ = register("Ann")
+    bo, _ = register("Bo")
+    route = [[1, 1, 4000], [2, 1, 5000], [2, 2, 6000]]
+    for name, kept in ((ann, json.dumps(route)), (bo, "")):
+        psql(
+            """WITH r AS (
+                   INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered, duration_ms, race_id, finished_at)
+                   SELECT gen_random_uuid(), id, 'path_finder', 'normal', 1000, 1, 1, 6000, :'p1', now()
+                   FROM players WHERE name_key = lower(:'p0') RETURNING result_id, player_id)
+               INSERT INTO path_rounds (result_id, player_id, grid_rows, grid_columns, goal_row, goal_column, steps, best_steps,
+                                        tries, started_at, ended_at, route)
+               SELECT result_id, player_id, 4, 5, 2, 2, 2, 2, 1, now() - interval '2 seconds', now(), NULLIF(:'p2', '')::jsonb FROM r""",
+            name, race, kept,
+        )
+    r = call("GET", "/api/races/" + race)
+    assert r.status_code == 200
+    paths = {x["name"]: x["path"] for x in r.json()["racers"]}
+    assert paths[ann] == {"rows": 4, "columns": 5, "goal": {"row": 2, "column": 2}, "steps": 2, "best_steps": 2, "tries": 1,
+                          "route": route}
+    assert paths[bo]["route"] is None
