@@ -76,11 +76,13 @@ def test_every_game_is_answered_on_a_phone_on_its_side(browser):
     qid, prompt = next_question(drv)
     wait(drv, lambda d: el(d, "#pad").is_displayed(), 5, "the pad")
     on_screen(drv, "kids", ["#question .kid-picture", "#choices .choice", "#pad", "#btn-submit", "#clock"])
-    # Once answered, the look back at that answer sits above the next question: still on the screen.
+    # Once answered, the feedback card has said it (issue 45): the look back gives its room to the
+    # picture, and the next question is all on the screen.
     sideways(drv)
     tap(drv, qid, right_value(prompt))
     next_question(drv, qid)
-    on_screen(drv, "kids-recap", ["#recap", "#question .kid-picture", "#choices .choice", "#pad", "#btn-submit", "#clock"])
+    assert not el(drv, "#recap").is_displayed()
+    on_screen(drv, "kids-recap", ["#question .kid-picture", "#choices .choice", "#pad", "#btn-submit", "#clock"])
     el(drv, "#game-quit").click()
     wait_scene(drv, "kids-levels")
     drv.get(drv.current_url)
