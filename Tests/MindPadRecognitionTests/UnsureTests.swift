@@ -19,38 +19,59 @@ private func fixtureLines(_ json: String) throws -> [JSON] {
     }
 
     /// Held-out non-digits (the first four of each kind, not picked by outcome):
-    /// Swift's confidence threshold (what an image alone, or a digit of a number,
-    /// is judged by) refuses exactly those Python's does; the whole drawings'
-    /// rule (`RefusalRuleTests`) refuses at least as many, the scribbles among them.
+    /// Swift's confidence threshold (what an image alone is judged by) refuses
+    /// exactly those Python's does, and the whole reading (the refusal rule,
+    /// then the choice rule) is Python's: no digit, a choice of the same
+    /// digits, or sure. Every scribble is no digit; no non-digit is read surely
+    /// as a digit but a few (two digits on top of each other that make a third).
+    /// (Since issue 43 the rule judges by the network's probabilities alone:
+    /// it refuses fewer digits of hands it never saw, and a scribble the
+    /// network holds for 4 or 9 is offered as that choice.)
     @Test func nonDigitsAreRefusedLikeInPython() throws {
         let r = try Recognizer.bundled()
         let ws = r.makeWorkspace()
         let cases = try fixtureLines(NonDigitLinesFixture.json)
         #expect(cases.count == 16)
-        var refused = 0
+        var readSurely = 0
         for c in cases {
+            let kind = c["kind"]?.string ?? ""
             let drawing = try RecognizeLines.parseDrawing(try #require(c["line"]?.string))
             let result = try r.recognize(drawing, in: ws)
             let python = try #require(c["confidence"]?.number)
             #expect(abs(Double(result.confidence) - python) < 1e-4)
             if abs(python - Double(r.unsureBelow)) > 1e-3 {
-                #expect((result.confidence < r.unsureBelow) == (c["unsure"] == .bool(true)), "\(c["kind"]?.string ?? "")")
+                #expect((result.confidence < r.unsureBelow) == (c["unsure"] == .bool(true)), "\(kind)")
             }
-            if c["unsure"] == .bool(true) { #expect(result.unsure, "\(c["kind"]?.string ?? "") at \(result.confidence)") }
-            if c["kind"]?.string == "scribble" { #expect(result.unsure, "a scribble read as \(result.digit)") }
-            if result.unsure { refused += 1 }
+            // Near the choice rule's edges the network's last bits may tip it.
+            let p = result.probabilities.sorted(by: >)
+            let edge = abs(p[0] - r.choiceRule.below) < 1e-3 || (1...3).contains { k in
+                abs(p.prefix(k).reduce(0, +) - r.choiceRule.mass) < 1e-3 }
+            if !edge {
+                #expect(result.unsure == (c["reading"] == .string("no digit")), "\(kind) at \(result.confidence)")
+                #expect(result.choices == (c["choices"]?.array ?? []).compactMap(\.integer), "\(kind)")
+            }
+            // A scribble is never read surely: no digit, or (held for one of a
+            // few digits) a choice the player must still pick right from.
+            if kind == "scribble" { #expect(result.unsure || !result.choices.isEmpty, "a scribble read as \(result.digit)") }
+            if !result.unsure && result.choices.isEmpty { readSurely += 1 }
         }
-        #expect(refused >= 12, "\(refused)/16 non-digits refused")
+        #expect(readSurely <= 4, "\(readSurely)/16 non-digits read surely as a digit")
     }
 
-    /// The 30 digit drawings by unseen writers are all read, none refused.
+    /// The 30 digit drawings by unseen writers are all read, none refused, but
+    /// the mouse's three points of a 3 with a cusp (a ">"; NumberReadingTests'
+    /// `ambiguous`).
     @Test func digitsAreNotRefused() throws {
         let r = try Recognizer.bundled()
         let ws = r.makeWorkspace()
+        var refused = 0
         for c in try fixtureLines(StrokeLinesFixture.json) {
             let result = try r.recognize(try RecognizeLines.parseDrawing(try #require(c["line"]?.string)), in: ws)
+            if c["label"] == .int(3) && c["style"] == .string("cusp") { continue }
             #expect(!result.unsure, "a \(c["label"]?.number ?? -1) refused at \(result.confidence)")
+            if result.unsure { refused += 1 }
         }
+        #expect(refused == 0)
     }
 
     /// A tap or a tick of the pen on the digit pad (inside the digit, beside
@@ -89,7 +110,8 @@ private func fixtureLines(_ json: String) throws -> [JSON] {
             }
         }
         #expect(total == 360)
-        #expect(readAlone >= 29, "\(readAlone) of 30 read right alone")
+        // All but the squeezed 8 (read as 1) and the ">" of a 3 (NumberReadingTests' `ambiguous`).
+        #expect(readAlone >= 28, "\(readAlone) of 30 read right alone")
         // Read as ink, some marks change the reading (32 of the 360 here).
         #expect(changedAsInk > 0)
     }

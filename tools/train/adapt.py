@@ -45,6 +45,8 @@ import sources
 # The hand's constants (chosen by --grid on the folds' writers; exported into the
 # weights' `hand` metadata with mu and sigma2).
 LAMBDA, SHRINK, N_MAX, LEARN_ABOVE = 1.0, 2.0, 64, 0.98
+# 0: the linear shift of the docstring; > 0: a local one (Hand.shift), its width.
+KERNEL = 0.0
 
 
 def hidden(p, x):
@@ -94,6 +96,14 @@ class Hand:
 
     def shift(self, h):
         """What each digit's calibrated logit gains for this player (10,)."""
+        if KERNEL:
+            # Local: only a drawing near the player's own prototype of a digit
+            # gains for it, as much as it is near (a Gaussian of the squared
+            # distance in units of sigma2 * KERNEL), the prototype weighed by
+            # how many drawings it holds.
+            m = self.m.astype(np.float64)
+            d2 = ((h[None, :] - m) ** 2).sum(1) / (self.sigma2 * KERNEL)
+            return np.where(self.n > 0, self.lam * self.n / (self.n + self.shrink) * np.exp(-0.5 * d2), 0.0)
         p = (self.n[:, None] * self.m.astype(np.float64) + self.shrink * self.mu) / (self.n[:, None] + self.shrink)
         return self.lam * ((p - self.mu) @ h - 0.5 * ((p * p).sum(1) - (self.mu * self.mu).sum(1))) / self.sigma2
 
@@ -107,6 +117,19 @@ CHECKPOINTS = (0, 5, 10, 20, 40, 80)
 
 
 def prepare(fold, n_writers, evaluation=200, seed=0):
+    path = os.path.join(loso.OUT, f"adapt_prepared_{fold}_{n_writers}_{evaluation}_{seed}.pkl")
+    if os.path.exists(path) and os.path.getmtime(path) > os.path.getmtime(loso.weights_path(fold)):
+        import pickle
+        with open(path, "rb") as f:
+            return pickle.load(f)
+    out = _prepare(fold, n_writers, evaluation, seed)
+    import pickle
+    with open(path, "wb") as f:
+        pickle.dump(out, f)
+    return out
+
+
+def _prepare(fold, n_writers, evaluation, seed):
     """What the simulation reads, once per fold: its network's calibrated logits,
     hidden vectors and stroke features of each writer's drawings (max(CHECKPOINTS)
     to learn from, then `evaluation` more), the digits meant, the fold's reader
@@ -220,19 +243,22 @@ def main():
     ap.add_argument("--writers", type=int, default=100)
     ap.add_argument("--noise", type=float, default=0.0)
     ap.add_argument("--grid", action="store_true")
+    ap.add_argument("--kernels", type=lambda t: [float(v) for v in t.split(",")], default=[0.0])
+    ap.add_argument("--lambdas", type=lambda t: [float(v) for v in t.split(",")], default=[1.0, 2.0, 4.0, 8.0])
     args = ap.parse_args()
     folds = args.folds.split(",")
     if args.fixture:
         write_fixture()
         return
     if args.grid:
+        global KERNEL
         for fold in folds:
             prepared = prepare(fold, args.writers)
-            for lam in (1.0, 2.0, 4.0, 8.0):
-                for shrink in (1.0, 2.0, 4.0):
+            for KERNEL, lam, shrink in [(k, l, s) for k in args.kernels for l in args.lambdas for s in (1.0, 2.0, 4.0)]:
+                if True:
                     res = simulate(prepared, args.noise, lam, shrink)
                     base, after = (res[0] != "right").mean(1), (res[20] != "right").mean(1)
-                    print(f"{fold} lambda {lam} shrink {shrink}: {100 * base.mean():.2f}% -> {100 * after.mean():.2f}% "
+                    print(f"{fold} kernel {KERNEL} lambda {lam} shrink {shrink}: {100 * base.mean():.2f}% -> {100 * after.mean():.2f}% "
                           f"(ratio {after.mean() / max(base.mean(), 1e-9):.2f}), worst writer {100 * (after - base).max():+.1f}, "
                           f"writers worse by > 0.5 points {int(((after - base) > 0.005).sum())}", flush=True)
         return

@@ -319,7 +319,7 @@ def pinned_stroke_lines():
     return [(r["label"], r["style"], None, json.loads(r["line"])["strokes"]) for r in rows]
 
 
-def write_fixtures(p, cal):
+def write_fixtures(p, cal, rule=None):
     _, _, xh, yh = data.mnist_split()
     xt, yt, _ = data.synthetic_test()
     drawings = data.synthetic_test_drawings()
@@ -384,10 +384,22 @@ def write_fixtures(p, cal):
     for kind in ("scribble", "letter", "two digits", "stray marks"):
         for (k, _, s) in [r for r in nondigits if r[0] == kind][:4]:
             logits = model.np_forward(p, raster.rasterize(s))[None]
-            conf = float(digit_probabilities(logits, cal["temperature"]).max())
-            cases.append({"line": json.dumps({"width": 400, "height": 400, "strokes": s}, separators=(",", ":")),
-                          "kind": k, "confidence": conf,
-                          "unsure": bool(unsure(logits, cal["temperature"], cal["unsure_below"])[0])})
+            probs = digit_probabilities(logits, cal["temperature"])
+            conf = float(probs.max())
+            case = {"line": json.dumps({"width": 400, "height": 400, "strokes": s}, separators=(",", ":")),
+                    "kind": k, "confidence": conf,
+                    "unsure": bool(unsure(logits, cal["temperature"], cal["unsure_below"])[0])}
+            if rule is not None:
+                # The whole reading as Swift judges it: the refusal rule, then the choice rule.
+                import loso
+                import refusal
+                f = np.hstack([refusal.network_features(probs.astype(np.float64)),
+                               [refusal.stroke_features(raster.without_specks(s))]])
+                refused = bool(refusal.refused(rule, f)[0])
+                verdict, choices = loso.choice_verdict(probs[0].astype(np.float64))
+                case.update(refused=refused, reading="no digit" if refused or verdict == "no digit" else verdict,
+                            choices=[] if refused else choices)
+            cases.append(case)
     swift_fixture("NonDigitLinesFixture", cases,
                   "Non-digit drawings (held-out writers) as JSON lines, and whether Python's pipeline refuses them.")
 
@@ -445,7 +457,7 @@ def export_sources(weights, names=None, path=SAFETENSORS):
     refusal.embed(reader.rule, path)
     if shipping:
         write_onnx(p)
-        write_fixtures(p, cal)
+        write_fixtures(p, cal, reader.rule)
         refusal.write_fixture(reader.rule, p, t)
 
 

@@ -43,8 +43,11 @@ import refusal
 import sources
 
 OUT = os.path.join(data.HERE, "out")
-# The choice rule's constants (chosen by --sweep on the folds; export.py writes them).
-CHOICE_BELOW, CHOICE_MASS, CHOICE_MAX = 0.9, 0.995, 3
+# The choice rule's constants and the refusal rule's share of calibration digits
+# and features, chosen by --sweep on the folds (docs/recognition.md, "Reading any
+# hand"); export.py writes them into the shipped weights.
+CHOICE_BELOW, CHOICE_MASS, CHOICE_MAX = 0.9, 0.95, 3
+REFUSAL_SHARE = 0.0005
 
 
 def weights_path(fold):
@@ -88,7 +91,9 @@ def feature_rows(probs, strokefeat):
 class Reader:
     """A network with the calibration fitted on the calibration splits of `names`."""
 
-    def __init__(self, p, names, refuse_digits=export.REFUSE_DIGITS, ignore=()):
+    def __init__(self, p, names, refuse_digits=None, ignore=None):
+        refuse_digits = REFUSAL_SHARE if refuse_digits is None else refuse_digits
+        ignore = REFUSAL_VARIANTS[REFUSAL_FEATURES] if ignore is None else ignore
         self.p = p
         # Features the rule may not use (held constant, so no tree splits on them).
         self.ignore = [refusal.FEATURES.index(f) for f in ignore]
@@ -136,6 +141,24 @@ def outcomes(probs, refused, y, below=None, mass=None, kmax=None):
     out[unsure & (k > kmax)] = "refused"
     out[refused] = "refused"
     return out
+
+
+def choice_verdict(p, below=None, mass=None, kmax=None):
+    """What Swift's ChoiceRule says of ten probabilities: ("sure", []),
+    ("choices", [digits, likeliest first]) or ("no digit", []); ties go to the
+    smaller digit."""
+    below = CHOICE_BELOW if below is None else below
+    mass = CHOICE_MASS if mass is None else mass
+    kmax = CHOICE_MAX if kmax is None else kmax
+    order = sorted(range(10), key=lambda d: (-p[d], d))
+    if p[order[0]] >= below:
+        return "sure", []
+    total = 0.0
+    for k in range(kmax):
+        total += p[order[k]]
+        if total >= mass:
+            return ("sure", []) if k == 0 else ("choices", [int(d) for d in order[:k + 1]])
+    return "no digit", []
 
 
 KINDS = ("right", "misread", "tap ok", "tap bad", "refused")
@@ -225,7 +248,7 @@ def mistake_sheet(path, fold, bad, limit=80):
     print("wrote", path)
 
 
-def sweep(folds, shares=(0.0005, 0.001, 0.0025)):
+def sweep(folds, shares=(0.0005, 0.001, 0.0025), ignore=None):
     """The folds' figures over a grid of the refusal rule's share of calibration
     digits and the choice rule's constants (each fold read once per share)."""
     import quick_eval
@@ -238,7 +261,7 @@ def sweep(folds, shares=(0.0005, 0.001, 0.0025)):
         rows = sources.drawings(fold, "test")
         y = np.array([r[0] for r in rows])
         for share in shares:
-            reader = Reader(p, names, refuse_digits=share)
+            reader = Reader(p, names, refuse_digits=share, ignore=ignore)
             probs, ref = reader.read(fold, "test")
             nd = [reader.read(n, "test", nondigits=True) for n in names + [fold] if sources.nondigit_drawings(n, "test")]
             read[fold, share] = (probs, ref, y, nd)
@@ -261,6 +284,8 @@ def sweep(folds, shares=(0.0005, 0.001, 0.0025)):
                           + f" | {100 * np.mean(nd_ref):.1f}", flush=True)
 
 
+# Which features the refusal rule judges a whole drawing by (REFUSAL_VARIANTS).
+REFUSAL_FEATURES = "network only"
 REFUSAL_VARIANTS = {
     "all eight": (),
     "no ink, turning": ("ink", "turning"),
@@ -269,7 +294,7 @@ REFUSAL_VARIANTS = {
 }
 
 
-def refusal_variants(folds, share=export.REFUSE_DIGITS):
+def refusal_variants(folds, share=REFUSAL_SHARE):
     """Which features the refusal rule judges by: each fold's digits refused (by the rule
     alone) and every source's non-digits refused, per variant."""
     import quick_eval
@@ -359,6 +384,7 @@ def main():
     ap.add_argument("--eval", action="store_true")
     ap.add_argument("--sweep", action="store_true")
     ap.add_argument("--refusal", action="store_true", help="the refusal rule's feature variants over the folds")
+    ap.add_argument("--variants", default="all eight", help="with --sweep: REFUSAL_VARIANTS to sweep, comma-separated")
     ap.add_argument("--sheets", action="store_true")
     ap.add_argument("--folds", default=",".join(sources.available()))
     ap.add_argument("--json", default=os.path.join(OUT, "loso.json"))
@@ -373,7 +399,9 @@ def main():
         with open(args.json, "w") as f:
             json.dump(res, f, indent=1, default=str)
     if args.sweep:
-        sweep(folds)
+        for variant in args.variants.split(","):
+            print(f"\n== the refusal rule on {variant}", flush=True)
+            sweep(folds, ignore=REFUSAL_VARIANTS[variant])
     if args.refusal:
         refusal_variants(folds)
     if args.numbers:

@@ -102,7 +102,14 @@ SETS = {
     "wide": Ranges(seed=90_210, gap=(0.05, 0.7), gap_noise=0.08, min_gap=0.04, jitter_boost=(0.0, 0.025),
                    size_sigma=(0.05, 0.25), baseline_sigma=(0.03, 0.12), slope=(-0.1, 0.1),
                    rotation=0.18, touch=0.35, uneven=0.4),
+    # A tuning set of dev's ranges whose writers also let digits fall apart
+    # (strokes.APART_STYLES beside every style: NumberReadingTuning.pieces*).
+    "apart": Ranges(seed=4343, gap=(0.12, 0.45), gap_noise=0.05, min_gap=0.06, jitter_boost=(0.0, 0.01),
+                    size_sigma=(0.05, 0.15), baseline_sigma=(0.03, 0.08), slope=(-0.05, 0.05),
+                    rotation=0.12, touch=0.25, uneven=0.35),
 }
+# The styles a set draws from (default: strokes.STYLES).
+SET_STYLES = {"apart": strokes.STYLES + strokes.APART_STYLES}
 
 
 def _box(pts):
@@ -233,7 +240,7 @@ def make_set(name: str, count: int, parts=None, owners=None):
         kind = ("touching+uneven" if touching and uneven else "touching" if touching
                 else "uneven" if uneven else "clean")
         p, o = [], []
-        out.append((label, kind, make_number(label, ranges, rng, kind, parts=p, owners=o)))
+        out.append((label, kind, make_number(label, ranges, rng, kind, parts=p, owners=o, styles=SET_STYLES.get(name))))
         if parts is not None:
             parts.append(p)
         if owners is not None:

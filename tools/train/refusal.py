@@ -154,12 +154,19 @@ def write_fixture(rule, p, temperature):
     digits = data.synthetic_test_drawings()
     for d in range(10):
         cases += [(f"digit {d}", r[3]) for r in digits if r[0] == d][:2]
+    import loso
     x = features(p, temperature, [s for _, s in cases])
-    rows = [{"line": json.dumps({"width": 400, "height": 400, "strokes": s}, separators=(",", ":")),
-             "kind": k, "features": [float(v) for v in f], "score": float(sc), "refused": bool(sc > rule["threshold"])}
-            for (k, s), f, sc in zip(cases, x, score(rule, x))]
+    rows = []
+    for (k, s), f, sc in zip(cases, x, score(rule, x)):
+        refused = bool(sc > rule["threshold"])
+        probs = export.digit_probabilities(export.logits_of(p, data.render([raster.without_specks(s)])), temperature)[0]
+        verdict, choices = loso.choice_verdict(probs.astype(np.float64))
+        rows.append({"line": json.dumps({"width": 400, "height": 400, "strokes": s}, separators=(",", ":")),
+                     "kind": k, "features": [float(v) for v in f], "score": float(sc), "refused": refused,
+                     "unsure": refused or verdict == "no digit", "choices": [] if refused else choices})
     export.swift_fixture("RefusalFixture", rows,
-                         "Held-out drawings, their eight refusal features and the rule's score.",
+                         "Held-out drawings, their eight refusal features, the rule's score and verdict, and the "
+                         "reading's (no digit, or the digits offered).",
                          by="tools/train/refusal.py")
 
 

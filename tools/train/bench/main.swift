@@ -68,6 +68,10 @@ if args[1] == "--numbers" {
         case "narrowWidth": tuning.narrowWidth = v
         case "widthScale": tuning.widthScale = v
         case "widthCost": tuning.widthCost = v
+        case "piecesGap": tuning.piecesGap = v
+        case "piecesWidth": tuning.piecesWidth = v
+        case "piecesConfidence": tuning.piecesConfidence = Float(v)
+        case "piecesMargin": tuning.piecesMargin = v
         case "pieceHeight": tuning.pieceHeight = v
         case "pieceHeightCost": tuning.pieceHeightCost = v
         case "runPieceHeight": tuning.runPieceHeight = v
@@ -97,7 +101,7 @@ if args[1] == "--numbers" {
         case "apartSplitMargin": tuning.apartSplitMargin = v
         case "apartAtExits": tuning.apartAtExits = v != 0
         case "apartExitConfidence": tuning.apartExitConfidence = Float(v)
-        case "apartConfidence": tuning.apartConfidence = Float(v)
+        case "piecesConfidence": tuning.piecesConfidence = Float(v)
         case "splitOverSplit": tuning.splitOverSplit = v
         case "multiSplitWidth": tuning.multiSplitWidth = v
         case "runOnWidth": tuning.runOnWidth = v
