@@ -1,28 +1,27 @@
 import Foundation
 
-/// What a player's hand may do to a reading: everyone's mean hidden vector of
-/// each digit and the constants of the shift, from the weights file's `hand`
-/// metadata (fitted by tools/train/adapt.py). See `PlayerHand`.
+/// What a player's hand may do to a reading: the constants of the pull, from
+/// the weights file's `hand` metadata (chosen by tools/train/adapt.py). See
+/// `PlayerHand`.
 public struct HandModel: Sendable, Equatable {
     /// Hidden units of the network (fc1's width).
     public let width: Int
-    /// Each digit's mean hidden vector over the calibration drawings, 10 × width.
-    let mu: [Float]
-    /// |mu_c|², per digit.
-    let muNorm2: [Float]
     /// The mean squared distance of a drawing's hidden vector to its digit's mean.
     public let sigma2: Float
-    /// How strongly a player's own prototypes shift a reading.
+    /// How strongly a player's own prototype of a digit pulls a drawing near it.
     public let lambda: Float
-    /// Drawings of everyone a prototype counts as, so one drawing moves it a little.
+    /// A prototype of n drawings pulls n / (n + shrink) as hard as it can.
     public let shrink: Float
+    /// How near is near: the pull falls off as exp(−d² / (2 · kernel · sigma2)).
+    public let kernel: Float
     /// A digit's count stops here: the prototype then follows its player (an exponential mean).
     public let maxCount: Int
     /// A reading outright at this confidence or more, graded right, is learned
     /// (a tapped choice always is).
     public let learnAbove: Float
 
-    /// `{"mu":[[…64…]×10],"sigma2":…,"lambda":…,"shrink":…,"n_max":…,"learn_above":…}`.
+    /// `{"sigma2":…,"lambda":…,"shrink":…,"kernel":…,"n_max":…,"learn_above":…}`
+    /// for a network of `width` hidden units.
     public init(json: String, width: Int) throws(RecognitionError) {
         func bad(_ why: String) -> RecognitionError { RecognitionError(.invalidModel, detail: "metadata hand: \(why)") }
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
@@ -32,17 +31,12 @@ public struct HandModel: Sendable, Equatable {
             guard let v = (object[key] as? NSNumber)?.doubleValue, v.isFinite, valid.contains(v) else { throw bad(key) }
             return v
         }
-        guard let rows = object["mu"] as? [[NSNumber]], rows.count == 10, rows.allSatisfy({ $0.count == width }) else {
-            throw bad("mu is not 10 × \(width)")
-        }
-        let mu = rows.flatMap { $0.map(\.floatValue) }
-        guard mu.allSatisfy(\.isFinite) else { throw bad("mu") }
+        guard (1...4096).contains(width) else { throw bad("width \(width)") }
         self.width = width
-        self.mu = mu
-        muNorm2 = (0..<10).map { c in (0..<width).reduce(Float(0)) { $0 + mu[c * width + $1] * mu[c * width + $1] } }
         sigma2 = Float(try number("sigma2", 1e-6...1e9))
-        lambda = Float(try number("lambda", 0...100))
+        lambda = Float(try number("lambda", 0...1000))
         shrink = Float(try number("shrink", 0.01...1000))
+        kernel = Float(try number("kernel", 1e-3...100))
         maxCount = Int(try number("n_max", 1...Double(UInt16.max)))
         learnAbove = Float(try number("learn_above", 0...1))
     }
@@ -50,14 +44,16 @@ public struct HandModel: Sendable, Equatable {
 
 /// A small adaptation of the reader to one player's hand: for each digit, how
 /// many of the player's own drawings of it were learned and their mean hidden
-/// vector (the network's fc1 after its ReLU). Reading that player's drawing,
-/// digit c's calibrated logit gains
+/// vector m_c (the network's fc1 after its ReLU): the player's prototype of
+/// the digit. Reading that player's drawing, digit c's calibrated logit gains
 ///
-///     lambda · [(p_c − mu_c)·h − (|p_c|² − |mu_c|²) / 2] / sigma2,
-///     p_c = (n_c m_c + shrink · mu_c) / (n_c + shrink)
+///     lambda · n_c / (n_c + shrink) · exp(−|h − m_c|² / (2 · kernel · sigma2))
 ///
-/// how much nearer the drawing's h is to the player's own prototype p_c than
-/// to everyone's mu_c. A digit never learned moves nothing. It never sees a
+/// a pull towards c as strong as the drawing's h is near the player's own
+/// c, and nothing far from it: a drawing unlike anything the player taught
+/// is read as everyone's is, and a digit never learned moves nothing.
+/// (A linear shift, measured beside it, let some writers' other digits
+/// drift: docs/recognition.md, "A reader that learns each hand".) It never sees a
 /// question's expected answer: the server teaches it only a tapped choice or
 /// a confident reading graded right (docs/recognition.md, "A reader that
 /// learns each hand"). Stored as `bytes` (10 counts and 10 × width means in
@@ -95,18 +91,15 @@ public struct PlayerHand: Sendable, Equatable {
     func shift(hidden: UnsafeBufferPointer<Float>, model: HandModel) -> SIMD16<Float> {
         var out = SIMD16<Float>()
         guard hidden.count == width, width == model.width else { return out }
+        let scale = -0.5 / (model.kernel * model.sigma2)
         for c in 0..<10 where counts[c] > 0 {
             let n = Float(counts[c])
-            let a = n / (n + model.shrink)  // p_c − mu_c = a (m_c − mu_c)
-            var dot: Float = 0, norm2: Float = 0
+            var d2: Float = 0
             for i in 0..<width {
-                let mu = model.mu[c * width + i]
-                let d = a * (Float(means[c * width + i]) - mu)
-                dot += d * hidden[i]
-                let p = mu + d
-                norm2 += p * p
+                let d = hidden[i] - Float(means[c * width + i])
+                d2 += d * d
             }
-            out[c] = model.lambda * (dot - 0.5 * (norm2 - model.muNorm2[c])) / model.sigma2
+            out[c] = model.lambda * n / (n + model.shrink) * Foundation.exp(d2 * scale)
         }
         return out
     }

@@ -102,7 +102,8 @@ struct PlayerHandTests {
         let f = try Self.fixture()
         let json = try JSON.parse(PlayerHandFixture.json)
         let text = try #require(json["model"]?.string)
-        #expect(throws: RecognitionError.self) { try HandModel(json: text, width: f.model.width + 1) }
+        #expect(throws: RecognitionError.self) { try HandModel(json: text, width: 0) }
+        #expect(throws: RecognitionError.self) { try HandModel(json: text.replacingOccurrences(of: "\"kernel\":", with: "\"k\":"), width: 64) }
         #expect(throws: RecognitionError.self) {
             try HandModel(json: text.replacingOccurrences(of: "\"sigma2\":", with: "\"sigma2\":-"), width: 64)
         }

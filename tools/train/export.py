@@ -445,14 +445,14 @@ def export_sources(weights, names=None, path=SAFETENSORS):
         with open(CALIBRATION, "w") as f:
             json.dump(cal, f, indent=1)
     print("calibration:", cal)
-    mu, sigma2 = adapt.population(p, xd, yd)
+    _, sigma2 = adapt.population(p, xd, yd)
     counts = {n: len(sources.drawings(n, "train")) for n in names}
     write_safetensors(p, cal, path=path, training=(
         "; since issue 43 trained on writer sources (tools/train/sources.py): "
         + ", ".join(f"{n} {c}" for n, c in counts.items())
         + "; calibrated on their calibration splits (%d digits, %d non-digits)" % (len(yd), len(xn))))
     extra = {"choice_below": repr(loso.CHOICE_BELOW), "choice_mass": repr(loso.CHOICE_MASS),
-             "choice_max": str(loso.CHOICE_MAX), "hand": adapt.model_json(mu, sigma2)}
+             "choice_max": str(loso.CHOICE_MAX), "hand": adapt.model_json(sigma2)}
     add_metadata(extra, path)
     refusal.embed(reader.rule, path)
     if shipping:
