@@ -14,13 +14,16 @@ public struct HandModel: Sendable, Equatable {
     public let shrink: Float
     /// How near is near: the pull falls off as exp(−d² / (2 · kernel · sigma2)).
     public let kernel: Float
+    /// Only a digit the network gives at least this probability (without the
+    /// hand) is pulled: the hand settles among the digits a drawing could be.
+    public let gate: Float
     /// A digit's count stops here: the prototype then follows its player (an exponential mean).
     public let maxCount: Int
     /// A reading outright at this confidence or more, graded right, is learned
     /// (a tapped choice always is).
     public let learnAbove: Float
 
-    /// `{"sigma2":…,"lambda":…,"shrink":…,"kernel":…,"n_max":…,"learn_above":…}`
+    /// `{"sigma2":…,"lambda":…,"shrink":…,"kernel":…,"gate":…,"n_max":…,"learn_above":…}`
     /// for a network of `width` hidden units.
     public init(json: String, width: Int) throws(RecognitionError) {
         func bad(_ why: String) -> RecognitionError { RecognitionError(.invalidModel, detail: "metadata hand: \(why)") }
@@ -37,6 +40,7 @@ public struct HandModel: Sendable, Equatable {
         lambda = Float(try number("lambda", 0...1000))
         shrink = Float(try number("shrink", 0.01...1000))
         kernel = Float(try number("kernel", 1e-3...100))
+        gate = Float(try number("gate", 0...1))
         maxCount = Int(try number("n_max", 1...Double(UInt16.max)))
         learnAbove = Float(try number("learn_above", 0...1))
     }
@@ -51,7 +55,10 @@ public struct HandModel: Sendable, Equatable {
 ///
 /// a pull towards c as strong as the drawing's h is near the player's own
 /// c, and nothing far from it: a drawing unlike anything the player taught
-/// is read as everyone's is, and a digit never learned moves nothing.
+/// is read as everyone's is, and a digit never learned moves nothing. Only
+/// digits the network finds plausible without the hand (`HandModel.gate`)
+/// are pulled (`Recognizer`), so a wrong label learned (a tap gone astray)
+/// cannot turn a sure reading.
 /// (A linear shift, measured beside it, let some writers' other digits
 /// drift: docs/recognition.md, "A reader that learns each hand".) It never sees a
 /// question's expected answer: the server teaches it only a tapped choice or

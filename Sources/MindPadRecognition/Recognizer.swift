@@ -259,10 +259,18 @@ public final class Recognizer: Sendable {
         var sum: Float = 0
         let inverse = 1 / Double(temperature)
         if let model = self.hand, let hand, hand.learned > 0, hand.width == model.width {
-            // The player's shift is added to the calibrated logits l / T.
+            // The player's pull is added to the calibrated logits l / T, of
+            // the digits the network itself finds plausible (at least
+            // `model.gate` without it) only: a wrong label learned never
+            // turns a sure reading.
             let shift = hand.shift(hidden: workspace.hiddenAfterReLU(model.width), model: model)
             var z = SIMD16<Double>()
-            for i in 0..<10 { z[i] = Double(l[i]) * inverse + Double(shift[i]) }
+            var total = 0.0
+            for i in 0..<10 {
+                z[i] = Double(l[i] - l[best]) * inverse
+                total += Foundation.exp(z[i])
+            }
+            for i in 0..<10 where Foundation.exp(z[i]) >= Double(model.gate) * total { z[i] += Double(shift[i]) }
             best = 0
             for i in 1..<10 where z[i] > z[best] { best = i }
             for i in 0..<10 {
