@@ -226,6 +226,38 @@ def evaluate(folds, below=None, mass=None, kmax=None, verbose=True, sheets=False
     return results
 
 
+def combined_sheet(folds, path, per=14):
+    """One sheet of every fold's mistakes on its left-out source: a row each, its first
+    `per` drawings misread, refused or not offered the digit meant (test split order)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import quick_eval
+    fig, axes = plt.subplots(len(folds), per, figsize=(per * 0.95, len(folds) * 1.25))
+    for row, fold in enumerate(folds):
+        p = quick_eval.load(weights_path(fold))
+        reader = Reader(p, [n for n in sources.available() if n != fold])
+        rows = sources.drawings(fold, "test")
+        probs, ref = reader.read(fold, "test")
+        o = outcomes(probs, ref, np.array([r[0] for r in rows]))
+        bad = [i for i in range(len(rows)) if o[i] not in ("right", "tap ok")][:per]
+        for col in range(per):
+            ax = axes[row, col]
+            ax.axis("off")
+            if col >= len(bad):
+                continue
+            i = bad[col]
+            ax.imshow(raster.rasterize(raster.without_specks(rows[i][3])), cmap="gray_r")
+            what = {"misread": f"read {int(np.argmax(probs[i]))}", "refused": "refused", "tap bad": "not offered"}[o[i]]
+            ax.set_title(f"{rows[i][0]}: {what}", fontsize=6)
+        axes[row, 0].text(-0.3, 0.5, fold, transform=axes[row, 0].transAxes, ha="right", va="center", fontsize=8)
+    fig.suptitle("Each source's first mistakes, read by the network trained and calibrated without it", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+    print("wrote", path)
+
+
 def mistake_sheet(path, fold, bad, limit=80):
     import matplotlib
     matplotlib.use("Agg")
@@ -386,6 +418,7 @@ def main():
     ap.add_argument("--refusal", action="store_true", help="the refusal rule's feature variants over the folds")
     ap.add_argument("--variants", default="all eight", help="with --sweep: REFUSAL_VARIANTS to sweep, comma-separated")
     ap.add_argument("--sheets", action="store_true")
+    ap.add_argument("--sheet", help="with --eval: one sheet of every fold's first mistakes into this PNG")
     ap.add_argument("--folds", default=",".join(sources.available()))
     ap.add_argument("--json", default=os.path.join(OUT, "loso.json"))
     ap.add_argument("--numbers", type=int, default=0, help="also read this many numbers per fold through Swift")
@@ -396,6 +429,8 @@ def main():
         train(folds, extra, args.all)
     if args.eval:
         res = evaluate(folds, sheets=args.sheets)
+        if args.sheet:
+            combined_sheet(folds, args.sheet)
         with open(args.json, "w") as f:
             json.dump(res, f, indent=1, default=str)
     if args.sweep:
