@@ -28,7 +28,7 @@ public struct RealtimeOptions: Sendable {
     public var progressInterval: RaceDuration = .milliseconds(200)
     /// How long a player's hand may go unstored after it learned a drawing
     /// (at most one write per player per this; and at once when they leave).
-    public var handSaveDelay: RaceDuration = .seconds(10)
+    public var handSaveDelay: RaceDuration = .seconds(60)
     /// Whether the host may start only once every other racer is ready and
     /// connected (`players_not_ready` otherwise). A host alone (solo play)
     /// never waits. Default true.
