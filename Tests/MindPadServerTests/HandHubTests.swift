@@ -31,7 +31,8 @@ import Testing
         let identified = try #require(ann.identify("Ann"))
         #expect(identified["learns_hand"] == .bool(true) && identified["hand_learned"] == .int(0))
         let token = try #require(identified["token"]?.string)
-        _ = ann.createRoom(mode: "time_attack")
+        // Normal: no clock ends the race while the hand waits to be stored.
+        _ = ann.createRoom(mode: "normal")
         ann.send([("type", .string("start"))])
         var q = ann.next("question")
         var rightAndSure = 0
