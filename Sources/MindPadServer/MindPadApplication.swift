@@ -83,8 +83,8 @@ public final class MindPadApplication: Sendable {
         var drain: DrainControl?
         if let cluster {
             realtime.cluster = cluster
-            cluster.onSessionAnnounced({ [weak realtime] account, instance in
-                realtime?.sessionAnnounced(account: account, instance: instance)
+            cluster.onSessionAnnounced({ [weak realtime] account, instance, generation in
+                realtime?.sessionAnnounced(account: account, instance: instance, generation: generation)
             }, relistened: { [weak realtime] in realtime?.sessionChannelRelistened() })
             let bound = RaceDuration.seconds(Int64(config.drainSeconds))
             let started = Atomic<Bool>(false)

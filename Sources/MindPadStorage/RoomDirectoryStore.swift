@@ -34,7 +34,8 @@ public struct RoomDirectoryStore {
     /// tests of the SQL can shorten it).
     public let livenessSeconds: Double
 
-    /// The channel on which instances announce sessions (`<account> <instance>`).
+    /// The channel on which instances announce session claims
+    /// (`<account> <instance> <generation>`, `claimSession`).
     public static let sessionChannel = "mindpad_session"
 
     public init(_ connection: PostgresConnection, liveness: Duration = ClusterTiming.liveness) {
@@ -110,9 +111,43 @@ public struct RoomDirectoryStore {
         try connection.query("DELETE FROM room_directory WHERE code = \(code) AND instance = \(instance)", prepared: true)
     }
 
-    /// Tells every instance that `account` identified on `instance`
-    /// (`NOTIFY mindpad_session`, delivered when this statement commits).
-    public func announceSession(account: Int64, instance: String) throws {
-        try connection.query("SELECT pg_notify(\(Self.sessionChannel), \("\(account) \(instance)"))", prepared: true)
+    /// Claims `account`'s session for `instance` and tells every instance
+    /// (`NOTIFY mindpad_session '<account> <instance> <generation>'`,
+    /// delivered when this statement commits). Returns the claim's
+    /// generation: one more than the claim before it, so claims of one
+    /// player count up in commit order (concurrent ones queue on the row),
+    /// and the highest generation is the session that stays (migration 0017).
+    public func claimSession(account: Int64, instance: String) throws -> Int64 {
+        let rows = try connection.query("""
+            WITH claim AS (
+                INSERT INTO player_sessions AS s (player_id, generation, instance, claimed_at)
+                VALUES (\(account), 1, \(instance), now())
+                ON CONFLICT (player_id) DO UPDATE SET generation = s.generation + 1, instance = EXCLUDED.instance, claimed_at = now()
+                RETURNING generation)
+            SELECT generation, pg_notify(\(Self.sessionChannel), \(account)::text || ' ' || \(instance)::text || ' ' || generation::text) AS sent
+            FROM claim
+            """, prepared: true)
+        guard let text = rows.value("generation"), let generation = Int64(text) else {
+            throw PostgresError(.unexpectedResult, message: "a session claim returned no generation")
+        }
+        return generation
+    }
+
+    /// The latest claim's generation of each of `accounts` that has one
+    /// (after a listener reconnects: what was announced meanwhile).
+    public func sessionGenerations(accounts: [Int64]) throws -> [Int64: Int64] {
+        guard !accounts.isEmpty else { return [:] }
+        let list = "{" + accounts.map(String.init).joined(separator: ",") + "}"
+        let rows = try connection.query("""
+            SELECT player_id, generation FROM player_sessions WHERE player_id = ANY (\(list)::bigint[])
+            """)
+        var found: [Int64: Int64] = [:]
+        for row in 0..<rows.count {
+            if let id = rows.value("player_id", row: row).flatMap(Int64.init),
+               let generation = rows.value("generation", row: row).flatMap(Int64.init) {
+                found[id] = generation
+            }
+        }
+        return found
     }
 }

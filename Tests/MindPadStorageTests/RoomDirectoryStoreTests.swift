@@ -11,6 +11,15 @@ import Testing
         try connection.query("UPDATE instances SET seen_at = now() - interval '1 minute' WHERE id = \(instance)")
     }
 
+    /// A new player's id.
+    static func player(on connection: PostgresConnection, name: String = "Twin") throws -> Int64 {
+        let hash = String(repeating: "a", count: 64)
+        let id = try connection.query("""
+            INSERT INTO players (name, name_key, token_hash) VALUES (\(name), \(name.lowercased()), \(hash)) RETURNING id
+            """).value("id")
+        return try #require(id.flatMap(Int64.init))
+    }
+
     /// A fresh database with i1 and i2 registered.
     static func twoInstances() throws -> (ScratchDatabase, PostgresConnection, RoomDirectoryStore) {
         let db = try migratedDatabase()
@@ -90,9 +99,10 @@ import Testing
         try waitFor("the listener listens") { listener.listenCount == 1 }
         let connection = try db.connect()
         let store = RoomDirectoryStore(connection)
-        try store.announceSession(account: 42, instance: "i2")
+        let player = try Self.player(on: connection)
+        #expect(try store.claimSession(account: player, instance: "i2") == 1)
         try waitFor("the first announcement") { heard.withLock { $0.count } == 1 }
-        #expect(heard.withLock { $0.first?.payload } == "42 i2")
+        #expect(heard.withLock { $0.first?.payload } == "\(player) i2 1")
         #expect(heard.withLock { $0.first?.channel } == "mindpad_session")
 
         // An operator (or a failover) ends the listening backend.
@@ -101,9 +111,40 @@ import Testing
             """)
         #expect(killed.count == 1 && killed.value("done") == "t")
         try waitFor("the listener listens again") { listener.listenCount == 2 }
-        try store.announceSession(account: 7, instance: "i3")
+        #expect(try store.claimSession(account: player, instance: "i3") == 2)
         try waitFor("the announcement after the reconnect") { heard.withLock { $0.count } == 2 }
-        #expect(heard.withLock { $0.last?.payload } == "7 i3")
+        #expect(heard.withLock { $0.last?.payload } == "\(player) i3 2")
+        #expect(try store.sessionGenerations(accounts: [player, player + 1]) == [player: 2])
+    }
+
+    /// Claims of one player from many connections at once (issue 45): each
+    /// gets its own generation, they count up in commit order, and the
+    /// announcements arrive in that order, so the highest is the newest
+    /// session everywhere.
+    @Test func concurrentClaimsOfOnePlayerCountUpInCommitOrder() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let heard = Mutex<[String]>([])
+        let listener = NotificationListener(connectionString: db.url, channel: RoomDirectoryStore.sessionChannel,
+                                            applicationName: "mindpad-listen-claims") { n in heard.withLock { $0.append(n.payload) } }
+        listener.start()
+        defer { listener.stop() }
+        try waitFor("the listener listens") { listener.listenCount == 1 }
+        let player = try Self.player(on: try db.connect())
+        // Eight connections, each on its own thread, five claims each.
+        let threads = 8, each = 5, claims = threads * each
+        let connections = try (0..<threads).map { _ in try db.connect() }
+        let got = Mutex<[Int64]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            for _ in 0..<each {
+                if let g = try? RoomDirectoryStore(connections[t]).claimSession(account: player, instance: "i\(t % 3 + 1)") {
+                    got.withLock { $0.append(g) }
+                }
+            }
+        }
+        #expect(got.withLock { $0.sorted() } == Array(1...Int64(claims)))
+        try waitFor("every announcement") { heard.withLock { $0.count } == claims }
+        let generations = heard.withLock { $0.map { Int64($0.split(separator: " ")[2])! } }
+        #expect(generations == Array(1...Int64(claims)), "announced out of order: \(generations)")
     }
 }
-

@@ -22,8 +22,8 @@ public final class ClusterMembership: @unchecked Sendable {
     private let registered = Atomic<Bool>(false)
     private let lock = NSLock()
     private var heartbeatTimer: (any DispatchSourceTimer)?
-    /// What to do with an announcement: the account and the instance it
-    /// identified on. Set once, before `start`.
+    /// What to do with an announcement: the account, the instance it
+    /// identified on and the claim's generation. Set once, before `start`.
     private let sessionHandler = SessionHandlerSlot()
 
     public init(instance: String, pool: DatabaseWorkerPool, connectionString: String,
@@ -36,24 +36,34 @@ public final class ClusterMembership: @unchecked Sendable {
         listener = NotificationListener(connectionString: connectionString, channel: RoomDirectoryStore.sessionChannel,
                                         applicationName: "mindpad-listen-\(instance)", logger: logger,
                                         onListening: { handler.relistened?() }) { notification in
-            // `<account id> <instance id>`; anything else is not ours.
-            let parts = notification.payload.split(separator: " ")
-            guard parts.count == 2, let account = Int64(parts[0]) else {
+            guard let (account, instance, generation) = ClusterMembership.readAnnouncement(notification.payload) else {
                 listenLogger.warning("unreadable session announcement", metadata: ["payload": "\(notification.payload.prefix(80))"])
                 return
             }
-            handler.announced?(account, String(parts[1]))
+            handler.announced?(account, instance, generation)
         }
     }
 
     /// Times the session channel was listened on (tests wait on it).
     public var listenCount: Int { listener.listenCount }
 
-    /// `handler(account, instance)` runs on the listener's thread for every
-    /// session announced, this instance's own included.
-    /// `relistened` runs each time the channel is listened on again after
-    /// the connection dropped (announcements may have been missed).
-    public func onSessionAnnounced(_ handler: @escaping @Sendable (Int64, String) -> Void,
+    /// `<account id> <instance id> <generation>` (migration 0017); an
+    /// instance of a version before it announced `<account id> <instance id>`
+    /// (generation nil). Anything else is not ours.
+    static func readAnnouncement(_ payload: String) -> (Int64, String, Int64?)? {
+        let parts = payload.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, let account = Int64(parts[0]), !parts[1].isEmpty else { return nil }
+        guard parts.count == 3 else { return (account, String(parts[1]), nil) }
+        guard let generation = Int64(parts[2]), generation > 0 else { return nil }
+        return (account, String(parts[1]), generation)
+    }
+
+    /// `handler(account, instance, generation)` runs on the listener's
+    /// thread for every session claim announced, this instance's own
+    /// included. `relistened` runs each time the channel is listened on
+    /// again after the connection dropped (announcements may have been
+    /// missed: `sessionGenerations` says what they were).
+    public func onSessionAnnounced(_ handler: @escaping @Sendable (Int64, String, Int64?) -> Void,
                                    relistened: @escaping @Sendable () -> Void = {}) {
         sessionHandler.announced = handler
         sessionHandler.relistened = relistened
@@ -150,20 +160,25 @@ public final class ClusterMembership: @unchecked Sendable {
         }
     }
 
-    /// `NOTIFY mindpad_session '<account> <instance>'`; `completion(true)`
-    /// once it committed, `false` when it failed (only logged: the session
-    /// goes on here, an older one elsewhere is not told).
-    public func announceSession(account: Int64, completion: @escaping @Sendable (Bool) -> Void) {
+    /// Claims `account`'s session for this instance (migration 0017):
+    /// `completion(.success(generation))` once the claim and its
+    /// announcement committed, a failure when the database did not answer
+    /// within 2 s (the claim may still commit later).
+    public func claimSession(account: Int64, completion: @escaping @Sendable (Result<Int64, PostgresError>) -> Void) {
         let instance = self.instance
-        pool.run({ try RoomDirectoryStore($0).announceSession(account: account, instance: instance) },
+        pool.run({ try RoomDirectoryStore($0).claimSession(account: account, instance: instance) },
                  within: .seconds(2)) { [logger] result in
-            switch result {
-            case .success: completion(true)
-            case .failure(let error):
-                logger.warning("could not announce a session", metadata: ["account": "\(account)", "error": "\(error)"])
-                completion(false)
+            if case .failure(let error) = result {
+                logger.warning("could not claim a session", metadata: ["account": "\(account)", "error": "\(error)"])
             }
+            completion(result)
         }
+    }
+
+    /// The latest claim of each of `accounts` (after the listener missed
+    /// announcements).
+    public func sessionGenerations(accounts: [Int64], completion: @escaping @Sendable (Result<[Int64: Int64], PostgresError>) -> Void) {
+        pool.run({ try RoomDirectoryStore($0).sessionGenerations(accounts: accounts) }, within: .seconds(5), completion: completion)
     }
 
     public func setDraining() {
@@ -178,10 +193,10 @@ public final class ClusterMembership: @unchecked Sendable {
 
 /// The session handlers, set after the listener that calls them was made.
 private final class SessionHandlerSlot: Sendable {
-    private let value = Mutex<(@Sendable (Int64, String) -> Void)?>(nil)
+    private let value = Mutex<(@Sendable (Int64, String, Int64?) -> Void)?>(nil)
     private let again = Mutex<(@Sendable () -> Void)?>(nil)
 
-    var announced: (@Sendable (Int64, String) -> Void)? {
+    var announced: (@Sendable (Int64, String, Int64?) -> Void)? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }
     }

@@ -102,41 +102,123 @@ extension RealtimeHub {
 
     // MARK: One session per player, cluster-wide
 
-    /// Heard on `mindpad_session` (any thread): `account` identified on
-    /// `instance`.
-    public func sessionAnnounced(account: Int64, instance: String) {
-        transport.post { [weak self] in self?.heard(account: account, instance: instance) }
+    /// A returning player identified here: claims their session (migration
+    /// 0017: the claim's generation counts up in commit order, and the same
+    /// statement announces it), then admits the session unless a newer
+    /// claim is known by then. A database that does not answer is
+    /// `unavailable`: nothing is admitted, the player tries again.
+    func claimSession(_ session: Session, _ player: Session.Player) {
+        guard let cluster else { return }
+        let connection = session.connection, account = player.accountID
+        session.claiming = account
+        claiming[account, default: []].insert(connection)
+        cluster.claimSession(account: account) { [weak self] result in
+            guard let self else { return }
+            self.transport.post { self.claimed(connection, player, result) }
+        }
     }
 
-    /// An announcement of another instance is older than this instance's
-    /// latest one for the same player while that one is not heard back:
-    /// PostgreSQL delivers notifications in commit order, and this
-    /// instance answers `identified` only after its own committed. Such a
-    /// stale one is ignored; a newer one replaces the session here exactly
-    /// as a second connection here would (`replaced`, 4001), except that
-    /// no connection here takes over: a player in a room is disconnected
-    /// (the grace runs).
-    private func heard(account: Int64, instance: String) {
+    private func claimed(_ connection: ConnectionID, _ player: Session.Player, _ result: Result<Int64, PostgresError>) {
+        let account = player.accountID
+        defer { forgetClaimIfUnused(account) }
+        guard let session = sessions[connection], case .identifying = session.state, session.claiming == account else { return }
+        stopClaiming(account, connection)
+        switch result {
+        case .failure:
+            session.state = .unidentified
+            reply(session, ProtocolError(.unavailable, "Players cannot be checked right now; try again in a moment.",
+                                         request: ClientMessage.Kind.identify.rawValue))
+        case .success(let generation):
+            // Overtaken while the answer was on its way: a newer claim of
+            // this player committed after this one (heard already, whatever
+            // order the announcements and this answer came in).
+            if let newest = sessionClaims[account], newest > generation {
+                logger.info("identify overtaken by a newer session", metadata: ["player": "\(player.id.rawValue)"])
+                session.state = .closing(nil)
+                return replace(connection)
+            }
+            sessionClaims[account] = generation
+            session.claim = generation
+            admit(session, player, token: nil)
+        }
+    }
+
+    func stopClaiming(_ account: Int64, _ connection: ConnectionID) {
+        sessions[connection]?.claiming = nil
+        claiming[account]?.remove(connection)
+        if claiming[account]?.isEmpty == true { claiming[account] = nil }
+    }
+
+    /// Keeps an account's newest claim only while a session of it is here.
+    func forgetClaimIfUnused(_ account: Int64) {
+        guard claiming[account] == nil, online[PlayerID("p\(account)")] == nil else { return }
+        sessionClaims[account] = nil
+    }
+
+    /// Heard on `mindpad_session` (any thread): `account` was claimed by
+    /// `instance` with `generation` (nil: announced by an instance of a
+    /// version before claims).
+    public func sessionAnnounced(account: Int64, instance: String, generation: Int64?) {
+        transport.post { [weak self] in self?.heard(account: account, instance: instance, generation: generation) }
+    }
+
+    /// A claim of `generation` is known (announced, or read after the
+    /// listener reconnected): the session here goes if its claim is older,
+    /// exactly as a second connection here would take over (`replaced`,
+    /// 4001), except that no connection here takes over: a player in a room
+    /// is disconnected (the grace runs). A session still waiting for its own
+    /// claim compares when that answer comes (`claimed`). The order of
+    /// announcements and answers does not matter: generations only grow.
+    func heard(account: Int64, instance: String, generation: Int64?) {
         guard let cluster else { return }
-        if instance == cluster.instance { return heardOwnAnnouncement(account: account) }
-        guard unheardAnnouncements[account, default: 0] == 0 else { return }
         let id = PlayerID("p\(account)")
-        guard let connection = online[id], let session = sessions[connection], let player = session.player else { return }
-        logger.info("session replaced on another instance", metadata: ["player": "\(id.rawValue)", "instance": "\(instance)"])
-        session.state = .closing(player)
+        let connection = online[id]
+        guard connection != nil || claiming[account] != nil else { return }   // nothing of theirs here
+        guard let generation else {
+            // An older version's announcement: newer than any session here.
+            guard instance != cluster.instance, let connection else { return }
+            return replace(connection, by: instance)
+        }
+        sessionClaims[account] = max(sessionClaims[account] ?? 0, generation)
+        guard let connection, let session = sessions[connection], session.claim < generation else { return }
+        replace(connection, by: instance)
+    }
+
+    /// Closes `connection`'s session: its player signed in elsewhere.
+    private func replace(_ connection: ConnectionID, by instance: String? = nil) {
+        guard let session = sessions[connection] else { return }
+        if let player = session.player {
+            logger.info("session replaced on another instance", metadata: ["player": "\(player.id.rawValue)",
+                                                                            "instance": "\(instance ?? "-")"])
+            session.state = .closing(player)
+        }
         send(ServerMessage.error(ProtocolError(.replaced, "You signed in on another connection.")), toConnection: connection)
         transport.close(connection, code: 4001, reason: "signed in elsewhere")
     }
 
-    /// The listener connected again (any thread): this instance's own
-    /// announcements made meanwhile will never be heard back, so none is
-    /// waited for any more.
+    /// The listener connected again (any thread): announcements made
+    /// meanwhile were never heard, so the latest claim of every player
+    /// with a session here is read from the database and acted on.
     public func sessionChannelRelistened() {
-        transport.post { [weak self] in self?.unheardAnnouncements = [:] }
+        transport.post { [weak self] in self?.recheckClaims() }
     }
 
-    func heardOwnAnnouncement(account: Int64) {
-        guard let left = unheardAnnouncements[account] else { return }
-        unheardAnnouncements[account] = left > 1 ? left - 1 : nil
+    private func recheckClaims() {
+        guard let cluster else { return }
+        let accounts = Set(online.values.compactMap { sessions[$0]?.player?.accountID }).union(claiming.keys)
+        guard !accounts.isEmpty else { return }
+        cluster.sessionGenerations(accounts: Array(accounts)) { [weak self] result in
+            guard let self else { return }
+            self.transport.post {
+                switch result {
+                case .success(let latest):
+                    for (account, generation) in latest {
+                        self.heard(account: account, instance: "-", generation: generation)
+                    }
+                case .failure(let error):
+                    self.logger.warning("session claims not rechecked after the listener reconnected", metadata: ["error": "\(error)"])
+                }
+            }
+        }
     }
 }

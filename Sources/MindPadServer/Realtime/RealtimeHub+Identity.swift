@@ -53,26 +53,19 @@ extension RealtimeHub {
             let name = (try? PlayerName(validating: identified.name)) ?? requested
             let player = Session.Player(id: PlayerID("p\(identified.id)"), accountID: identified.id, name: name)
             session.hand = hand(from: identified.hand)
-            guard let cluster else { return admit(session, player, token: token) }
-            // In a cluster, every other instance hears of it first (their
-            // session of this player goes); `identified` only once the
-            // announcement committed, so one this player makes next, on
-            // another instance, is heard after it (RealtimeHub+Cluster).
-            unheardAnnouncements[player.accountID, default: 0] += 1
-            cluster.announceSession(account: player.accountID) { [weak self] announced in
-                guard let self else { return }
-                self.transport.post {
-                    if !announced { self.heardOwnAnnouncement(account: player.accountID) }
-                    guard let session = self.sessions[connection], case .identifying = session.state else { return }
-                    self.admit(session, player, token: token)
-                }
-            }
+            // In a cluster a returning player's session is claimed first
+            // (RealtimeHub+Cluster): `identified` only once the claim
+            // committed, and only if no newer claim is known by then. A new
+            // player's first session claims nothing: nobody else can hold
+            // their token yet.
+            guard cluster != nil, token == nil else { return admit(session, player, token: token) }
+            claimSession(session, player)
         }
     }
 
     /// The player is who they said: the session is theirs, an older one
     /// of theirs here goes, and they are resumed in their room.
-    private func admit(_ session: Session, _ player: Session.Player, token: String?) {
+    func admit(_ session: Session, _ player: Session.Player, token: String?) {
         let request = ClientMessage.Kind.identify.rawValue
         let connection = session.connection
         if let previous = online[player.id], let old = sessions[previous] {

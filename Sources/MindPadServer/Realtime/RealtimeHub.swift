@@ -68,9 +68,11 @@ public final class RealtimeHub: @unchecked Sendable {
     /// `result_saved`) are still on their way: `left_room` waits for them,
     /// and so do the connection's next messages (`RealtimeHub+Leaving.swift`).
     var leaving: [ConnectionID: Leaving] = [:]
-    /// Session announcements this instance made that its own listener has
-    /// not heard back yet, per account (`RealtimeHub+Cluster.swift`).
-    var unheardAnnouncements: [Int64: Int] = [:]
+    /// Cluster mode: the highest session claim known of each account with
+    /// a session here (identified, or claiming), and the sessions whose
+    /// claim is on its way (`RealtimeHub+Cluster.swift`).
+    var sessionClaims: [Int64: Int64] = [:]
+    var claiming: [Int64: Set<ConnectionID>] = [:]
     /// Set once the instance began draining (`RealtimeHub+Drain.swift`).
     var drain: DrainProgress?
     /// Set once the rooms are closed for the process to stop: their codes
@@ -159,8 +161,10 @@ public final class RealtimeHub: @unchecked Sendable {
         }
         if let player { saveHand(of: session, player: player) }
         transport.cancel(session.handSaveTimer)
+        if let account = session.claiming { stopClaiming(account, connection) }
         guard let player, online[player.id] == connection else { return }
         online[player.id] = nil
+        forgetClaimIfUnused(player.accountID)
         if let code = memberships[player.id], let room = rooms[code] {
             room.handle(.disconnect(player.id), request: nil)
         }

@@ -31,6 +31,13 @@ final class Session {
     var drawing = DrawingBuffer()
     var pacer: LiveGuessPacer
     var pacerTimer: TimerToken?
+    /// Cluster mode: the generation of the player's session claim this
+    /// session holds (0: none, a new player's first session); a claim of
+    /// a higher generation anywhere replaces it (RealtimeHub+Cluster).
+    var claim: Int64 = 0
+    /// Cluster mode, while identifying: the account whose session claim is
+    /// on its way to the database.
+    var claiming: Int64?
     /// The `instance` of the `/ws?instance=…` URL (cluster mode): the
     /// instance the client meant to reach, nil for plain `/ws`.
     let requestedInstance: String?
