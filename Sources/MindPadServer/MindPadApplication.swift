@@ -102,6 +102,7 @@ public final class MindPadApplication: Sendable {
         server.delegate = app
         server.errorCounter = { [metrics] in metrics.error($0, transport: "http") }
         server.lagObserver = { [metrics] in metrics.serviceLag.record($0) }
+        server.slowReaderObserver = { [metrics] in metrics.slowReader($0) }
         parts.withLock { $0 = Parts(server: server, realtime: realtime, pool: pool, results: results,
                                     retention: retention, recognition: recognition, app: app, cluster: cluster, drain: drain) }
         try server.start()

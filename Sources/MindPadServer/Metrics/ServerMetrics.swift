@@ -26,6 +26,7 @@ import Synchronization
 /// | `mindpad_journal_backlog` | gauge | — results waiting in the journal |
 /// | `mindpad_errors_total` | counter | `code`, `transport` (`ws`, `http`) |
 /// | `mindpad_connections_refused_total` | counter | `reason` |
+/// | `mindpad_slow_readers_total` | counter | `reason` (`messages`: 512 waiting; `bytes`: over `maxUnsentBytes` waiting; `stalled`: nothing taken for `stallSeconds`) — WebSocket clients disconnected for not reading |
 public final class ServerMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     public let connections: Gauge
@@ -140,6 +141,11 @@ public final class ServerMetrics: Sendable {
     /// A connection turned away before it could play.
     public func refused(_ reason: String) {
         counter("mindpad_connections_refused_total", [("reason", reason)], help: "Connections refused, by reason").increment()
+    }
+
+    /// A WebSocket client disconnected for not reading (1008).
+    public func slowReader(_ reason: String) {
+        counter("mindpad_slow_readers_total", [("reason", reason)], help: "WebSocket clients disconnected for not reading, by reason").increment()
     }
 
     /// One database round trip, from queueing to completion.

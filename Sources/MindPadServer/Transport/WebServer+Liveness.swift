@@ -1,4 +1,5 @@
 import CLibWebSockets
+import CMindPadShims
 import Foundation
 
 /// Dead-peer detection for WebSockets, done here rather than by lws'
@@ -58,11 +59,14 @@ extension WebServer {
         heard(c)
     }
 
-    /// One pass over the connections: ping the quiet, close the silent.
+    /// One pass over the connections: ping the quiet, close the silent,
+    /// drop the stalled.
     func sweepLiveness() {
         livenessSweep += 1
         let ping = UInt64(options.pingAfterSeconds), hangUp = UInt64(options.hangUpAfterSeconds)
+        let stall = UInt64(options.stallSeconds)
         for c in connections.values where !c.lingering {
+            if stall > 0, c.closeReason == nil, !judge(c, stall: stall) { continue }
             let silent = livenessSweep - c.heardInSweep
             if hangUp > 0, silent >= hangUp {
                 logger.debug("websocket peer silent: closed", metadata: ["conn": "\(c.id)", "seconds": "\(silent)"])
@@ -75,6 +79,45 @@ extension WebServer {
             }
         }
         livenessTimers?.schedule(after: Self.livenessSweepInterval) { [weak self] in self?.sweepLiveness() }
+    }
+
+    /// The slow-reader judge (issue 45): a client is judged by what waits
+    /// for it and whether it takes any of it, not only by the outbox, which
+    /// fills only once the kernel's buffers are full. What the kernel may
+    /// hold is bounded when the WebSocket opens (`socketSendBuffer`); here,
+    /// once a second, a connection that has something waiting (in the
+    /// outbox, lws' buffer or the kernel's queue) and whose TCP has
+    /// acknowledged nothing new for `stall` sweeps is dropped as a slow
+    /// reader (1008). A connection written to since the last sweep costs
+    /// one `ioctl(SIOCOUTQ)`; one with bytes still queued in the kernel one
+    /// `getsockopt(TCP_INFO)` more; an idle one nothing. The kernel's queue
+    /// read here also counts in `maxUnsentBytes` at the next `send`.
+    /// False when the connection was dropped.
+    private func judge(_ c: WebSocketConnection, stall: UInt64) -> Bool {
+        let buffered = lws_partial_buffered(c.wsi) != 0
+        guard c.wroteSinceSweep || c.queued > 0 || buffered || c.kernelQueued > 0 else {
+            c.progressSweep = livenessSweep   // nothing waits for it
+            return true
+        }
+        c.wroteSinceSweep = false
+        let queued = CMindPadShims_tcp_queued(c.fd)
+        guard queued >= 0 else { return true }   // the socket is going; lws will tell
+        let before = c.kernelQueued
+        c.kernelQueued = UInt32(queued)
+        if queued == 0 && c.queued == 0 && !buffered {
+            c.progressSweep = livenessSweep       // everything was taken
+            return true
+        }
+        var acked: UInt64 = 0
+        let tookSome = CMindPadShims_tcp_acked(c.fd, &acked) == 0 ? acked > c.acknowledged : UInt32(queued) < before
+        if acked > 0 { c.acknowledged = acked }
+        if tookSome {
+            c.progressSweep = livenessSweep
+            return true
+        }
+        guard livenessSweep - c.progressSweep >= stall else { return true }
+        dropSlowReader(c, because: "stalled", "nothing taken for \(livenessSweep - c.progressSweep) s with \(c.unsentBytes) bytes waiting")
+        return false
     }
 
     /// What a ping carries. Never empty: lws 4.1.6 drops an empty pong

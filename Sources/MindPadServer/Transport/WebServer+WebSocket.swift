@@ -36,14 +36,35 @@ final class WebSocketConnection {
     /// In `WebServer.unflushed`: messages queued since the last flush,
     /// written at the end of the callback that queued them (`flushQueued`).
     var flushPending = false
+    /// The socket (lws' descriptor for it), for the kernel's side of it.
+    let fd: Int32
+    /// Bytes of the messages in the outbox.
+    var outboxBytes = 0
+    /// What the kernel held for the client at the last look: bytes not
+    /// sent or not acknowledged (`WebServer+Liveness`, the slow-reader judge).
+    var kernelQueued: UInt32 = 0
+    /// Bytes the client's TCP had acknowledged at the last look.
+    var acknowledged: UInt64 = 0
+    /// The sweep at which the client last took something (its TCP
+    /// acknowledged more), or had nothing waiting for it.
+    var progressSweep: UInt64
+    /// Something was handed to lws since the last sweep.
+    var wroteSinceSweep = false
 
     init(id: UInt64, wsi: OpaquePointer, sweep: UInt64) {
         self.id = id
         self.wsi = wsi
         heardInSweep = sweep
+        progressSweep = sweep
+        fd = lws_get_socket_fd(wsi)
     }
 
     var queued: Int { outbox.count - outboxHead }
+
+    /// Bytes waiting for the client that the server knows of: the outbox
+    /// and, at the last look, the kernel's queue (lws' own buffer, at most
+    /// one write's worth, is not counted).
+    var unsentBytes: Int { outboxBytes + Int(kernelQueued) }
 }
 
 extension WebServer {
@@ -62,12 +83,16 @@ extension WebServer {
         }
         guard let c = connections[connection.raw], c.closeReason == nil else { return }
         if c.queued >= options.maxQueuedMessages {
-            logger.warning("slow client disconnected", metadata: ["conn": "\(connection)", "queued": "\(c.queued)"])
-            dropSlowReader(c)
+            dropSlowReader(c, because: "messages", "\(c.queued) messages waiting")
+            return
+        }
+        if c.unsentBytes + message.count > options.maxUnsentBytes {
+            dropSlowReader(c, because: "bytes", "\(c.unsentBytes + message.count) bytes waiting")
             return
         }
         // Padded with LWS_PRE already, so the write needs no copy.
         c.outbox.append(message)
+        c.outboxBytes += message.count
         if !c.flushPending {
             c.flushPending = true
             unflushed.append(c)
@@ -138,9 +163,16 @@ extension WebServer {
     /// whether or not the close frame got out (it usually cannot: the
     /// kernel's buffer towards that client is full). The application is told
     /// at once, so the room sees the player gone and the grace starts now.
-    func dropSlowReader(_ c: WebSocketConnection) {
+    /// `kind`: `messages` (the outbox is full), `bytes` (too much waits,
+    /// `maxUnsentBytes`) or `stalled` (nothing taken for `stallSeconds`).
+    func dropSlowReader(_ c: WebSocketConnection, because kind: String, _ detail: String) {
+        logger.warning("slow client disconnected", metadata: [
+            "conn": "\(c.id)", "reason": "\(detail)", "queued": "\(c.queued)", "unsent_bytes": "\(c.unsentBytes)",
+        ])
+        slowReaderObserver?(kind)
         c.outbox = []
         c.outboxHead = 0
+        c.outboxBytes = 0
         close(connection: c, code: 1008, reason: "too many unread messages")
         lws_set_timeout(c.wsi, PENDING_TIMEOUT_CLOSE_SEND, 1)
         // Told on the next loop turn, not now: this runs inside the
@@ -176,7 +208,13 @@ extension WebServer {
         guard let session else { return -1 }
         let id = allocateID()
         session.pointee = id
-        connections[id] = WebSocketConnection(id: id, wsi: wsi, sweep: livenessSweep)
+        let c = WebSocketConnection(id: id, wsi: wsi, sweep: livenessSweep)
+        connections[id] = c
+        // What the kernel may hold for it is bounded (it would grow to
+        // megabytes for a client that stops reading: issue 45).
+        if options.socketSendBuffer > 0, CMindPadShims_set_send_buffer(c.fd, Int32(clamping: options.socketSendBuffer)) != 0 {
+            logger.debug("SO_SNDBUF not set", metadata: ["conn": "\(id)", "errno": "\(errno)"])
+        }
         delegate?.webServer(self, didOpen: ConnectionID(id), peer: peerAddress(wsi), requestedInstance: urlArgument(wsi, "instance"))
         return 0
     }
@@ -233,6 +271,7 @@ extension WebServer {
     /// up to `batchBytes`, or the one. lws' result (negative: the socket failed).
     private func writeQueued(_ c: WebSocketConnection) -> Int32 {
         let wsi = c.wsi
+        c.wroteSinceSweep = true
         // The buffer (LWS_PRE bytes, then the message) moves to `inFlight`
         // and stays alive until the next write.
         let written: Int32
@@ -265,6 +304,7 @@ extension WebServer {
         let message = c.outbox[c.outboxHead]!
         c.outbox[c.outboxHead] = nil
         c.outboxHead += 1
+        c.outboxBytes -= message.count
         if c.outboxHead == c.outbox.count {
             c.outbox.removeAll(keepingCapacity: true)
             c.outboxHead = 0

@@ -48,6 +48,10 @@ public final class WebServer: @unchecked Sendable {
     /// due then (a turn that ran long, or a wait for a core): every
     /// connection waited as long. Set before `start`.
     public var lagObserver: (@Sendable (Duration) -> Void)?
+    /// Told why each slow reader was disconnected (`messages`, `bytes`,
+    /// `stalled`: `WebServer.dropSlowReader`). Set before `start`; called on
+    /// the service thread.
+    public var slowReaderObserver: (@Sendable (String) -> Void)?
 
     // Cross-thread state.
     private let posted = Mutex<[@Sendable () -> Void]>([])
@@ -298,17 +302,18 @@ public final class WebServer: @unchecked Sendable {
             if stopRequested.load(ordering: .acquiring) {
                 if closingDeadline == nil {
                     // Say goodbye to every client, after what is queued for
-                    // it; stop once every goodbye is written (the kernel
-                    // delivers it after the context is gone), or after 3 s
-                    // for a client whose socket takes nothing more.
+                    // it; stop once every goodbye has reached its client
+                    // (below), or after 3 s for a client that takes nothing
+                    // more.
                     closingDeadline = .now + .seconds(3)
                     for connection in connections.values {
                         close(connection: connection, code: 1001, reason: "server shutting down")
                     }
                     DispatchQueue.global().asyncAfter(deadline: .now() + 3.05) { [weak self] in self?.wake() }
+                    lookForGoodbyes()
                 }
-                let allSaidGoodbye = connections.values.allSatisfy(\.closeWritten)
-                if allSaidGoodbye || ContinuousClock.now >= closingDeadline! { break }
+                let allTaken = connections.values.allSatisfy(goodbyeTaken)
+                if allTaken || ContinuousClock.now >= closingDeadline! { break }
             }
         }
         wakeable.withLock { $0 = 0 }
@@ -319,6 +324,25 @@ public final class WebServer: @unchecked Sendable {
         webSocketVhost = nil
         freeCStorage()
         logger.info("stopped")
+    }
+
+    /// Whether a closing client has its goodbye: the close frame was
+    /// written and the write side shut down (`lingering`), and the client's
+    /// TCP acknowledged every byte, the FIN included (the kernel's queue is
+    /// empty). Only then may the socket go: closing it while the client's
+    /// last messages were unread by us makes the kernel reset the connection,
+    /// and a reset throws away whatever it still held for the client, the
+    /// `finished` and the 1001 among it (issue 45: 11 of 20 racers, whose
+    /// reading lagged, lost them at a SIGTERM that took 0.07 s). A client
+    /// that closed is gone from `connections` already.
+    private func goodbyeTaken(_ c: WebSocketConnection) -> Bool {
+        c.lingering && CMindPadShims_tcp_queued(c.fd) <= 0
+    }
+
+    /// While stopping: a loop turn every 10 ms, to see acknowledgements
+    /// come in (they wake nothing).
+    private func lookForGoodbyes() {
+        livenessTimers?.schedule(after: .milliseconds(10)) { [weak self] in self?.lookForGoodbyes() }
     }
 
     /// Runs the closures other threads posted.

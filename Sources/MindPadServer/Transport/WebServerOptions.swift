@@ -23,6 +23,19 @@ public struct WebServerOptions: Sendable {
     public var keepAliveSeconds: Int32
     /// Messages queued for one slow client before it is disconnected (1008).
     public var maxQueuedMessages: Int
+    /// What the kernel may hold for one WebSocket (SO_SNDBUF, asked for when
+    /// it opens; Linux doubles it for its bookkeeping and no longer grows
+    /// it, where it would otherwise grow up to `net.ipv4.tcp_wmem`'s 4 MB).
+    /// 0 leaves the kernel's default.
+    public var socketSendBuffer: Int
+    /// Bytes a client may have waiting for it, unsent or unacknowledged
+    /// (the outbox, lws' buffer and the kernel's queue), before it is
+    /// disconnected as a slow reader (1008).
+    public var maxUnsentBytes: Int
+    /// Seconds a client may take none of what waits for it (its TCP
+    /// acknowledges nothing new) before it is disconnected as a slow
+    /// reader (1008); 0 turns the check off. Checked once a second.
+    public var stallSeconds: UInt16
     /// Connections the caller expects at most. Not passed to lws: its tables
     /// follow the process's file limit (`ulimit -n`), since a smaller
     /// per-thread limit makes lws 4.1.6 look sockets up by a linear scan
@@ -45,7 +58,8 @@ public struct WebServerOptions: Sendable {
                 webSocketPath: String = "/ws", subprotocol: String = "mindpad.v1",
                 maxMessageBytes: Int = 64 * 1024, maxBodyBytes: Int = 64 * 1024,
                 requestTimeoutSeconds: Int32 = 20, keepAliveSeconds: Int32 = 30,
-                maxQueuedMessages: Int = 512, maxConnections: Int = 16_384,
+                maxQueuedMessages: Int = 512, socketSendBuffer: Int = 64 * 1024, maxUnsentBytes: Int = 512 * 1024,
+                stallSeconds: UInt16 = 10, maxConnections: Int = 16_384,
                 pingAfterSeconds: UInt16 = 20, hangUpAfterSeconds: UInt16 = 45,
                 allowedOrigins: [String] = [], eventLoop: EventLoopKind = .standard) {
         self.host = host
@@ -59,6 +73,9 @@ public struct WebServerOptions: Sendable {
         self.requestTimeoutSeconds = requestTimeoutSeconds
         self.keepAliveSeconds = keepAliveSeconds
         self.maxQueuedMessages = maxQueuedMessages
+        self.socketSendBuffer = socketSendBuffer
+        self.maxUnsentBytes = maxUnsentBytes
+        self.stallSeconds = stallSeconds
         self.maxConnections = maxConnections
         self.pingAfterSeconds = pingAfterSeconds
         self.hangUpAfterSeconds = hangUpAfterSeconds
