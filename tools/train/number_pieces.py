@@ -99,7 +99,19 @@ def mnist_numbers(count):
     return numbers, owners
 
 
-def make(count, bench, mnist=0):
+def source_numbers(names, count):
+    """[(label, kind, strokes)] and point owners of `count` numbers per writer
+    source (sources.numbers by hands none of loso.py's numbers use)."""
+    import sources
+    numbers, owners = [], []
+    for k, name in enumerate(names):
+        made, parts = sources.numbers(name, count, seed=PIECES_SEED + 10 + k, first_writer=200_000)
+        numbers += made
+        owners += [[[j] * len(stroke) for j, digit in enumerate(ps) for stroke in digit] for ps in parts]
+    return numbers, owners
+
+
+def make(count, bench, mnist=0, others=(), per_source=0):
     # The wide set's writers, touching digits also written far into each other.
     ranges = dataclasses.replace(nr.SETS["wide"], seed=PIECES_SEED, overlap=OVERLAP)
     # Every trained style, and digits that fall apart into two pieces (issue 43).
@@ -121,6 +133,10 @@ def make(count, bench, mnist=0):
         owners.append(po)
     if mnist:
         more, more_owners = mnist_numbers(mnist)
+        numbers += more
+        owners += more_owners
+    if others and per_source:
+        more, more_owners = source_numbers(others, per_source)
         numbers += more
         owners += more_owners
     path = os.path.join(OUT, "number_pieces_src.jsonl")
@@ -154,14 +170,17 @@ def main():
     ap.add_argument("--numbers", type=int, default=20000)
     ap.add_argument("--mnist", type=int, default=0, help="also this many numbers of MNIST's training digits traced into strokes")
     ap.add_argument("--out", default=os.path.join(OUT, "number_pieces.npz"))
+    ap.add_argument("--sources", default="", help="also numbers of these writer sources (sources.py; comma-separated)")
+    ap.add_argument("--per-source", type=int, default=0, help="with --sources: numbers of each")
     args = ap.parse_args()
     import evaluate as ev
     pkg = os.path.join(OUT, "bench-pkg")
     ev.make_package(pkg)
-    x, y = make(args.numbers, ev.build(pkg), args.mnist)
+    x, y = make(args.numbers, ev.build(pkg), args.mnist, [n for n in args.sources.split(",") if n], args.per_source)
     np.savez_compressed(args.out, x=x, y=y)
     counts = np.bincount(y + 1, minlength=11)
-    print(f"{len(y)} candidates from {args.numbers} + {args.mnist} numbers -> {args.out}: no digit {counts[0]}, "
+    print(f"{len(y)} candidates from {args.numbers} + {args.mnist} + {args.per_source} x [{args.sources}] numbers "
+          f"-> {args.out}: no digit {counts[0]}, "
           + ", ".join(f"{d}: {counts[d + 1]}" for d in range(10)))
 
 

@@ -157,13 +157,15 @@ def writer(name, index):
 NUMBER_SEED = 4_300_000
 
 
-def numbers(name, count, seed=NUMBER_SEED):
+def numbers(name, count, seed=NUMBER_SEED, first_writer=100_000):
     """[(label, kind, strokes)] and each number's digits' own strokes: numbers of
     2-6 digits written by one hand of the source each (MNIST: digits of its test
     split, whose writers are unknown), left to right on a wide pad: each digit
     scaled to the writer's height (a little uneven), gaps of 0.1-0.5 heights
     (0.15-0.6 for a source's wider hands), a quarter of the numbers with
-    neighbours that touch or overlap a little, a baseline that wanders."""
+    neighbours that touch or overlap a little, a baseline that wanders.
+    `first_writer`: the hands are `writer(name, first_writer + i)` (loso.py
+    measures on 100,000 on, number_pieces.py trains on 200,000 on)."""
     rng = np.random.default_rng(seed + sum(map(ord, name)))
     pool = None
     if name == "mnist":
@@ -172,7 +174,7 @@ def numbers(name, count, seed=NUMBER_SEED):
     out, parts = [], []
     for i in range(count):
         label = "".join(str(int(d)) for d in rng.integers(0, 10, 2 + i % 5))
-        hand = None if pool is not None else writer(name, 100_000 + i)
+        hand = None if pool is not None else writer(name, first_writer + i)
         height = float(np.exp(rng.uniform(np.log(50), np.log(200))))
         gap = float(rng.uniform(0.1, 0.5))
         touching = rng.random() < 0.25
