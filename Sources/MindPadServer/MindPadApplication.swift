@@ -20,6 +20,9 @@ public final class MindPadApplication: Sendable {
     /// A fatal error from a background thread (a migration that failed
     /// after the database came back): `wait` rethrows it.
     private let failure = Mutex<String?>(nil)
+    /// When the drain began (cluster mode): `wait` gives the database until
+    /// the drain's bound to take every journaled result.
+    private let drainBegan = Mutex<ContinuousClock.Instant?>(nil)
 
     private struct Parts: @unchecked Sendable {
         let server: WebServer
@@ -89,7 +92,10 @@ public final class MindPadApplication: Sendable {
             let bound = RaceDuration.seconds(Int64(config.drainSeconds))
             let started = Atomic<Bool>(false)
             drain = DrainControl { [weak self, weak realtime] in
-                if !started.exchange(true, ordering: .acquiringAndReleasing) { cluster.setDraining() }
+                if !started.exchange(true, ordering: .acquiringAndReleasing) {
+                    cluster.setDraining()
+                    self?.drainBegan.withLock { $0 = .now }
+                }
                 return realtime?.beginDrain(bound: bound) {
                     self?.logger.notice("drained; stopping")
                     self?.stop()
@@ -172,6 +178,14 @@ public final class MindPadApplication: Sendable {
     /// workers finish, writes (or journals) the results still queued and
     /// closes the database connections. Throws a fatal error a background
     /// thread reported.
+    ///
+    /// A drained instance (cluster mode) is done only once PostgreSQL has
+    /// every result it finished: it waits for the database until the
+    /// drain's bound (at least `drainStorageFloor` after its rooms ended),
+    /// and throws `DrainIncomplete` if its journal still holds results, so
+    /// that the process exits non-zero (75) rather than report a drain that
+    /// stored nothing. A plain stop (SIGTERM) journals and exits 0: the
+    /// results are written when an instance starts on the same data directory.
     public func wait() throws {
         guard let p = parts.withLock({ $0 }) else { return }
         p.server.waitUntilStopped()
@@ -180,6 +194,18 @@ public final class MindPadApplication: Sendable {
         // Results still queued are written, or journaled if the database
         // cannot take them in time.
         p.results.flush(timeout: .seconds(2))
+        let drained = drainBegan.withLock { $0 }
+        if let drained {
+            let deadline = max(drained + .seconds(configuration.drainSeconds), .now + Self.drainStorageFloor)
+            let waiting = p.results.backlog
+            if waiting > 0 {
+                logger.warning("drained; waiting for the database to store the journaled results", metadata: [
+                    "results": "\(waiting)", "journal": "\(p.results.journal.url.path)",
+                    "until_s": "\(Int(((deadline - .now) / .seconds(1)).rounded()))",
+                ])
+            }
+            p.results.waitUntilSettled(timeout: deadline - .now)
+        }
         // Dead at once for the other instances: its rooms are room_lost.
         p.cluster?.stop()
         p.pool.shutdown(timeout: .seconds(1))
@@ -187,12 +213,43 @@ public final class MindPadApplication: Sendable {
         p.signals.forEach { $0.cancel() }
         withExtendedLifetime(p.app) {}
         parts.withLock { $0 = nil }
+        let left = p.results.journal.pending()
+        if !left.isEmpty {
+            // Say what is left and where, whatever the stop.
+            let level: Logger.Level = drained == nil ? .warning : .critical
+            logger.log(level: level, drained == nil
+                       ? "stopped with results only in the journal; an instance started on this data directory writes them"
+                       : "DRAIN INCOMPLETE: the database did not take every result within the drain's bound; they are only in the journal", metadata: [
+                "results": "\(left.count)", "journal": "\(p.results.journal.url.path)",
+                "result_ids": "\(left.prefix(20).map(\.resultID).joined(separator: ","))\(left.count > 20 ? ",…" : "")",
+                "remedy": "start an instance with the same MINDPAD_DATA_DIR once PostgreSQL is reachable",
+            ])
+        }
         logger.info("bye")
         if let message = failure.withLock({ $0 }) { throw ConfigurationError(message) }
+        if drained != nil && !left.isEmpty {
+            throw DrainIncomplete(results: left.count, journal: p.results.journal.url.path)
+        }
     }
+
+    /// How long a drained instance waits for the database after its rooms
+    /// ended, even when the drain's bound has passed.
+    static let drainStorageFloor: Duration = .seconds(5)
 
     private func fail(_ message: String) {
         failure.withLock { $0 = $0 ?? message }
         stop()
+    }
+}
+
+/// A drain ended with finished results that only its journal holds
+/// (`MindPadApplication.wait`). The process exits with `exitCode`.
+public struct DrainIncomplete: Error, CustomStringConvertible {
+    public let results: Int
+    public let journal: String
+    /// EX_TEMPFAIL: the results are safe on this disk; run again later.
+    public static let exitCode: Int32 = 75
+    public var description: String {
+        "drain incomplete: \(results) finished results are only in \(journal); start an instance with this data directory once PostgreSQL is reachable"
     }
 }

@@ -65,6 +65,12 @@ struct Serve: ParsableCommand {
         let app = MindPadApplication(configuration: config)
         _ = try app.start()
         app.stopOnTerminationSignals()
-        try app.wait()
+        do {
+            try app.wait()
+        } catch let incomplete as DrainIncomplete {
+            // Logged loudly already; a supervisor sees the status.
+            FileHandle.standardError.write(Data("mindpad: \(incomplete)\n".utf8))
+            throw ExitCode(DrainIncomplete.exitCode)
+        }
     }
 }
