@@ -94,7 +94,7 @@ final class ClusterNode: InProcessServer {
 
         // i1's listening backend is ended: it listens again and still hears i2.
         let killed = try db.connect().query("""
-            SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = 'mindpad-listen-i1'
+            SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = 'mindpad-listen-i1' AND datname = current_database()
             """)
         #expect(killed.count == 1)
         try waitFor("i1 listening again") { a.app.clusterListenCount == 2 }

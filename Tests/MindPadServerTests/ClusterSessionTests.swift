@@ -95,7 +95,7 @@ import Testing
         try annAgain.send(["type": "leave_room"])
         try annAgain.error("not_in_room")
         // i1's listening backend ends; listening again, i1 finds the claim.
-        try connection.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mindpad-listen-i1'")
+        try connection.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mindpad-listen-i1' AND datname = current_database()")
         #expect(try annAgain.error("replaced", timeout: .seconds(10))["message"] as? String == "You signed in on another connection.")
         #expect(try annAgain.waitForClose() == 4001)
         #expect(a.app.clusterListenCount == 2)

@@ -107,7 +107,7 @@ import Testing
 
         // An operator (or a failover) ends the listening backend.
         let killed = try connection.query("""
-            SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = 'mindpad-listen-test'
+            SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = 'mindpad-listen-test' AND datname = current_database()
             """)
         #expect(killed.count == 1 && killed.value("done") == "t")
         try waitFor("the listener listens again") { listener.listenCount == 2 }
