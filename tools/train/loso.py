@@ -50,8 +50,11 @@ CHOICE_BELOW, CHOICE_MASS, CHOICE_MAX = 0.9, 0.95, 3
 REFUSAL_SHARE = 0.0005
 
 
+PREFIX = "loso"  # --prefix: another family of fold weights (an experiment beside the shipped one)
+
+
 def weights_path(fold):
-    return os.path.join(OUT, f"loso_{fold}.npz")
+    return os.path.join(OUT, f"{PREFIX}_{fold}.npz")
 
 
 def _as_read(rows):
@@ -407,6 +410,7 @@ def train(folds, extra, everything):
 
 
 def main():
+    global PREFIX
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     argv = argv[:argv.index("--")] if "--" in argv else argv
@@ -423,7 +427,9 @@ def main():
     ap.add_argument("--json", default=os.path.join(OUT, "loso.json"))
     ap.add_argument("--numbers", type=int, default=0, help="also read this many numbers per fold through Swift")
     ap.add_argument("--package", default=os.path.join(OUT, "bench-pkg"))
+    ap.add_argument("--prefix", default=PREFIX, help="fold weights out/<prefix>_<fold>.npz (train writes, eval reads)")
     args = ap.parse_args(argv)
+    PREFIX = args.prefix
     folds = args.folds.split(",")
     if args.train:
         train(folds, extra, args.all)

@@ -71,6 +71,8 @@ def main():
                                       "them each epoch), MNIST's images and skeletons come only with \"mnist\", "
                                       "the non-digits only from the sources that draw them")
     ap.add_argument("--leave-out", help="with --sources, leave this source out (leave-one-source-out, loso.py)")
+    ap.add_argument("--strong-augment", action="store_true",
+                    help="the stroke drawings warped as MNIST's images are (rotation, scale, shear, elastic, width)")
     args = ap.parse_args()
     # The first N writers of a seed are the same whatever N: a larger set extends a smaller one.
     data.TRAIN_WRITERS = args.synth_writers
@@ -186,7 +188,9 @@ def main():
         te = time.time()
         a = np.concatenate([data.augment(xm, rng) for _ in range(args.mnist_repeats)])
         pick = rng.choice(len(ys), args.synth_per_epoch, replace=False)
-        b = data.augment(xs[pick], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0, width=False)
+        b = data.augment(xs[pick], rng, rot=0.12, scale=0.08, shear=0.15, shift=1.5, alpha=15.0, width=False) \
+            if not args.strong_augment else \
+            data.augment(xs[pick], rng, rot=0.2, scale=0.12, shear=0.25, shift=2.0, alpha=25.0, width=True)
         pk = rng.choice(len(yk), args.skeleton_per_epoch, replace=False)
         c = data.augment(xk[pk], rng, rot=0.05, scale=0.05, shear=0.05, shift=1.0, alpha=0.0, width=False)
         pn = rng.choice(len(xn), min(args.nondigits_per_epoch, len(xn)), replace=False)  # as steps_per_epoch
