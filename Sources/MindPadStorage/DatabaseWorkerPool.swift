@@ -18,7 +18,7 @@ import Synchronization
 /// in the queue longer than `maxQueueWait` (it then fails with `timedOut`,
 /// without running), and `run(_:within:completion:)` answers `timedOut` when
 /// a job has not finished in time.
-public final class DatabaseWorkerPool: @unchecked Sendable {
+public final class DatabaseWorkerPool: Sendable {
     public typealias Job = @Sendable (PostgresConnection) throws -> Void
 
     /// A queued job; whoever claims it first (a worker, or the timer of its
@@ -42,17 +42,18 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     private let maxQueued: Int
     /// The longest a job waits for a worker before it fails with `timedOut`.
     public let maxQueueWait: Duration
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var queue: [Entry] = []
-    private var queueHead = 0
-    private var stopping = false
-    /// Workers waiting for a job, the most recently idle last; each waits
-    /// on its own semaphore in `wakeups`.
-    private var idle: [Int] = []
-    private var retryAfter: ContinuousClock.Instant?
-    private var backoff: Duration = .milliseconds(100)
-    private var databaseWasDown = false
+    private struct State {
+        var queue: [Entry] = []
+        var queueHead = 0
+        var stopping = false
+        /// Workers waiting for a job, the most recently idle last; each
+        /// waits on its own semaphore in `wakeups`.
+        var idle: [Int] = []
+        var retryAfter: ContinuousClock.Instant?
+        var backoff: Duration = .milliseconds(100)
+        var databaseWasDown = false
+    }
+    private let state = Mutex(State())
     private let finished = DispatchGroup()
     /// One per worker, signalled when a job (or the stop) is for it.
     private let wakeups: [DispatchSemaphore]
@@ -93,16 +94,21 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     public func submit(_ work: @escaping Job, startWithin: Duration? = nil,
                        failed: @escaping @Sendable (PostgresError) -> Void) {
         let entry = Entry(work: work, fail: failed)
-        lock.lock()
-        if stopping || queue.count - queueHead >= maxQueued {
-            lock.unlock()
-            failed(PostgresError(.connectionFailed, message: stopping ? "database pool stopped" : "database queue full"))
-            return
+        let maxQueued = self.maxQueued
+        let queued: Result<Int?, PostgresError> = state.withLock { s in
+            if s.stopping || s.queue.count - s.queueHead >= maxQueued {
+                return .failure(PostgresError(.connectionFailed, message: s.stopping ? "database pool stopped" : "database queue full"))
+            }
+            s.queue.append(entry)
+            return .success(s.idle.popLast())
         }
-        queue.append(entry)
-        let woken = idle.popLast()
-        lock.unlock()
-        if let woken { wakeups[woken].signal() }
+        switch queued {
+        case .failure(let error):
+            failed(error)
+            return
+        case .success(let woken):
+            if let woken { wakeups[woken].signal() }
+        }
         let wait = min(startWithin ?? maxQueueWait, maxQueueWait)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(wait.wholeNanoseconds))) {
             if entry.claim() {
@@ -146,27 +152,19 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
 
 
     /// Jobs queued and not yet started.
-    public var backlog: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return queue.count - queueHead
-    }
+    public var backlog: Int { state.withLock { $0.queue.count - $0.queueHead } }
 
     /// Workers waiting for a job.
-    public var idleWorkers: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return idle.count
-    }
+    public var idleWorkers: Int { state.withLock { $0.idle.count } }
 
     /// Lets queued jobs finish, then stops the workers and closes their
     /// connections. Blocks until they are done or `timeout` passes.
     public func shutdown(timeout: Duration = .seconds(5)) {
-        lock.lock()
-        stopping = true
-        let woken = idle
-        idle.removeAll()
-        lock.unlock()
+        let woken = state.withLock { s in
+            s.stopping = true
+            defer { s.idle.removeAll() }
+            return s.idle
+        }
         for worker in woken { wakeups[worker].signal() }
         _ = finished.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds)))
     }
@@ -180,22 +178,29 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     /// coldest. With 2 batches in flight on a pool of 8, waking in turn
     /// spread them over all 8 backends (`tools/loadgen/analysis.md`).
     private func nextEntry(_ worker: Int) -> Entry? {
-        lock.lock()
-        defer { lock.unlock() }
-        while queueHead == queue.count && !stopping {
-            idle.append(worker)
-            lock.unlock()
-            wakeups[worker].wait()
-            lock.lock()
+        enum Next { case job(Entry), stop, wait }
+        while true {
+            let next: Next = state.withLock { s in
+                if s.queueHead < s.queue.count {
+                    let entry = s.queue[s.queueHead]
+                    s.queueHead += 1
+                    if s.queueHead > 1024 && s.queueHead * 2 > s.queue.count {
+                        s.queue.removeFirst(s.queueHead)
+                        s.queueHead = 0
+                    }
+                    return .job(entry)
+                }
+                if s.stopping { return .stop }
+                s.idle.append(worker)
+                return .wait
+            }
+            switch next {
+            case .job(let entry): return entry
+            case .stop: return nil
+            // Signalled once per job (or the stop) that popped it from `idle`.
+            case .wait: wakeups[worker].wait()
+            }
         }
-        guard queueHead < queue.count else { return nil }
-        let entry = queue[queueHead]
-        queueHead += 1
-        if queueHead > 1024 && queueHead * 2 > queue.count {
-            queue.removeFirst(queueHead)
-            queueHead = 0
-        }
-        return entry
     }
 
     private func workerLoop(_ worker: Int) {
@@ -224,20 +229,20 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     }
 
     private func connect() throws(PostgresError) -> PostgresConnection {
-        lock.lock()
-        if let retryAfter, ContinuousClock.now < retryAfter {
-            lock.unlock()
+        let waiting = state.withLock { s in s.retryAfter.map { ContinuousClock.now < $0 } ?? false }
+        if waiting {
             throw PostgresError(.connectionFailed, message: "database down; waiting before reconnecting")
         }
-        lock.unlock()
         do {
             let c = try PostgresConnection(connectionString: connectionString, timeouts: timeouts)
-            lock.lock()
-            let wasDown = databaseWasDown
-            databaseWasDown = false
-            retryAfter = nil
-            backoff = .milliseconds(100)
-            lock.unlock()
+            let wasDown = state.withLock { s in
+                defer {
+                    s.databaseWasDown = false
+                    s.retryAfter = nil
+                    s.backoff = .milliseconds(100)
+                }
+                return s.databaseWasDown
+            }
             if wasDown { logger.notice("database reachable again") }
             return c
         } catch let error as PostgresError {
@@ -251,12 +256,14 @@ public final class DatabaseWorkerPool: @unchecked Sendable {
     }
 
     private func noteFailure(_ error: PostgresError) {
-        lock.lock()
-        let firstFailure = !databaseWasDown
-        databaseWasDown = true
-        retryAfter = ContinuousClock.now + backoff
-        backoff = min(backoff * 2, .seconds(5))
-        lock.unlock()
+        let firstFailure = state.withLock { s in
+            defer {
+                s.databaseWasDown = true
+                s.retryAfter = ContinuousClock.now + s.backoff
+                s.backoff = min(s.backoff * 2, .seconds(5))
+            }
+            return !s.databaseWasDown
+        }
         if firstFailure {
             logger.error("database unavailable", metadata: ["error": "\(error.message)"])
         }

@@ -10,18 +10,14 @@ import Synchronization
 /// connection by `NotificationListener`). Every query runs on the database
 /// workers; completions run on a worker thread, so callers hop back to the
 /// service thread themselves. Absent in single-instance mode.
-///
-/// `@unchecked Sendable`: the heartbeat's timer (not `Sendable`) is touched
-/// only under `lock`; everything else is immutable or atomic.
-public final class ClusterMembership: @unchecked Sendable {
+public final class ClusterMembership: Sendable {
     public let instance: String
     private let pool: DatabaseWorkerPool
     private let logger: Logger
     private let listener: NotificationListener
     /// Registered since start (the heartbeat registers again while not).
     private let registered = Atomic<Bool>(false)
-    private let lock = NSLock()
-    private var heartbeatTimer: (any DispatchSourceTimer)?
+    private let heartbeatTimer = Mutex<(any DispatchSourceTimer)?>(nil)
     /// What to do with an announcement: the account, the instance it
     /// identified on and the claim's generation. Set once, before `start`.
     private let sessionHandler = SessionHandlerSlot()
@@ -81,21 +77,23 @@ public final class ClusterMembership: @unchecked Sendable {
         if !listener.waitUntilListening(timeout: within) {
             logger.error("not listening for sessions yet; retrying", metadata: ["instance": "\(instance)"])
         }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
         let interval = Int(ClusterTiming.heartbeat.components.seconds)
-        timer.schedule(deadline: .now() + .seconds(interval), repeating: .seconds(interval))
-        timer.setEventHandler { [weak self] in self?.beat() }
-        timer.resume()
-        lock.withLock { heartbeatTimer = timer }
+        heartbeatTimer.withLock { slot in
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + .seconds(interval), repeating: .seconds(interval))
+            timer.setEventHandler { [weak self] in self?.beat() }
+            timer.resume()
+            slot = timer
+        }
     }
 
     /// Stops the heartbeat and the listener and marks the instance stopped
     /// (dead at once, so its rooms are `room_lost`); waits at most `timeout`
     /// for the database. Before the pool shuts down.
     public func stop(timeout: Duration = .seconds(1)) {
-        lock.withLock {
-            heartbeatTimer?.cancel()
-            heartbeatTimer = nil
+        heartbeatTimer.withLock { t in
+            t?.cancel()
+            t = nil
         }
         listener.stop()
         let done = DispatchSemaphore(value: 0)

@@ -12,16 +12,13 @@ import Synchronization
 /// result writes never wait behind one long transaction. The results
 /// themselves stay (boards, histories); only their answers go. `days` 0
 /// keeps answers forever and never runs.
-///
-/// `@unchecked Sendable`: the timer is only touched under `lock`.
-public final class AnswerRetention: @unchecked Sendable {
+public final class AnswerRetention: Sendable {
     public let days: Int
     let interval: Duration
     private let pool: DatabaseWorkerPool
     private let logger: Logger
     private let now: @Sendable () -> Date
-    private let lock = NSLock()
-    private var timer: (any DispatchSourceTimer)?
+    private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
     /// Runs finished, for tests and logs.
     private let runs = Mutex(0)
 
@@ -37,17 +34,20 @@ public final class AnswerRetention: @unchecked Sendable {
     /// Runs once now, then every `interval`, until `stop`.
     public func start() {
         guard days > 0 else { return }
-        let source = DispatchSource.makeTimerSource(queue: .global())
-        source.schedule(deadline: .now(), repeating: .nanoseconds(Int(interval.wholeNanoseconds)))
-        source.setEventHandler { [weak self] in self?.runOnce() }
-        lock.withLock { timer = source }
-        source.resume()
+        let every = DispatchTimeInterval.nanoseconds(Int(interval.wholeNanoseconds))
+        timer.withLock { slot in
+            let source = DispatchSource.makeTimerSource(queue: .global())
+            source.schedule(deadline: .now(), repeating: every)
+            source.setEventHandler { [weak self] in self?.runOnce() }
+            source.resume()
+            slot = source
+        }
     }
 
     public func stop() {
-        lock.withLock {
-            timer?.cancel()
-            timer = nil
+        timer.withLock { t in
+            t?.cancel()
+            t = nil
         }
     }
 
