@@ -1,11 +1,14 @@
 # MindPad. The two commands that matter: `make run` and `make test`.
-.PHONY: run test build release db-start db-stop migrate clean bench numbers-eval
+.PHONY: run test check build release db-start db-stop migrate clean bench numbers-eval
 
 run:            ## install what is missing, start PostgreSQL if needed, build, migrate, serve on :8080
 	scripts/run.sh
 
 test:           ## the same bootstrap with a throwaway database, then every test
 	scripts/test.sh
+
+check:          ## the fast lane: the same set-up, then the Swift suites only (no e2e, deployment or tooling checks)
+	scripts/test.sh --check
 
 bench:          ## every benchmark, side by side in one run -> docs/benchmarks.md (~20 min; BENCH_QUICK=1 for a short run)
 	scripts/bench.sh
