@@ -1,9 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (see docs/architecture.md): rules and recognition are pure Swift and
-// depend on nothing; storage wraps libpq; the server wraps libwebsockets and is
-// the only target that sees everything; `mindpad` parses arguments and wires.
+// Layers (see docs/architecture.md, docs/decisions/0004-module-layers.md):
+// rules, recognition and HTTP/1.1 are pure Swift; storage wraps libpq;
+// transport is the only target that imports libwebsockets (and the shims);
+// the server (realtime hub, routes, cluster, composition) sees no C at all;
+// `mindpad` parses arguments and wires.
 let package = Package(
     name: "MindPad",
     platforms: [.macOS(.v15)],
@@ -51,15 +53,25 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
 
+        // HTTP/1.1 as bytes: the request parser, framing, targets, the
+        // request/response values and their wire form. No C, no I/O.
+        .target(name: "MindPadHTTP", dependencies: ["MindPadJSON"]),
+
         // I/O layers.
         .target(
             name: "MindPadStorage",
             dependencies: ["CLibPQ", "CLibCrypto", .product(name: "Logging", package: "swift-log")]
         ),
+        // libwebsockets: the service loop, sockets, WebSocket frames, timers.
+        // The only target that imports CLibWebSockets and CMindPadShims.
+        .target(
+            name: "MindPadTransport",
+            dependencies: ["CLibWebSockets", "CMindPadShims", "MindPadHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "MindPadServer",
             dependencies: [
-                "CLibWebSockets", "CMindPadShims",
+                "MindPadHTTP", "MindPadTransport",
                 "MindPadJSON", "MindPadRules", "MindPadStorage", "MindPadRecognition",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -84,7 +96,8 @@ let package = Package(
         .testTarget(name: "MindPadStorageTests", dependencies: ["MindPadStorage", "MindPadTestSupport"]),
         .testTarget(
             name: "MindPadServerTests",
-            dependencies: ["MindPadServer", "MindPadStorage", "MindPadRules", "MindPadRecognition", "MindPadTestSupport"]
+            dependencies: ["MindPadServer", "MindPadHTTP", "MindPadTransport", "MindPadStorage", "MindPadRules",
+                           "MindPadRecognition", "MindPadTestSupport"]
         ),
     ]
 )

@@ -1,3 +1,5 @@
+import MindPadHTTP
+import MindPadTransport
 import Foundation
 import Logging
 import MindPadStorage
@@ -94,7 +96,7 @@ public struct Configuration: Sendable {
         host = environment["MINDPAD_HOST"].flatMap { $0.isEmpty ? nil : $0 }
         databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         adminToken = environment["MINDPAD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        if let v = environment["MINDPAD_TRUSTED_PROXIES"] { trustedProxies = try TrustedProxies(parsing: v) }
+        if let v = environment["MINDPAD_TRUSTED_PROXIES"] { trustedProxies = try Self.trustedProxies(v) }
         if let v = environment["MINDPAD_AUTH_FAILURE_LIMIT"] {
             guard let n = Int(v), (1...1_000_000).contains(n) else {
                 throw ConfigurationError("MINDPAD_AUTH_FAILURE_LIMIT must be 1…1000000, got \(v)")
@@ -135,6 +137,11 @@ public struct Configuration: Sendable {
         }
         realtime = try RealtimeOptions(environment: environment)
         if let v = environment["MINDPAD_EVENT_LOOP"] { eventLoop = try Self.eventLoop(v) }
+    }
+
+    /// `MINDPAD_TRUSTED_PROXIES`, its mistake a configuration error.
+    public static func trustedProxies(_ list: String) throws -> TrustedProxies {
+        do { return try TrustedProxies(parsing: list) } catch { throw ConfigurationError(error.description) }
     }
 
     /// An instance id as `instances.id` accepts it (migration 0012).

@@ -1,3 +1,5 @@
+import MindPadHTTP
+import MindPadTransport
 import Foundation
 import Logging
 import MindPadStorage

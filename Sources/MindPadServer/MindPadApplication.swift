@@ -1,3 +1,5 @@
+import MindPadHTTP
+import MindPadTransport
 import Dispatch
 import Foundation
 import Logging
@@ -76,7 +78,7 @@ public final class MindPadApplication: Sendable {
             host: config.host, port: config.port, webRoot: webRoot,
             maxMessageBytes: config.realtime.maxMessageBytes,
             maxConnections: max(1024, config.realtime.maxConnections + 256),
-            allowedOrigins: config.realtime.allowedOrigins, eventLoop: config.eventLoop))
+            allowedOrigins: config.realtime.allowedOrigins, eventLoop: config.eventLoop, clientPages: ["replay"]))
         let realtime = RealtimeHub(options: config.realtime, games: games, players: directory, results: results,
                                    recognition: recognition, transport: LWSRealtimeTransport(server: server), metrics: metrics)
         // A locked level is refused before it is raced (create_room, join_room).

@@ -1,3 +1,4 @@
+@testable import MindPadHTTP
 import Foundation
 import MindPadServer
 import Testing
@@ -70,6 +71,6 @@ import Testing
 
     @Test(arguments: ["10.0.0.0/33", "nonsense", "::1/129", "1.2.3.4/x"])
     func badEntriesAreRefused(entry: String) {
-        #expect(throws: ConfigurationError.self) { try TrustedProxies(parsing: "127.0.0.1, " + entry) }
+        #expect(throws: TrustedProxies.ParseError.self) { try TrustedProxies(parsing: "127.0.0.1, " + entry) }
     }
 }

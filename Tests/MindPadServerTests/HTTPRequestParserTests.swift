@@ -1,3 +1,4 @@
+@testable import MindPadHTTP
 @testable import MindPadServer
 import Testing
 

@@ -1,3 +1,4 @@
+@testable import MindPadHTTP
 import MindPadJSON
 import MindPadRules
 import Testing

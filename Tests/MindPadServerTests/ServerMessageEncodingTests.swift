@@ -1,3 +1,5 @@
+@testable import MindPadHTTP
+@testable import MindPadTransport
 import MindPadJSON
 @testable import MindPadRecognition
 @testable import MindPadRules

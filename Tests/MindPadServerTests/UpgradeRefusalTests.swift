@@ -1,3 +1,5 @@
+@testable import MindPadHTTP
+@testable import MindPadTransport
 import Foundation
 import MindPadTestSupport
 import Testing

@@ -1,3 +1,5 @@
+@testable import MindPadHTTP
+@testable import MindPadTransport
 import Dispatch
 import Foundation
 @testable import MindPadServer

@@ -1,3 +1,4 @@
+import MindPadHTTP
 import MindPadRules
 import MindPadStorage
 

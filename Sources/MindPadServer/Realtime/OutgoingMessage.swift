@@ -1,3 +1,5 @@
+import MindPadHTTP
+import MindPadTransport
 import MindPadJSON
 
 /// One server message, ready to send: encoded once, straight into the bytes

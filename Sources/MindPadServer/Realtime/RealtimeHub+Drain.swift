@@ -1,3 +1,4 @@
+import MindPadHTTP
 import MindPadRules
 
 /// Where a drain stands (docs/architecture.md, "Cluster": the drain).

@@ -1,3 +1,4 @@
+import MindPadHTTP
 import MindPadJSON
 import MindPadRecognition
 import MindPadRules

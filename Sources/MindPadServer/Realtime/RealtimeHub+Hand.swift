@@ -1,3 +1,4 @@
+import MindPadHTTP
 import MindPadRecognition
 import MindPadRules
 import MindPadStorage

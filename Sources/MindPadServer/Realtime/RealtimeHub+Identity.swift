@@ -1,3 +1,4 @@
+import MindPadHTTP
 import MindPadRules
 
 /// `identify`: a new name gets a token (once); a returning player proves the

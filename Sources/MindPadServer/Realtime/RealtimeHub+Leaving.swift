@@ -1,3 +1,4 @@
+import MindPadHTTP
 import MindPadRules
 
 /// A connection whose player left a room that has not said its last words

@@ -1,3 +1,4 @@
+import MindPadHTTP
 import Foundation
 import MindPadRules
 import MindPadStorage

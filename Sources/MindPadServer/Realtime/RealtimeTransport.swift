@@ -1,3 +1,5 @@
+import MindPadHTTP
+import MindPadTransport
 import MindPadRules
 
 /// What the realtime hub needs from the network, and nothing more: send,

@@ -1,3 +1,5 @@
+import MindPadHTTP
+import MindPadTransport
 import MindPadRecognition
 import MindPadRules
 

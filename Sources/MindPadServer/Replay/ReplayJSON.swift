@@ -1,3 +1,4 @@
+import MindPadHTTP
 import MindPadJSON
 import MindPadRules
 import MindPadStorage
@@ -10,12 +11,9 @@ enum ReplayJSON {
     /// `[A-Za-z0-9_-]{1,64}`: what a race id may look like in a path
     /// (`/api/races/{race}`, `/replay/<race>`). Ids made since migration
     /// 0010 are 12 of `[a-z0-9]`; older ones are `<room>-<round>`.
-    static func isRaceID(_ text: String) -> Bool {
-        let bytes = text.utf8
-        return (1...64).contains(bytes.count) && bytes.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
-        }
-    }
+    /// The same rule as a client page's id, so `/replay/<race>` and
+    /// `/api/races/{race}` take the same ids.
+    static func isRaceID(_ text: String) -> Bool { StaticFiles.isPageID(text) }
 
     /// The replay: the race's runs in its game's board order (score, then
     /// time, then who finished first; a game this server no longer hosts

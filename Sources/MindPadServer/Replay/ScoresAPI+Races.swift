@@ -1,3 +1,4 @@
+import MindPadHTTP
 import MindPadStorage
 
 /// Race replays (docs/openapi.yaml, "races"): every run of a race with its

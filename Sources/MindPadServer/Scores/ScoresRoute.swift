@@ -1,3 +1,4 @@
+import MindPadHTTP
 /// The resources of the HTTP API (docs/openapi.yaml): scores, fish, level
 /// progress, path-finder rounds, race replays, sign-in codes and weather, and the methods each takes. A path is matched on its decoded
 /// segments (`HTTPRequest.pathSegments`), never decoded again: a name

@@ -2,7 +2,7 @@ import Foundation
 
 /// How the body of a request is delimited, decided from its head alone
 /// (RFC 9112 §6.3), before a byte of it is read.
-enum HTTPBodyFraming: Equatable, Sendable {
+public enum HTTPBodyFraming: Equatable, Sendable {
     /// Neither `Content-Length` nor `Transfer-Encoding`: the body is empty,
     /// whatever the method.
     case none
@@ -12,7 +12,7 @@ enum HTTPBodyFraming: Equatable, Sendable {
     /// The framing of `head`, or the error to answer at once. Everything
     /// that makes the length ambiguous closes the connection after the
     /// answer: the next request's first byte could not be found.
-    static func of(_ head: HTTPRequestHead, maxBody: Int) throws(HTTPRequestError) -> HTTPBodyFraming {
+    public static func of(_ head: HTTPRequestHead, maxBody: Int) throws(HTTPRequestError) -> HTTPBodyFraming {
         let codings = head.listElements("transfer-encoding")
         let lengths = head.values("content-length")
         if !head.values("transfer-encoding").isEmpty {

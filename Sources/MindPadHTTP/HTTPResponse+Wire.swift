@@ -3,7 +3,7 @@ import Foundation
 extension HTTPResponse {
     /// Browser hardening sent with every answer (Mozilla Observatory's set,
     /// as libwebsockets' "security best practices" option sent it).
-    static let securityHeaders: [(String, String)] = [
+    public static let securityHeaders: [(String, String)] = [
         ("content-security-policy",
          "default-src 'none'; img-src 'self' data: ; script-src 'self'; font-src 'self'; style-src 'self'; "
             + "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none';form-action 'self';"),
@@ -17,7 +17,7 @@ extension HTTPResponse {
     /// would get (Content-Length included) and drops the body; `close` adds
     /// `Connection: close`, `keepAlive10` the `keep-alive` an HTTP/1.0
     /// client asked for.
-    func wireBytes(forHead: Bool, close: Bool, keepAlive10: Bool = false, date: String) -> [UInt8] {
+    public func wireBytes(forHead: Bool, close: Bool, keepAlive10: Bool = false, date: String) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
         head += "date: \(date)\r\n"
         let bodyAllowed = status >= 200 && status != 204 && status != 304
@@ -50,7 +50,7 @@ extension HTTPResponse {
             ? String(s.filter { $0 != "\r" && $0 != "\n" && $0 != "\0" }) : s
     }
 
-    static func reason(_ status: Int) -> String {
+    public static func reason(_ status: Int) -> String {
         switch status {
         case 100: "Continue"
         case 200: "OK"
@@ -82,11 +82,13 @@ extension HTTPResponse {
 
 /// The `Date` header's IMF-fixdate (RFC 9110 §5.6.7), formatted once a
 /// second. Service thread only.
-struct HTTPDate {
+public struct HTTPDate {
     private var second: time_t = 0
     private var text = ""
 
-    mutating func now() -> String {
+    public init() {}
+
+    public mutating func now() -> String {
         var t = time(nil)
         if t == second && !text.isEmpty { return text }
         second = t

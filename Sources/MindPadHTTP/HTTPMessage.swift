@@ -127,7 +127,7 @@ public struct HTTPResponse: Sendable {
 /// Answers one HTTP request, from any thread, exactly once. Later calls are
 /// ignored; a request whose client went away drops the answer quietly.
 public struct HTTPResponder: Sendable {
-    let deliver: @Sendable (HTTPResponse) -> Void
+    public let deliver: @Sendable (HTTPResponse) -> Void
 
     public init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) {
         self.deliver = deliver

@@ -1,3 +1,4 @@
+import MindPadHTTP
 import CMindPadShims
 
 /// One WebSocket message's bytes as `lws_write` takes them: `headroom`

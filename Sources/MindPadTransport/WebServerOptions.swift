@@ -1,3 +1,4 @@
+import MindPadHTTP
 /// Options for the libwebsockets server, with the defaults the game uses.
 public struct WebServerOptions: Sendable {
     /// Address to listen on; nil listens on every interface.
@@ -52,6 +53,9 @@ public struct WebServerOptions: Sendable {
     public var allowedOrigins: [String]
     /// The loop lws runs on (`MINDPAD_EVENT_LOOP`).
     public var eventLoop: EventLoopKind
+    /// The web client's own pages, `/<page>/<id>` answered with
+    /// `index.html` (the application's `replay`).
+    public var clientPages: Set<String>
 
     public init(host: String? = nil, port: Int = 8080, webRoot: String? = nil,
                 dynamicPrefixes: [String] = ["/healthz", "/api", "/metrics"],
@@ -61,7 +65,7 @@ public struct WebServerOptions: Sendable {
                 maxQueuedMessages: Int = 512, socketSendBuffer: Int = 64 * 1024, maxUnsentBytes: Int = 512 * 1024,
                 stallSeconds: UInt16 = 10, maxConnections: Int = 16_384,
                 pingAfterSeconds: UInt16 = 20, hangUpAfterSeconds: UInt16 = 45,
-                allowedOrigins: [String] = [], eventLoop: EventLoopKind = .standard) {
+                allowedOrigins: [String] = [], eventLoop: EventLoopKind = .standard, clientPages: Set<String> = []) {
         self.host = host
         self.port = port
         self.webRoot = webRoot
@@ -81,5 +85,6 @@ public struct WebServerOptions: Sendable {
         self.hangUpAfterSeconds = hangUpAfterSeconds
         self.allowedOrigins = allowedOrigins
         self.eventLoop = eventLoop
+        self.clientPages = clientPages
     }
 }

@@ -1,3 +1,4 @@
+import MindPadHTTP
 import CLibWebSockets
 import CMindPadShims
 import Dispatch
@@ -83,7 +84,7 @@ public final class WebServer: @unchecked Sendable {
     var pendingUpgrades: [(fd: Int32, bytes: [UInt8])] = []
     var webSocketVhost: OpaquePointer?
     var httpDate = HTTPDate()
-    lazy var staticFiles = StaticFiles(root: options.webRoot)
+    lazy var staticFiles = StaticFiles(root: options.webRoot, clientPages: options.clientPages)
     let pre = Int(CMindPadShims_lws_pre())
     private var cStrings: [UnsafeMutablePointer<CChar>] = []
 

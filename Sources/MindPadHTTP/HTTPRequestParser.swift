@@ -5,23 +5,25 @@
 /// After `.request`, the parser waits until `next request` is asked for
 /// (`startNextRequest()`), so a pipelined request is read only once the
 /// answer to the one before is on its way, in order.
-struct HTTPRequestParser: Sendable {
-    struct Limits: Sendable {
+public struct HTTPRequestParser: Sendable {
+    public struct Limits: Sendable {
         /// Request line; longer is 414.
-        var requestLine = 8 * 1024
+        public var requestLine = 8 * 1024
         /// Every header line together; more is 431.
-        var headerSection = 16 * 1024
-        var headerCount = 100
+        public var headerSection = 16 * 1024
+        public var headerCount = 100
         /// Body, however framed; more is 413.
-        var body = 64 * 1024
+        public var body = 64 * 1024
+
+        public init() {}
     }
 
-    struct Request: Sendable {
-        let head: HTTPRequestHead
-        let body: [UInt8]
+    public struct Request: Sendable {
+        public let head: HTTPRequestHead
+        public let body: [UInt8]
     }
 
-    enum Event: Sendable {
+    public enum Event: Sendable {
         /// Nothing complete yet; `isPartial` when part of a request arrived.
         case needMore
         /// The client asked to be told to send its body (`Expect: 100-continue`).
@@ -39,44 +41,44 @@ struct HTTPRequestParser: Sendable {
         case failed
     }
 
-    let limits: Limits
+    public let limits: Limits
     private var buffer: [UInt8] = []
     /// Where the current request's first byte is.
     private var start = 0
     private var state = State.head(lineStart: 0, lines: [])
     private var continueOwed = false
 
-    init(limits: Limits) {
+    public init(limits: Limits) {
         self.limits = limits
     }
 
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(contentsOf: bytes)
     }
 
-    mutating func append(_ bytes: some Sequence<UInt8>) {
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
         buffer.append(contentsOf: bytes)
     }
 
     /// Bytes received and not yet part of a delivered request.
-    var bufferedCount: Int { buffer.count - start }
+    public var bufferedCount: Int { buffer.count - start }
 
     /// Whether some of a request has arrived (for the read timeout).
-    var isPartial: Bool { bufferedCount > 0 }
+    public var isPartial: Bool { bufferedCount > 0 }
 
     /// The current request's bytes and everything after them, as received:
     /// what a WebSocket upgrade hands over to libwebsockets.
-    var bytesFromRequestStart: ArraySlice<UInt8> { buffer[start...] }
+    public var bytesFromRequestStart: ArraySlice<UInt8> { buffer[start...] }
 
     /// Forgets the delivered request and starts on the next one.
-    mutating func startNextRequest() {
+    public mutating func startNextRequest() {
         guard case .delivered(let end) = state else { return }
         buffer.removeSubrange(0..<end)
         start = 0
         state = .head(lineStart: 0, lines: [])
     }
 
-    mutating func next() -> Event {
+    public mutating func next() -> Event {
         do {
             return try advance()
         } catch {

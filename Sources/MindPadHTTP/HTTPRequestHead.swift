@@ -4,29 +4,29 @@ import Foundation
 /// §3, §5), checked strictly: a request whose head is malformed is refused
 /// with 400 rather than guessed at, because a guess is how one request gets
 /// read as two (request smuggling).
-struct HTTPRequestHead: Equatable, Sendable {
-    enum Version: Equatable, Sendable { case http10, http11 }
+public struct HTTPRequestHead: Equatable, Sendable {
+    public enum Version: Equatable, Sendable { case http10, http11 }
 
-    struct Field: Equatable, Sendable {
+    public struct Field: Equatable, Sendable {
         /// Lower-cased.
-        let name: String
-        let value: String
+        public let name: String
+        public let value: String
     }
 
-    var method: HTTPMethod
+    public var method: HTTPMethod
     /// The request-target as sent, still percent-encoded.
-    var target: String
-    var version: Version
-    var fields: [Field]
+    public var target: String
+    public var version: Version
+    public var fields: [Field]
 
     /// Every value of the field `name` (lower-case), in order.
-    func values(_ name: String) -> [String] {
+    public func values(_ name: String) -> [String] {
         fields.filter { $0.name == name }.map(\.value)
     }
 
     /// The comma-separated list elements of every `name` field, lower-cased
     /// and trimmed (RFC 9110 §5.6.1), empty elements dropped.
-    func listElements(_ name: String) -> [String] {
+    public func listElements(_ name: String) -> [String] {
         values(name).flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             .filter { !$0.isEmpty }
@@ -35,7 +35,7 @@ struct HTTPRequestHead: Equatable, Sendable {
     /// Whether the client lets the connection carry another request
     /// (RFC 9112 §9.3): HTTP/1.1 unless `Connection: close`, HTTP/1.0 only
     /// with `Connection: keep-alive`.
-    var keepAlive: Bool {
+    public var keepAlive: Bool {
         let options = listElements("connection")
         if options.contains("close") { return false }
         return version == .http11 || options.contains("keep-alive")
@@ -44,7 +44,7 @@ struct HTTPRequestHead: Equatable, Sendable {
     // MARK: Parsing
 
     /// Parses `method SP request-target SP HTTP-version`.
-    static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPRequestError)
+    public static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPRequestError)
         -> (HTTPMethod, String, Version) {
         let parts = line.split(separator: HTTPBytes.sp, omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
@@ -71,7 +71,7 @@ struct HTTPRequestHead: Equatable, Sendable {
     }
 
     /// Parses one `field-name: field-value` line (RFC 9112 §5).
-    static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> Field {
+    public static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> Field {
         if let first = line.first, first == HTTPBytes.sp || first == HTTPBytes.htab {
             throw .badRequest("obsolete_line_folding", "header lines may not be folded (RFC 9112 §5.2)")
         }

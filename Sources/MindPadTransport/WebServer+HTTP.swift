@@ -1,3 +1,4 @@
+import MindPadHTTP
 import CLibWebSockets
 import CMindPadShims
 import Foundation

@@ -1,3 +1,5 @@
+import MindPadHTTP
+import MindPadTransport
 import MindPadRules
 
 /// The realtime hub's transport over the libwebsockets server: sends and

@@ -34,17 +34,22 @@ public struct TrustedProxies: Sendable, Equatable {
 
     /// Parses `10.0.0.0/8, 127.0.0.1, ::1, fd00::/8`; throws on the first
     /// entry that is not an address or block.
-    public init(parsing list: String) throws {
+    /// An entry that is not an address or block.
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(parsing list: String) throws(ParseError) {
         var blocks: [Block] = []
         for raw in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !raw.isEmpty {
             let parts = raw.split(separator: "/", maxSplits: 1).map(String.init)
             guard let address = Self.bytes(of: parts[0]) else {
-                throw ConfigurationError("MINDPAD_TRUSTED_PROXIES: \(raw) is not an IP address or CIDR block")
+                throw ParseError(description: "MINDPAD_TRUSTED_PROXIES: \(raw) is not an IP address or CIDR block")
             }
             let bits = address.count * 8
             let prefix = parts.count == 2 ? Int(parts[1]) : bits
             guard let prefix, (0...bits).contains(prefix) else {
-                throw ConfigurationError("MINDPAD_TRUSTED_PROXIES: \(raw) has a prefix length outside 0…\(bits)")
+                throw ParseError(description: "MINDPAD_TRUSTED_PROXIES: \(raw) has a prefix length outside 0…\(bits)")
             }
             blocks.append(Block(address: address, prefixLength: prefix))
         }

@@ -1,3 +1,4 @@
+import MindPadHTTP
 import Foundation
 
 /// The opening handshake as RFC 6455 §4.2.1 requires it, checked before a

@@ -4,26 +4,35 @@ import Foundation
 /// ETag and a short revalidated cache (as the libwebsockets mount did).
 /// Nothing outside the folder is reachable: hidden names, `..` and symbolic
 /// links leading out are not found.
-struct StaticFiles: Sendable {
-    let root: String
+public struct StaticFiles: Sendable {
+    public let root: String
     /// Seconds a browser may reuse a file before asking again.
-    var maxAge = 60
+    public var maxAge = 60
 
-    init?(root: String?) {
+    public init?(root: String?, clientPages: Set<String> = []) {
         guard let root, let resolved = realpath(root, nil) else { return nil }
+        self.clientPages = clientPages
         self.root = String(cString: resolved)
         free(resolved)
     }
 
-    /// The client's own pages: `/<page>/<race id>` (a race's replay,
+    /// The client's own pages: `/<page>/<id>` (a race's replay,
     /// `/replay/k3v9q2m7x1cd`) is `index.html`, and the client routes on
     /// `location.pathname`. Any other path that is not a file stays 404.
-    var clientPages: Set<String> = ["replay"]
+    public var clientPages: Set<String> = []
+
+    /// What the id of a client page may look like: `[A-Za-z0-9_-]{1,64}`.
+    public static func isPageID(_ text: String) -> Bool {
+        let bytes = text.utf8
+        return (1...64).contains(bytes.count) && bytes.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
+        }
+    }
 
     /// The answer for `segments`, or nil when no such file or page exists.
-    func response(for request: HTTPRequest) -> HTTPResponse? {
+    public func response(for request: HTTPRequest) -> HTTPResponse? {
         let segments = request.pathSegments
-        let page = segments.count == 2 && clientPages.contains(segments[0]) && ReplayJSON.isRaceID(segments[1])
+        let page = segments.count == 2 && clientPages.contains(segments[0]) && Self.isPageID(segments[1])
         guard let (file, info) = resolve(segments) ?? (page ? resolve(["index.html"]) : nil) else { return nil }
         guard request.method == .get else { return .methodNotAllowed(allow: [.get]) }
         // The tag comes from the file's size and time, so a revalidation
@@ -53,7 +62,7 @@ struct StaticFiles: Sendable {
     }
 
     /// `If-None-Match`: `*` or a list of (possibly weak) tags (RFC 9110 §13.1.2).
-    static func matches(_ header: String, _ etag: String) -> Bool {
+    public static func matches(_ header: String, _ etag: String) -> Bool {
         header.split(separator: ",").contains { candidate in
             var tag = candidate.trimmingCharacters(in: .whitespaces)
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
@@ -61,7 +70,7 @@ struct StaticFiles: Sendable {
         }
     }
 
-    static func contentType(of path: String) -> String {
+    public static func contentType(of path: String) -> String {
         switch (path as NSString).pathExtension.lowercased() {
         case "html", "htm": "text/html; charset=utf-8"
         case "js", "mjs": "text/javascript; charset=utf-8"

@@ -1,3 +1,4 @@
+import MindPadHTTP
 import CLibWebSockets
 
 /// One TCP connection speaking HTTP/1.1, as the service thread tracks it:

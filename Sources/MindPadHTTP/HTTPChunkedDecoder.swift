@@ -1,7 +1,7 @@
 /// Reads a `Transfer-Encoding: chunked` body (RFC 9112 §7.1) as its bytes
 /// arrive: chunk sizes in hex, optional extensions (ignored), the data, and
 /// trailer fields (checked, then dropped: no route reads them).
-struct HTTPChunkedDecoder: Sendable {
+public struct HTTPChunkedDecoder: Sendable {
     private enum State: Sendable {
         case size
         case data(remaining: Int)
@@ -12,12 +12,12 @@ struct HTTPChunkedDecoder: Sendable {
 
     private var state = State.size
     private(set) var body: [UInt8] = []
-    let maxBody: Int
+    public let maxBody: Int
     /// Longest chunk-size line (with extensions) and all trailers together.
-    let maxLine: Int
-    let maxTrailers: Int
+    public let maxLine: Int
+    public let maxTrailers: Int
 
-    init(maxBody: Int, maxLine: Int = 1024, maxTrailers: Int = 4096) {
+    public init(maxBody: Int, maxLine: Int = 1024, maxTrailers: Int = 4096) {
         self.maxBody = maxBody
         self.maxLine = maxLine
         self.maxTrailers = maxTrailers
@@ -25,7 +25,7 @@ struct HTTPChunkedDecoder: Sendable {
 
     /// Consumes what it can of `buffer` from `position` (moved past what was
     /// used); true once the last chunk and the trailers are in.
-    mutating func consume(_ buffer: [UInt8], from position: inout Int) throws(HTTPRequestError) -> Bool {
+    public mutating func consume(_ buffer: [UInt8], from position: inout Int) throws(HTTPRequestError) -> Bool {
         while true {
             switch state {
             case .done:

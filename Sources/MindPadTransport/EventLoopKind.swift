@@ -1,3 +1,4 @@
+import MindPadHTTP
 import CMindPadShims
 
 /// The event loop the lws context runs on (`MINDPAD_EVENT_LOOP`): lws' own

@@ -6,21 +6,21 @@
 /// two hex digits, bytes that do not decode to UTF-8, and any control
 /// character once decoded (`%00`, `%0A`, `%0D`, `%7F`, U+0080–U+009F), in
 /// the path or the query.
-struct HTTPRequestTarget: Equatable, Sendable {
-    struct QueryItem: Equatable, Sendable {
-        let name: String
-        let value: String
+public struct HTTPRequestTarget: Equatable, Sendable {
+    public struct QueryItem: Equatable, Sendable {
+        public let name: String
+        public let value: String
     }
 
     /// Decoded path segments; empty ones (`//`) dropped, `.` and `..`
     /// (as sent, not encoded) resolved as RFC 3986 §5.2.4 says.
-    var segments: [String]
-    var queryItems: [QueryItem]
+    public var segments: [String]
+    public var queryItems: [QueryItem]
 
     /// The decoded path, `/` + segments joined by `/`.
-    var path: String { "/" + segments.joined(separator: "/") }
+    public var path: String { "/" + segments.joined(separator: "/") }
 
-    static func parse(_ target: String) throws(HTTPRequestError) -> HTTPRequestTarget {
+    public static func parse(_ target: String) throws(HTTPRequestError) -> HTTPRequestTarget {
         // `*` (OPTIONS *) never reaches here: the transport answers it first.
         guard target.hasPrefix("/") || target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://") else {
             throw invalid("bad_target", "the request target must be a path such as /api/games")
@@ -64,7 +64,7 @@ struct HTTPRequestTarget: Equatable, Sendable {
     }
 
     /// Percent-decodes once; `+` is a space in a query (form encoding).
-    static func decode(_ raw: ArraySlice<UInt8>, plusIsSpace: Bool) throws(HTTPRequestError) -> String {
+    public static func decode(_ raw: ArraySlice<UInt8>, plusIsSpace: Bool) throws(HTTPRequestError) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var i = raw.startIndex
