@@ -143,9 +143,7 @@ import Testing
         // Stored while the disk is held, and the recorder has heard so
         // (kept by the database, or, wrongly, no longer in flight).
         try waitFor("the result stored first") {
-            recorder.condition.lock()
-            defer { recorder.condition.unlock() }
-            return recorder.inFlight[r.resultID].map(\.progress.isKept) ?? true
+            recorder.state.withLock { $0.inFlight[r.resultID].map(\.progress.isKept) ?? true }
         }
         #expect(try rows() == "1")
         #expect(told.withLock { $0 }.isEmpty, "nothing told before the journal has it")

@@ -8,10 +8,8 @@ import Synchronization
 extension ResultRecorder {
     /// Asks the replay thread to try the journal now.
     public func requestReplay() {
-        condition.lock()
-        replayRequested = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.replayRequested = true }
+        replayWake.signal()
     }
 
     /// Blocks until the journal holds nothing and nothing is in flight, or
@@ -20,14 +18,10 @@ extension ResultRecorder {
     public func waitUntilSettled(timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            condition.lock()
-            let busy = !inFlight.isEmpty || !replayIdle
-            condition.unlock()
+            let busy = state.withLock { !$0.inFlight.isEmpty || !$0.replayIdle }
             if !busy && journal.pending().isEmpty { return true }
             requestReplay()
-            condition.lock()
-            _ = condition.wait(until: Date().addingTimeInterval(0.05))
-            condition.unlock()
+            Thread.sleep(forTimeInterval: 0.05)
         }
         return false
     }
@@ -35,24 +29,24 @@ extension ResultRecorder {
     func replayLoop() {
         var backoff: Double = 1
         while true {
-            condition.lock()
-            while !replayRequested && !stopping {
-                if !condition.wait(until: Date().addingTimeInterval(backoff)) { break }
+            // Until asked (or stopped), or `backoff` passed: then look anyway.
+            let until = DispatchTime.now() + backoff
+            while true {
+                let (asked, stop) = state.withLock { ($0.replayRequested, $0.stopping) }
+                if stop { return }
+                if asked || replayWake.wait(timeout: until) == .timedOut { break }
             }
-            if stopping {
-                condition.unlock()
-                return
+            let stop = state.withLock { s in
+                s.replayRequested = false
+                s.replayIdle = false
+                return s.stopping
             }
-            replayRequested = false
-            replayIdle = false
-            condition.unlock()
+            if stop { return }
 
             // Read the file first: a result in it was put in flight before
             // it was appended, so the in-flight set read next covers it.
             let inFile = journal.pending()
-            condition.lock()
-            let pending = inFile.filter { inFlight[$0.resultID] == nil }
-            condition.unlock()
+            let pending = state.withLock { s in inFile.filter { s.inFlight[$0.resultID] == nil } }
             var written = Set<String>()
             var blocked = false
             // A chunk at a time, each waited for: a long journal neither
@@ -84,10 +78,7 @@ extension ResultRecorder {
                 ])
             }
             backoff = blocked ? min(backoff * 2, 30) : 1
-            condition.lock()
-            replayIdle = true
-            condition.broadcast()
-            condition.unlock()
+            state.withLock { $0.replayIdle = true }
         }
     }
 
@@ -107,10 +98,7 @@ extension ResultRecorder {
         }
         let deadline = ContinuousClock.now + .seconds(30)
         while done.wait(timeout: .now() + 0.1) == .timedOut {
-            condition.lock()
-            let stop = stopping
-            condition.unlock()
-            if stop || ContinuousClock.now >= deadline { break }
+            if state.withLock({ $0.stopping }) || ContinuousClock.now >= deadline { break }
         }
         return outcomes.withLock { $0 }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MindPadRules
 import MindPadStorage
+import Synchronization
 
 /// The `ResultSink` on PostgreSQL, which never loses an accepted result,
 /// whatever the database does (up, down, slow, frozen, locked) and whenever
@@ -29,7 +30,7 @@ import MindPadStorage
 ///
 /// Each result's steps are a `ResultProgress` state machine; this class
 /// carries out its actions.
-public final class ResultRecorder: ResultSink, @unchecked Sendable {
+public final class ResultRecorder: ResultSink, Sendable {
     struct Tracked {
         var progress = ResultProgress()
         let record: GameResultRecord
@@ -49,14 +50,21 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
     public let acknowledgeWithin: Duration
     let rejectedURL: URL
     let logger: Logger
-    let condition = NSCondition()
-    // Guarded by `condition`.
-    /// Results handed over and not yet through their database write.
-    var inFlight: [String: Tracked] = [:]
-    var replayRequested = true
-    var stopping = false
-    var replayIdle = true
+    struct State {
+        /// Results handed over and not yet through their database write.
+        var inFlight: [String: Tracked] = [:]
+        var replayRequested = true
+        var stopping = false
+        var replayIdle = true
+    }
+    let state = Mutex(State())
+    /// Wakes the replay thread: a replay asked for, or the stop. It looks
+    /// at `state` when woken, so a signal too many costs one look.
+    let replayWake = DispatchSemaphore(value: 0)
     let replayThreadDone = DispatchSemaphore(value: 0)
+    /// How often `flush` and `waitUntilSettled` look again (they run at
+    /// shutdown and in tests).
+    static let settleLook: Duration = .milliseconds(5)
 
     let metrics: ServerMetrics
 
@@ -100,9 +108,8 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
     public func record(_ result: GameResultRecord, durable: @escaping @Sendable () -> Void,
                        completion: @escaping @Sendable (ResultDelivery) -> Void) {
         let id = result.resultID
-        condition.lock()
-        inFlight[id] = Tracked(record: result, handedOver: .now, durable: durable, completion: completion)
-        condition.unlock()
+        let tracked = Tracked(record: result, handedOver: .now, durable: durable, completion: completion)
+        state.withLock { $0.inFlight[id] = tracked }
         DispatchQueue.global().asyncAfter(deadline: .now() + acknowledgeWithin / .seconds(1)) {
             [self] in handle(id, .deadline)
         }
@@ -119,19 +126,13 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
     /// Feeds `event` to the result's state machine and carries out what it
     /// says, outside the lock.
     private func handle(_ id: String, _ event: ResultProgress.Event, error: PostgresError? = nil) {
-        condition.lock()
-        guard var tracked = inFlight[id] else {
-            condition.unlock()
-            return
+        let handled: (Tracked, [ResultProgress.Action])? = state.withLock { s in
+            guard var tracked = s.inFlight[id] else { return nil }
+            let actions = tracked.progress.handle(event)
+            s.inFlight[id] = actions.contains(.forget) ? nil : tracked
+            return (tracked, actions)
         }
-        let actions = tracked.progress.handle(event)
-        if actions.contains(.forget) {
-            inFlight[id] = nil
-            condition.broadcast()
-        } else {
-            inFlight[id] = tracked
-        }
-        condition.unlock()
+        guard let (tracked, actions) = handled else { return }
         for action in actions {
             switch action {
             case .writeToDatabase: writeToDatabase(tracked)
@@ -165,11 +166,10 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
     /// next start. Returns whether nothing is left in flight.
     @discardableResult
     public func flush(timeout: Duration) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout / .seconds(1))
-        condition.lock()
-        defer { condition.unlock() }
-        while !inFlight.isEmpty {
-            if !condition.wait(until: deadline) { return inFlight.isEmpty }
+        let deadline = ContinuousClock.now + timeout
+        while !state.withLock({ $0.inFlight.isEmpty }) {
+            if ContinuousClock.now >= deadline { return false }
+            Thread.sleep(forTimeInterval: Self.settleLook / .seconds(1))
         }
         return true
     }
@@ -183,11 +183,11 @@ public final class ResultRecorder: ResultSink, @unchecked Sendable {
     /// the next start; those the journal refused are tried once more.
     /// Call after the database workers were given their chance to finish.
     public func shutdown() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        let unjournaled = inFlight.values.filter { !$0.progress.isKept }.map(\.record)
-        condition.unlock()
+        let unjournaled = state.withLock { s in
+            s.stopping = true
+            return s.inFlight.values.filter { !$0.progress.isKept }.map(\.record)
+        }
+        replayWake.signal()
         replayThreadDone.wait()
         journalWriter.shutdown()
         if !unjournaled.isEmpty {
