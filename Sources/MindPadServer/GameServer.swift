@@ -7,7 +7,7 @@ import MindPadStorage
 /// The application on top of the transport: routes HTTP requests and hands
 /// WebSocket traffic to the realtime hub. Its delegate methods run on the
 /// lws service thread.
-public final class GameServer: WebServerDelegate {
+public final class GameServer: WebServerDelegate, Sendable {
     let pool: DatabaseWorkerPool
     let logger: Logger
     let scores: ScoresAPI

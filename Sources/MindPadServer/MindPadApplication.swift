@@ -26,7 +26,7 @@ public final class MindPadApplication: Sendable {
     /// the drain's bound to take every journaled result.
     private let drainBegan = Mutex<ContinuousClock.Instant?>(nil)
 
-    private struct Parts: @unchecked Sendable {
+    private struct Parts: Sendable {
         let server: WebServer
         let realtime: RealtimeHub
         let pool: DatabaseWorkerPool
@@ -36,8 +36,9 @@ public final class MindPadApplication: Sendable {
         let app: GameServer
         let cluster: ClusterMembership?
         let drain: DrainControl?
-        var signals: [any DispatchSourceSignal] = []
     }
+    /// The signal handlers (`stopOnTerminationSignals`), cancelled by `wait`.
+    private let signals = Mutex<[any DispatchSourceSignal]>([])
 
     public init(configuration: Configuration, games: GameRegistry = .standard, logger: Logger = Logger(label: "mindpad")) {
         self.configuration = configuration
@@ -149,28 +150,29 @@ public final class MindPadApplication: Sendable {
     public func stopOnTerminationSignals() {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGUSR1, SIG_IGN)
-        let usr1 = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
-        usr1.setEventHandler { [weak self] in
-            guard let self else { return }
-            if self.drain() {
-                self.logger.notice("draining", metadata: ["signal": "SIGUSR1"])
-            } else {
-                self.logger.warning("SIGUSR1 ignored: only an instance of a cluster (MINDPAD_INSTANCE) drains")
+        for number in [SIGINT, SIGTERM] { signal(number, SIG_IGN) }
+        signals.withLock { signals in
+            let usr1 = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+            usr1.setEventHandler { [weak self] in
+                guard let self else { return }
+                if self.drain() {
+                    self.logger.notice("draining", metadata: ["signal": "SIGUSR1"])
+                } else {
+                    self.logger.warning("SIGUSR1 ignored: only an instance of a cluster (MINDPAD_INSTANCE) drains")
+                }
+            }
+            usr1.resume()
+            signals.append(usr1)
+            for number in [SIGINT, SIGTERM] {
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [weak self] in
+                    self?.logger.info("shutting down", metadata: ["signal": "\(number == SIGINT ? "SIGINT" : "SIGTERM")"])
+                    self?.stop()
+                }
+                source.resume()
+                signals.append(source)
             }
         }
-        usr1.resume()
-        parts.withLock { $0?.signals.append(usr1) }
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in
-                self?.logger.info("shutting down", metadata: ["signal": "\(number == SIGINT ? "SIGINT" : "SIGTERM")"])
-                self?.stop()
-            }
-            source.resume()
-            return source
-        }
-        parts.withLock { $0?.signals.append(contentsOf: sources) }
         // A signal sent before this line ends the process (or, for SIGUSR1,
         // is lost): tests that signal wait for it.
         logger.debug("handling signals", metadata: ["stop": "SIGINT,SIGTERM", "drain": "SIGUSR1"])
@@ -212,7 +214,10 @@ public final class MindPadApplication: Sendable {
         p.cluster?.stop()
         p.pool.shutdown(timeout: .seconds(1))
         p.results.shutdown()
-        p.signals.forEach { $0.cancel() }
+        signals.withLock { s in
+            s.forEach { $0.cancel() }
+            s.removeAll()
+        }
         withExtendedLifetime(p.app) {}
         parts.withLock { $0 = nil }
         let left = p.results.journal.pending()

@@ -5,6 +5,11 @@ import MindPadRules
 /// The realtime hub's transport over the libwebsockets server: sends and
 /// closes go to `WebServer`, timers to `ServiceTimers` (one lws `sul`), and
 /// the clock is the monotonic clock since this transport was made.
+///
+/// `@unchecked Sendable`, as the hub it serves: `timers` is made and used on
+/// the service thread only (`schedule` and `cancel` are called there); the
+/// rest is immutable, and `send`, `close` and `post` are `WebServer`'s
+/// thread-safe entry points.
 public final class LWSRealtimeTransport: RealtimeTransport, @unchecked Sendable {
     private let server: WebServer
     private let origin = ContinuousClock.now
