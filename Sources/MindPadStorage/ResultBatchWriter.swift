@@ -76,7 +76,8 @@ public final class ResultBatchWriter: Sendable {
     ///   - maxInFlight: batches written at once (on different workers).
     ///   - maxPending: results waiting beyond this fail at once with
     ///     `connectionFailed` ("queue full"), as the pool's own jobs do.
-    ///   - passMark: correct answers that pass a level (`ScoreStore.record`).
+    ///   - passMark: the pass mark of a result with a level and none of its
+    ///     own (`GameResultRecord.passMark`: journal lines from before it).
     ///   - boardsEvery: batches stored in a row before the boards are
     ///     brought up to date even though results are waiting.
     ///   - onBatch: told the size and statement time of each batch written.

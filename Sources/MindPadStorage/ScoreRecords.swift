@@ -16,6 +16,12 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     /// The level raced (games with levels, 1…20), nil otherwise. Storing a
     /// result with a level updates the player's `level_progress`.
     public var level: Int?
+    /// Correct answers that pass `level`: the game's own pass mark
+    /// (`GameInfo.passMark`), carried with the result so that storage never
+    /// assumes one game's ladder for another. Nil without a level, and in
+    /// journal lines written before it (`ScoreStore.defaultPassMark` then:
+    /// the kids' ladder, the only one there was).
+    public var passMark: Int?
     public var score: Int
     public var correct: Int
     public var answered: Int
@@ -46,7 +52,7 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     public static let legacyGame = "mindpad"
 
     public init(resultID: String = UUID().uuidString.lowercased(), playerID: Int64, game: String = legacyGame,
-                lowerScoreWins: Bool = false, mode: String, level: Int? = nil,
+                lowerScoreWins: Bool = false, mode: String, level: Int? = nil, passMark: Int? = nil,
                 score: Int, correct: Int, answered: Int, durationMs: Int,
                 roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64,
                 keypadAnswers: Int = 0, fishID: UUID? = nil, path: PathRoundRecord? = nil, answers: [AnswerRecord] = [],
@@ -57,6 +63,7 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
         self.lowerScoreWins = lowerScoreWins
         self.mode = mode
         self.level = level
+        self.passMark = passMark
         self.score = score
         self.correct = correct
         self.answered = answered
@@ -75,7 +82,7 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
 extension GameResultRecord {
     private enum CodingKeys: String, CodingKey {
         case resultID, playerID, game, lowerScoreWins, mode, score, correct, answered, durationMs, roomID, raceID, finishedAtMs
-        case keypadAnswers, fishID, level, path, answers, completed
+        case keypadAnswers, fishID, level, passMark, path, answers, completed
     }
 
     /// Journal lines written before games had names are MindPad results;
@@ -92,6 +99,7 @@ extension GameResultRecord {
         lowerScoreWins = try c.decodeIfPresent(Bool.self, forKey: .lowerScoreWins) ?? false
         mode = try c.decode(String.self, forKey: .mode)
         level = try c.decodeIfPresent(Int.self, forKey: .level)
+        passMark = try c.decodeIfPresent(Int.self, forKey: .passMark)
         score = try c.decode(Int.self, forKey: .score)
         correct = try c.decode(Int.self, forKey: .correct)
         answered = try c.decode(Int.self, forKey: .answered)

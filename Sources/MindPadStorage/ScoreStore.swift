@@ -52,9 +52,10 @@ public struct ScoreStore {
 
     // MARK: Results
 
-    /// The pass mark when the caller names none: the kids' ladder's 8 of 10.
-    /// The server passes the rules' own value (`KidsLevel.passMark`); this
-    /// layer does not see the rules.
+    /// The pass mark of a result with a level and none of its own (a journal
+    /// line written before results carried their game's): the kids'
+    /// ladder's 8 of 10, the only ladder there was. Every result the server
+    /// makes now carries its game's `passMark`.
     public static let defaultPassMark = 8
 
     /// Stores a result and improves the player's bests (all-time, the UTC day
@@ -92,7 +93,8 @@ public struct ScoreStore {
     ///
     /// A result with a level updates the player's `level_progress` row of
     /// that game and level in the same statement (best correct, the time of
-    /// the best, `passed_at` the first time `correct ≥ passMark`), but only
+    /// the best, `passed_at` the first time `correct ≥` the result's `passMark`, or
+    /// `passMark` here for a result without one), but only
     /// if the level was open to the player: level 1, a level whose level
     /// below was passed before the statement, or one whose level below is
     /// passed by an earlier result of the same batch (in order of finishing)
@@ -109,11 +111,11 @@ public struct ScoreStore {
     /// always the same and no value ever becomes SQL.
     public func storeResults(_ batch: [GameResultRecord], passMark: Int = defaultPassMark) throws -> [RecordOutcome] {
         guard !batch.isEmpty else { return [] }
-        let rows = try JSONEncoder().encode(batch.enumerated().map { BatchRow(index: $0.offset, $0.element) })
+        let rows = try JSONEncoder().encode(batch.enumerated().map { BatchRow(index: $0.offset, $0.element, passMark: passMark) })
         let answer = try connection.query("""
             WITH RECURSIVE input AS (
                 SELECT * FROM jsonb_to_recordset(\(String(decoding: rows, as: UTF8.self))::jsonb) AS t (
-                    i int, result_id uuid, player_id bigint, game text, rank_key int, mode text, score int,
+                    i int, result_id uuid, player_id bigint, game text, rank_key int, mode text, score int, pass_mark int,
                     correct int, answered int, duration_ms int, room_id text, race_id text, finished_ms bigint,
                     keypad_answers int, fish_id uuid, level int, boards boolean, completed boolean,
                     path_rows int, path_columns int, goal_row int, goal_column int, path_steps int, best_steps int,
@@ -154,7 +156,13 @@ public struct ScoreStore {
                          choice text)
                 ORDER BY ins.result_id, a.seq, input.i
             ), leveled AS (
-                SELECT result_id, player_id, game, level, correct, duration_ms, finished_at FROM ins WHERE level IS NOT NULL
+                -- With each result its game's pass mark (the same id twice
+                -- in one batch: the first, as the result itself).
+                SELECT DISTINCT ON (ins.result_id) ins.result_id, ins.player_id, ins.game, ins.level, ins.correct,
+                       ins.duration_ms, ins.finished_at, input.pass_mark
+                FROM ins JOIN input ON input.result_id = ins.result_id
+                WHERE ins.level IS NOT NULL
+                ORDER BY ins.result_id, input.i
             ), opened AS (
                 -- The new results of levels open to their player: level 1 or
                 -- the level below passed before this statement, then (the
@@ -167,12 +175,12 @@ public struct ScoreStore {
                 UNION
                 SELECT r.* FROM leveled r JOIN opened o
                   ON o.player_id = r.player_id AND o.game = r.game AND o.level = r.level - 1
-                 AND o.correct >= \(passMark)::int AND (o.finished_at, o.result_id) < (r.finished_at, r.result_id)
+                 AND o.correct >= o.pass_mark AND (o.finished_at, o.result_id) < (r.finished_at, r.result_id)
             ), level_best AS (
                 -- One row per player, game and level: its best result (more
                 -- correct, then faster), first pass and latest play.
                 SELECT DISTINCT ON (player_id, game, level) player_id, game, level, correct, duration_ms,
-                       min(finished_at) FILTER (WHERE correct >= \(passMark)::int) OVER w AS passed_at,
+                       min(finished_at) FILTER (WHERE correct >= pass_mark) OVER w AS passed_at,
                        max(finished_at) OVER w AS updated_at
                 FROM opened WINDOW w AS (PARTITION BY player_id, game, level)
                 ORDER BY player_id, game, level, correct DESC, duration_ms, finished_at
@@ -370,6 +378,9 @@ public struct ScoreStore {
         let keypad_answers: Int
         let fish_id: String?
         let level: Int?
+        /// The result's own pass mark, else the caller's (a journal line
+        /// from before results carried one); nil without a level.
+        let pass_mark: Int?
         /// Whether the result may improve bests (`entersBoards`).
         let boards: Bool
         let completed: Bool?
@@ -380,12 +391,13 @@ public struct ScoreStore {
         let path_route: String?
         let answers: [AnswerRow]
 
-        init(index: Int, _ r: GameResultRecord) {
+        init(index: Int, _ r: GameResultRecord, passMark: Int) {
             (i, result_id, player_id, game, rank_key, mode) = (index, r.resultID, r.playerID, r.game, r.rankKey, r.mode)
             (score, correct, answered, duration_ms) = (r.score, r.correct, r.answered, r.durationMs)
             (room_id, race_id, finished_ms) = (r.roomID, r.raceID, r.finishedAtMs)
             (keypad_answers, fish_id, level, boards) = (r.keypadAnswers, r.fishID?.uuidString.lowercased(), r.level, r.entersBoards)
             completed = r.completed
+            pass_mark = r.level == nil ? nil : (r.passMark ?? passMark)
             let p = r.path
             (path_rows, path_columns, goal_row, goal_column) = (p?.rows, p?.columns, p?.goalRow, p?.goalColumn)
             (path_steps, best_steps, path_tries) = (p?.steps, p?.bestSteps, p?.tries)

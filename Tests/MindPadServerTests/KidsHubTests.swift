@@ -55,6 +55,8 @@ import Testing
         let records = h.sink.records.withLock { $0 }
         #expect(records.count == 1)
         #expect(records.first?.game == "kids_counting" && records.first?.level == 2 && records.first?.score == 8)
+        // The game's own pass mark travels with the result (storage assumes none).
+        #expect(records.first?.passMark == KidsLevel.passMark)
         #expect(records.first?.mode == "normal" && records.first?.keypadAnswers == 0)
     }
 

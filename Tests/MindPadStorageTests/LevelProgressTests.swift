@@ -142,4 +142,33 @@ import Testing
         #expect(pending.first == leveled)
         #expect(try String(contentsOf: journal.url, encoding: .utf8).contains("\"level\":4"))
     }
+
+    /// Each game's ladder passes at its own mark, carried with the result
+    /// (issue 44): a game passed at 3 of 5 stored in one batch with a kids'
+    /// result of 7 (short of the kids' 8), and a journal line from before
+    /// results carried a mark, which passes at the kids' 8.
+    @Test func eachResultPassesItsLevelAtItsOwnGamesMark() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let store = ScoreStore(try db.connect())
+        let ann = try store.player("Ann")
+        let short = GameResultRecord(playerID: ann.id, game: "toy_ladder", mode: "normal", level: 1, passMark: 3, score: 3,
+                                     correct: 3, answered: 5, durationMs: 9_000, finishedAtMs: wednesdayNoonMs)
+        let secondOpened = GameResultRecord(playerID: ann.id, game: "toy_ladder", mode: "normal", level: 2, passMark: 3, score: 3,
+                                            correct: 3, answered: 5, durationMs: 9_000, finishedAtMs: wednesdayNoonMs + 1)
+        var seven = kids(ann, level: 1, correct: 7, at: wednesdayNoonMs + 2)
+        seven.passMark = 8
+        // Whatever the caller's fallback says, a result's own mark rules.
+        _ = try store.record([short, secondOpened, seven], passMark: 1)
+        #expect(try progress(store, ann, game: "toy_ladder").map(\.passedAtMs) == [wednesdayNoonMs, wednesdayNoonMs + 1])
+        #expect(try progress(store, ann) == [Progress(level: 1, bestCorrect: 7, bestMs: 40_000, passedAtMs: nil)])
+        // A journal line without a mark: the fallback (the kids' 8).
+        let old = try JSONDecoder().decode(GameResultRecord.self, from: Data("""
+            {"resultID":"\(UUID().uuidString.lowercased())","playerID":\(ann.id),"game":"kids_counting","mode":"normal","level":1,
+             "score":8,"correct":8,"answered":10,"durationMs":41000,"finishedAtMs":\(wednesdayNoonMs + 3)}
+            """.utf8))
+        #expect(old.passMark == nil)
+        _ = try store.record(old)
+        #expect(try progress(store, ann).first?.passedAtMs == wednesdayNoonMs + 3)
+    }
 }

@@ -65,7 +65,8 @@ extension RealtimeHub {
         let finishedAtMs = Int64(Date().timeIntervalSince1970 * 1000)
         let record = GameResultRecord(
             playerID: account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
-            mode: result.mode.rawValue, level: result.level, score: result.score, correct: result.correct, answered: result.answered,
+            mode: result.mode.rawValue, level: result.level, passMark: result.level == nil ? nil : game.passMark,
+            score: result.score, correct: result.correct, answered: result.answered,
             durationMs: Int(result.mode == .timeAttack ? result.scoreReachedAfter.milliseconds : result.duration.milliseconds),
             roomID: code, raceID: race,
             finishedAtMs: finishedAtMs, keypadAnswers: result.keypadAnswers, fishID: fish,

@@ -74,7 +74,7 @@ public final class ResultRecorder: ResultSink, Sendable {
     init(pool: DatabaseWorkerPool, dataDirectory: URL, metrics: ServerMetrics, acknowledgeWithin: Duration = .seconds(2),
          logger: Logger = Logger(label: "mindpad.results"), beforeJournalWrite: @escaping @Sendable () -> Void) throws {
         self.metrics = metrics
-        writer = ResultBatchWriter(pool: pool, passMark: KidsLevel.passMark, onBatch: { count, duration in
+        writer = ResultBatchWriter(pool: pool, onBatch: { count, duration in
             metrics.databaseQuery("record_results_batch", duration)
             metrics.resultBatchSize.record(Double(count))
         }, onBoards: { _, duration in
