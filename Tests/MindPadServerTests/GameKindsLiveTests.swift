@@ -29,6 +29,10 @@ import Testing
         #expect((levels.last?["name"] as? [String: String])?["en"] == "Fox")
         let mindpadEntry = try #require(catalogEntries.first { $0["id"] as? String == "mindpad" })
         #expect(mindpadEntry["levels"] == nil && mindpadEntry["pass_mark"] == nil)
+        // A client finds a game's module by its id, else by its group: the kids' nine are one group, the rest none.
+        let grouped = catalogEntries.filter { $0["group"] != nil }
+        #expect(grouped.count == 9 && grouped.allSatisfy { $0["group"] as? String == "kids" })
+        #expect(mindpadEntry["group"] == nil)
         // Only the Fish game's racers bring a fish.
         let fishGames = catalogEntries.filter { $0["plays_with_fish"] as? Bool == true }.compactMap { $0["id"] as? String }
         #expect(fishGames == ["addone"])

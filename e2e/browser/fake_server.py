@@ -64,6 +64,14 @@ MINDPAD = {"id": "mindpad", "names": {"en": "MindPad", "zh": "心算板"}, "mode
            "normal_length": 10, "answer_input": "drawn_digit", "board_order": "higher_first"}
 QUICK_PICK = {"id": "quick_pick", "names": {"en": "Quick Pick", "zh": "快选"}, "modes": ["normal", "time_attack"],
               "normal_length": 5, "answer_input": "choice", "board_order": "higher_first"}
+# Two of the real catalog's entries (GET /api/games): a kids' game finds its
+# client module by its `group`, never by the shape of its id.
+KIDS = [{"id": game, "names": {"en": name, "zh": name}, "modes": ["normal"], "normal_length": 10,
+         "answer_input": "choice_or_digit", "board_order": "higher_first", "group": "kids", "pass_mark": 8,
+         "levels": [{"level": 1, "name": {"en": "Ant", "zh": "蚂蚁"}}]}
+        for game, name in (("kids_counting", "Counting"), ("kids_positions", "Positions"))]
+ADDONE = {"id": "addone", "names": {"en": "Add-One", "zh": "加一"}, "modes": ["normal", "survival", "time_attack"],
+          "normal_length": 10, "answer_input": "drawn_number", "board_order": "higher_first", "plays_with_fish": True}
 QUICK_PICK_PROMPT = {"options": [3, 11, 7], "instruction": "Tap the largest"}
 SIGNS = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 

@@ -16,7 +16,7 @@ import conftest
 from conftest import (INJECTED, answer, assert_no_alert, draw_digit, el, join_ready, new_player, open_app, open_lobby,
                       review_rows, scene, snap, wait, wait_scene)
 from digits import strokes as digit_strokes
-from fake_server import FakeServer
+from fake_server import ADDONE, KIDS, MINDPAD, FakeServer
 from test_kids import axe_check
 from test_path_client import both_langs
 
@@ -30,7 +30,8 @@ RUN = [(2, "+", 3, 5), (4, "*", 2, 8), (9, "-", 3, 6), (1, "+", 6, 1), (8, "/", 
 
 @pytest.fixture
 def fake():
-    server = FakeServer(XSS, run=RUN)
+    # The games whose runs these tests look back on and replay, as the real server lists them.
+    server = FakeServer(XSS, run=RUN, games=(MINDPAD, ADDONE, *KIDS))
     old = conftest.BASE_URL
     conftest.BASE_URL = f"http://127.0.0.1:{server.port}"
     yield server

@@ -18,9 +18,9 @@ import { showRejected, showSignInError, startOnboarding } from "./scenes/onboard
 import { showJoinError, showRace } from "./scenes/race.js";
 import { showBest, showResults, showStandings } from "./scenes/results.js";
 import { leaveTank, tankActive, tankFish, tankOver, tankRefused } from "./scenes/fishtank.js";
-import { isKidsGame, kidsSaved, showKidsEnd, showKidsHello } from "./scenes/kids.js";
-import { showFishStart } from "./scenes/fishstart.js";
-import { showPathHome } from "./scenes/path.js";
+import { isKidsGame, kidsSaved, showKidsEnd } from "./scenes/kids.js";
+import { openHome } from "./homes.js";
+import { kindFor, learnCatalog } from "./kinds/index.js";
 import { forgetRun } from "./review/attempts.js";
 import { afterKidsFeedback } from "./kids/feedback.js";
 import { renderHandwriting } from "./scenes/handwriting.js";
@@ -96,6 +96,7 @@ function answeredOnce() {
 export async function loadCatalog() {
   try {
     const games = readCatalog(await api("/api/games"));
+    learnCatalog(games);
     flow.catalogFailed = false;
     dispatch({ type: "local/catalog", games });
   } catch (_) {
@@ -209,9 +210,9 @@ function openEntry() {
     const params = new URLSearchParams(location.search);
     params.delete("game");
     history.replaceState(null, "", location.pathname + (params.toString() ? `?${params}` : ""));
-    if (game === "kids" || isKidsGame(game)) { showKidsHello(); return; }
-    if (game === "addone") { showFishStart(); return; }
-    if (game === "path_finder") { showPathHome(); return; }
+    // A game with a home of its own (its kind's `home`: the kids' corner for
+    // the group or any of its games, Add-One's fish, the path finder's page).
+    if (openHome(kindFor(game).home)) return;
     if (menuGames(state.catalog || []).some((g) => g.id === game)) identity.game = game;
   }
   showMenu();

@@ -18,7 +18,8 @@ import { initFishStart, showFishStart } from "./scenes/fishstart.js";
 import { initFishSettings, relabelFishSettings, showFishSettings } from "./scenes/fishsettings.js";
 import { initFishPlayers, relabelFishPlayers, showFishPlayers } from "./scenes/fishplayers.js";
 import { initFishTank, openTank, quitTank, relabelTank, tankActive } from "./scenes/fishtank.js";
-import { initKids, isKidsGame, relabelKids, showKidsLevels } from "./scenes/kids.js";
+import { initKids, isKidsGame, relabelKids, showKidsHello, showKidsLevels } from "./scenes/kids.js";
+import { openHome, registerHome } from "./homes.js";
 import { initPath, relabelPath, showPathHome, showPathRounds } from "./scenes/path.js";
 import { initReplay, openReplay, relabelReplay, replayRace } from "./scenes/replay.js";
 import { initKidsFeedback } from "./kids/feedback.js";
@@ -26,8 +27,10 @@ import { initKidsFeedback } from "./kids/feedback.js";
 /** A replay's page (`/replay/<race>`, served as this page) watches a race and joins none. */
 const replay = replayRace(location.pathname);
 
-/** The pages a game's kind opens from the menu (kinds/*.js `home`). */
-const HOMES = { "fish-start": showFishStart, "path-home": showPathHome };
+// The pages a game's kind opens from (kinds/*.js `home`).
+registerHome("fish-start", showFishStart);
+registerHome("path-home", showPathHome);
+registerHome("kids-hello", () => showKidsHello());
 
 const ctx = {
   getState: app.getState,
@@ -42,7 +45,7 @@ const ctx = {
     else if (isKidsGame(race.game)) { app.leaveRoom(); showKidsLevels(race.game); }
     else app.leaveToMenu();
   },
-  openHome: (scene) => { if (HOMES[scene]) HOMES[scene](); },
+  openHome,
   showFishStart,
   showPathRounds,
   showFishSettings,

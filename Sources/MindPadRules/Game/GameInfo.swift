@@ -66,6 +66,8 @@ public struct GameInfo: Sendable, Hashable {
     public let levels: [LocalizedName]
     /// Correct answers that pass a level (`GameKind.passMark`).
     public let passMark: Int?
+    /// The family of games it belongs to (`GameKind.group`), if any.
+    public let group: String?
 
     /// Whether `level` is one of the game's levels.
     public func hasLevel(_ level: Int) -> Bool { levels.indices.contains(level - 1) }
@@ -90,6 +92,6 @@ extension GameKind {
     public var info: GameInfo {
         GameInfo(identifier: identifier, names: names, modes: modes, normalQuestionCount: normalQuestionCount,
                  answerInput: answerInput, boardOrder: boardOrder, playsWithFish: playsWithFish,
-                 levels: levels, passMark: passMark)
+                 levels: levels, passMark: passMark, group: group)
     }
 }

@@ -61,6 +61,12 @@ public protocol GameKind: Sendable {
     /// for a game without levels.
     var passMark: Int? { get }
 
+    /// A family of games that share one client module and home (the nine
+    /// kids' exercises: `kids`), so that a client finds a game's module
+    /// from the catalog rather than from its id; nil (the default) for a
+    /// game on its own. `[a-z][a-z0-9_]*`.
+    var group: String? { get }
+
     /// The `index`-th question (0-based) of a race played with `seed` in `mode`.
     func question(seed: UInt64, index: Int, mode: GameMode) -> Question
 
@@ -167,6 +173,8 @@ extension GameKind {
     public var levels: [LocalizedName] { [] }
 
     public var passMark: Int? { nil }
+
+    public var group: String? { nil }
 
     public func question(seed: UInt64, index: Int, mode: GameMode, level: Int?) -> Question {
         question(seed: seed, index: index, mode: mode)

@@ -35,6 +35,9 @@ public struct KidsGame: GameKind {
 
     public var passMark: Int? { KidsLevel.passMark }
 
+    /// One client module and one corner for the nine.
+    public var group: String? { "kids" }
+
     /// One digit written on the pad is that digit's option.
     public func answer(handwritten: HandwrittenAnswer) -> KidsAnswer? {
         guard handwritten.digits.count == 1, (0...9).contains(handwritten.digits[0]) else { return nil }

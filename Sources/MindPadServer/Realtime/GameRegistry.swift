@@ -46,6 +46,9 @@ public struct GameRegistry: Sendable {
                      && (info.levelCount.map { (1...20).contains($0) } ?? true)
                      && (info.passMark.map { (1...info.normalQuestionCount).contains($0) } ?? true),
                      "game \(info.identifier): levels 1…20 with a pass mark within a Normal race, or neither")
+        // A group is a name beside the games' ids: never one of them.
+        precondition(info.group.map { group in Self.isValidIdentifier(group) && !entries.contains { $0.info.identifier == group } } ?? true,
+                     "game \(info.identifier): a group must match [a-z][a-z0-9_]{0,31} and name no game")
         entries.append(Entry(info: info) { code, configuration, seed, now, hub in
             RoomOwner(code: code, race: RaceStateMachine(kind: kind, configuration: configuration, seed: seed, now: now), hub: hub)
         })

@@ -130,6 +130,8 @@ enum ScoresJSON {
             /// Games with levels only (absent otherwise).
             let levels: [Level]?
             let pass_mark: Int?
+            /// A family of games sharing one client module (`GameKind.group`; absent otherwise).
+            let group: String?
         }
 
         struct Level: Encodable {
@@ -144,7 +146,7 @@ enum ScoresJSON {
                 Entry(id: $0.identifier, names: $0.names, modes: $0.modes.map(\.rawValue), normal_length: $0.normalQuestionCount,
                       answer_input: $0.answerInput.rawValue, board_order: $0.boardOrder.rawValue, plays_with_fish: $0.playsWithFish,
                       levels: $0.levels.isEmpty ? nil : $0.levels.enumerated().map { Level(level: $0.offset + 1, name: $0.element) },
-                      pass_mark: $0.passMark)
+                      pass_mark: $0.passMark, group: $0.group)
             }
         }
     }

@@ -1,4 +1,4 @@
-// The kids' exercises (kids_*: counting, comparing, colours, positions,
+// The kids' exercises (the catalog's group "kids": counting, comparing, colours, positions,
 // odd one out and the four operations): a question in words (`ask`), an
 // SVG picture drawn from the prompt's structure (kids/picture.js), and big
 // options to tap whose answer is the option's `value`; a `drawable` prompt
@@ -64,6 +64,10 @@ function questionPicture(prompt, mark) {
 
 export default {
   id: "kids",
+  /** The kids' corner (scenes/kids.js): where a link to any of the nine leads. */
+  home: "kids-hello",
+  /** A link to one of these greets a child (pictures; a grown-up types the name). */
+  greetsChildren: true,
   input: "choice_or_digit",
   padLabel: "kids.pad",
 

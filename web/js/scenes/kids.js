@@ -10,6 +10,8 @@ import { fetchProgress, levelGames, levelName, levelRows, starsFor } from "../ki
 import { thingIcon } from "../kids/art.js";
 import { $, ask, copyText, currentScene, errorText, show, textEl, toast } from "../ui.js";
 import { answersOf, lastEndedRun, showReview } from "../review/review.js";
+import { kindFor } from "../kinds/index.js";
+import kidsKind from "../kinds/kids.js";
 
 let ctx = null;   // {getState, playSolo, send, showMenu, startRename, leaveRoom, token(name)}
 const view = {
@@ -26,7 +28,8 @@ const LOOKS = {
   kids_subtraction: ["fish", "swim"], kids_multiplication: ["rabbit", "hop"], kids_division: ["strawberry", "pulse"],
 };
 
-export const isKidsGame = (id) => typeof id === "string" && id.startsWith("kids_");
+/** Whether `id` is one of the nine (its module is the kids' one, by the catalog's group). */
+export const isKidsGame = (id) => typeof id === "string" && id !== kidsKind.id && kindFor(id) === kidsKind;
 
 function playerName() {
   const s = ctx.getState();

@@ -1,6 +1,7 @@
 // First visit and "change name": the name form.
 import { getLang, has, t } from "../i18n.js";
 import { gameName } from "../catalog.js";
+import { kindFor } from "../kinds/index.js";
 import { thingIcon } from "../kids/art.js";
 import { normalizeCode } from "../signin.js";
 import { $, show } from "../ui.js";
@@ -44,7 +45,7 @@ let said = null;   // {allowCancel, name, entry} of the screen shown, to say it 
 export function onboardingText(allowCancel, name, entry, catalog) {
   if (allowCancel) return { title: t("onboard.rename.title"), lead: t("onboard.rename.lead", { name }), kids: false };
   const id = entry && typeof entry.game === "string" ? entry.game : null;
-  const kids = id === "kids" || (!!id && id.startsWith("kids_"));
+  const kids = !!id && kindFor(id).greetsChildren === true;
   const known = (catalog || []).find((g) => g.id === id);
   const game = known ? gameName(known, getLang()) : null;
   const about = kids ? t("onboard.about.kids") : id && has(`onboard.about.${id}`) ? t(`onboard.about.${id}`) : null;
