@@ -84,4 +84,27 @@ import Testing
         #expect(((profile["highscores"] as? [String: Any])?["normal"] as? [String: Any])?["score"] as? Int ?? 0 > 0)
         #expect((profile["recent"] as? [[String: Any]])?.count == 1)
     }
+
+    /// A kind's own resource under `/api` is registered with it and nowhere
+    /// else (issue 44): answered, its methods checked (405 with Allow), the
+    /// player's name captured as sent; without the kind, 404.
+    @Test func aToyKindsOwnRouteIsServedBesideItAndNowhereElse() throws {
+        struct Echo: Encodable { let game: String; let name: String }
+        let echo = APIRoute(pattern: ["quick_pick", "{name}", "echo"], allowed: [.get]) { api, captured, _, responder in
+            responder.respond(.json(200, Echo(game: api.games.info("quick_pick")?.identifier ?? "", name: captured[0])))
+        }
+        let server = try InProcessServer(register: { $0.register(QuickPick(), routes: [echo]) })
+        defer { server.stop() }
+        let got = try TestHTTP.request(port: server.port, path: "/api/quick_pick/%E5%B0%8F%20Ann/echo")
+        #expect(got.status == 200)
+        #expect(try got.json() as? [String: String] == ["game": "quick_pick", "name": "小 Ann"])
+        let post = try TestHTTP.request(port: server.port, method: "POST", path: "/api/quick_pick/Ann/echo")
+        #expect(post.status == 405 && post.headers["allow"]?.contains("GET") == true)
+        #expect(try TestHTTP.request(port: server.port, path: "/api/quick_pick/Ann/other").status == 404)
+        // The path finder's route comes with the path finder.
+        #expect(GameRegistry.standard.routes.map(\.pattern) == [["players", "{name}", "path_rounds"]])
+        let plain = try InProcessServer(register: { $0.register(QuickPick()) })
+        defer { plain.stop() }
+        #expect(try TestHTTP.request(port: plain.port, path: "/api/quick_pick/Ann/echo").status == 404)
+    }
 }

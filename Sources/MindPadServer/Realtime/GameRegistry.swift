@@ -13,6 +13,8 @@ public struct GameRegistry: Sendable {
         let info: GameInfo
         let openRoom: @Sendable (_ code: String, _ configuration: RaceConfiguration, _ seed: UInt64,
                                  _ now: RaceInstant, _ hub: RealtimeHub) -> any GameRoom
+        /// The kind's own resources under `/api`.
+        let routes: [APIRoute]
     }
 
     private(set) var entries: [Entry] = []
@@ -31,12 +33,18 @@ public struct GameRegistry: Sendable {
         registry.register(MindPadArithmetic())
         registry.register(AddOne())
         for kids in KidsGame.all { registry.register(kids) }
-        registry.register(PathFinder())
+        registry.register(PathFinder(), routes: [.pathRounds])
         return registry
     }
 
     /// Adds a kind; a second kind with the same identifier is a programming error.
     public mutating func register<Kind: GameKind>(_ kind: Kind) {
+        register(kind, routes: [])
+    }
+
+    /// Adds a kind with resources of its own under `/api` (none may match
+    /// a path another kind's does).
+    mutating func register<Kind: GameKind>(_ kind: Kind, routes: [APIRoute]) {
         let info = kind.info
         precondition(entries.allSatisfy { $0.info.identifier != info.identifier }, "game \(info.identifier) registered twice")
         precondition(Self.isValidIdentifier(info.identifier), "game identifier \(info.identifier) must match [a-z][a-z0-9_]{0,31}")
@@ -49,10 +57,15 @@ public struct GameRegistry: Sendable {
         // A group is a name beside the games' ids: never one of them.
         precondition(info.group.map { group in Self.isValidIdentifier(group) && !entries.contains { $0.info.identifier == group } } ?? true,
                      "game \(info.identifier): a group must match [a-z][a-z0-9_]{0,31} and name no game")
-        entries.append(Entry(info: info) { code, configuration, seed, now, hub in
+        precondition(routes.allSatisfy { route in !self.routes.contains { $0.overlaps(route) } },
+                     "game \(info.identifier): a route that another kind's matches too")
+        entries.append(Entry(info: info, openRoom: { code, configuration, seed, now, hub in
             RoomOwner(code: code, race: RaceStateMachine(kind: kind, configuration: configuration, seed: seed, now: now), hub: hub)
-        })
+        }, routes: routes))
     }
+
+    /// Every kind's own resources under `/api`.
+    var routes: [APIRoute] { entries.flatMap(\.routes) }
 
     /// The catalog, in registration order.
     public var games: [GameInfo] { entries.map(\.info) }

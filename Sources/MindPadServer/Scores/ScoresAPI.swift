@@ -55,8 +55,9 @@ final class ScoresAPI: Sendable {
     /// Answers `/api/…` requests; false when the path is not one of ours.
     /// A method the resource lacks is 405 with `Allow`, whatever its body.
     func handle(_ request: HTTPRequest, _ responder: HTTPResponder) -> Bool {
-        guard request.pathSegments.first == "api", let route = ScoresRoute(request.pathSegments.dropFirst()) else {
-            return false
+        guard request.pathSegments.first == "api" else { return false }
+        guard let route = ScoresRoute(request.pathSegments.dropFirst()) else {
+            return handleKindRoute(request, responder)
         }
         guard route.allowed.contains(request.method) else {
             responder.respond(.methodNotAllowed(allow: route.allowed))
@@ -76,13 +77,28 @@ final class ScoresAPI: Sendable {
         case .weather: responder.respond(.json(200, WeatherJSON(weather.current())))
         case .levels(let name): listLevels(name: name, request, responder)
         case .levelsReset(let name): resetLevels(name: name, request, responder)
-        case .pathRounds(let name): pathRounds(name: name, request, responder)
         case .race(let id): race(id: id, request, responder)
         case .suspiciousRaces: suspiciousRaces(request, responder)
         case .signInCodes(let name): createSignInCode(name: name, request, responder)
         case .signIn: signIn(request, responder)
         }
         return true
+    }
+
+    /// A resource a game kind brought (`GameRegistry.routes`); false when
+    /// none is at this path.
+    private func handleKindRoute(_ request: HTTPRequest, _ responder: HTTPResponder) -> Bool {
+        let segments = request.pathSegments.dropFirst()
+        for route in games.routes {
+            guard let captured = route.captures(segments) else { continue }
+            guard route.allowed.contains(request.method) else {
+                responder.respond(.methodNotAllowed(allow: route.allowed))
+                return true
+            }
+            route.handle(self, captured, request, responder)
+            return true
+        }
+        return false
     }
 
     // MARK: Reading

@@ -1,6 +1,6 @@
 import MindPadHTTP
 /// The resources of the HTTP API (docs/openapi.yaml): scores, fish, level
-/// progress, path-finder rounds, race replays, sign-in codes and weather, and the methods each takes. A path is matched on its decoded
+/// progress, race replays, sign-in codes and weather, and the methods each takes. A path is matched on its decoded
 /// segments (`HTTPRequest.pathSegments`), never decoded again: a name
 /// arrives as it was sent.
 enum ScoresRoute: Equatable {
@@ -20,8 +20,6 @@ enum ScoresRoute: Equatable {
     case levels(name: String)
     /// A player resets their own level progress.
     case levelsReset(name: String)
-    /// A player's five most recent path-finder rounds, ranked.
-    case pathRounds(name: String)
     /// A race's runs and answers, for its replay (public).
     case race(id: String)
     /// The operator's list of races whose answers look suspicious.
@@ -42,7 +40,6 @@ enum ScoresRoute: Equatable {
             self = .ownReset(name: p[1])
         case let p where p.count == 3 && p[0] == "players" && p[2] == "fish": self = .fishList(name: p[1])
         case let p where p.count == 3 && p[0] == "players" && p[2] == "levels": self = .levels(name: p[1])
-        case let p where p.count == 3 && p[0] == "players" && p[2] == "path_rounds": self = .pathRounds(name: p[1])
         case let p where p.count == 4 && p[0] == "players" && p[2] == "levels" && p[3] == "reset":
             self = .levelsReset(name: p[1])
         case let p where p.count == 4 && p[0] == "players" && p[2] == "fish": self = .fish(name: p[1], id: p[3])
@@ -60,7 +57,7 @@ enum ScoresRoute: Equatable {
     /// What `Allow` lists for this resource; anything else is 405.
     var allowed: [HTTPMethod] {
         switch self {
-        case .games, .leaderboard, .profile, .fishKinds, .weather, .levels, .pathRounds, .race, .suspiciousRaces: [.get]
+        case .games, .leaderboard, .profile, .fishKinds, .weather, .levels, .race, .suspiciousRaces: [.get]
         case .players, .ownReset, .adminReset, .levelsReset, .signInCodes, .signIn: [.post]
         case .fishList: [.get, .post]
         case .fish: [.delete]
