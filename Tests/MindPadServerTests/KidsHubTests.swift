@@ -58,6 +58,9 @@ import Testing
         // The game's own pass mark travels with the result (storage assumes none).
         #expect(records.first?.passMark == KidsLevel.passMark)
         #expect(records.first?.mode == "normal" && records.first?.keypadAnswers == 0)
+        // Stored with the transport's wall clock (the hub reads no other), when it finished.
+        let finishedAt = try #require(records.first?.finishedAtMs)
+        #expect(finishedAt >= h.transport.wallClockOrigin && finishedAt <= h.transport.wallClockMs)
     }
 
     @Test func badLevelsAreRefusedAndTheDefaultIsLevelOne() throws {

@@ -21,6 +21,11 @@ public struct PlayerResult: Sendable, Hashable, Codable {
     /// From the race start to when the score last went up (zero if it never
     /// did): Time Attack's tie-break.
     public let scoreReachedAfter: RaceDuration
+
+    /// The time a result is stored and ranked with: when the score was
+    /// reached in Time Attack (its length is the same for everyone), else
+    /// the run's `duration`.
+    public var rankedDuration: RaceDuration { mode == .timeAttack ? scoreReachedAfter : duration }
     /// `true` if the run ended by the rules, `false` if the racer left.
     public let completed: Bool
     /// Position in the room's join order, the last tie-break.

@@ -1,5 +1,6 @@
 import MindPadHTTP
 import MindPadTransport
+import Foundation
 import MindPadRules
 
 /// The realtime hub's transport over the libwebsockets server: sends and
@@ -27,6 +28,8 @@ public final class LWSRealtimeTransport: RealtimeTransport, @unchecked Sendable 
     /// client sends every 50 ms, which then waited a whole interval more
     /// (stroke→guess p50 51 ms instead of 11 ms at 2,000 racers).
     public var now: RaceInstant { RaceInstant(milliseconds: Self.millisecondsRoundedUp(ContinuousClock.now - origin)) }
+
+    public var wallClockMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     public func send(_ message: WebSocketPayload, to connection: ConnectionID) {
         server.send(message, to: connection)

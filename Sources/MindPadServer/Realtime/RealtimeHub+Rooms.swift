@@ -62,12 +62,12 @@ extension RealtimeHub {
     func store(_ result: PlayerResult, account: Int64, fish: UUID?, game: GameInfo, room code: String,
                race: String, answers: [AnswerRecord],
                durable: @escaping () -> Void, saved: @escaping (OutgoingMessage) -> Void) {
-        let finishedAtMs = Int64(Date().timeIntervalSince1970 * 1000)
+        let finishedAtMs = transport.wallClockMs
         let record = GameResultRecord(
             playerID: account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
             mode: result.mode.rawValue, level: result.level, passMark: result.level == nil ? nil : game.passMark,
             score: result.score, correct: result.correct, answered: result.answered,
-            durationMs: Int(result.mode == .timeAttack ? result.scoreReachedAfter.milliseconds : result.duration.milliseconds),
+            durationMs: Int(result.rankedDuration.milliseconds),
             roomID: code, raceID: race,
             finishedAtMs: finishedAtMs, keypadAnswers: result.keypadAnswers, fishID: fish,
             path: Self.pathRecord(result, finishedAtMs: finishedAtMs), answers: answers, completed: result.completed)

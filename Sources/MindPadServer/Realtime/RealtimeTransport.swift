@@ -13,6 +13,9 @@ import MindPadRules
 public protocol RealtimeTransport: AnyObject, Sendable {
     /// The service thread's monotonic clock. Only differences mean anything.
     var now: RaceInstant { get }
+    /// The wall clock, milliseconds since 1970 UTC: when a result finished,
+    /// as stored. The hub reads no other clock.
+    var wallClockMs: Int64 { get }
     /// Queues a text message for a connection; unknown connections are
     /// ignored. The payload is shared, not copied: a room's fan-out queues
     /// one encoding for every member.

@@ -18,14 +18,12 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     private unowned let hub: RealtimeHub
     /// Members after the last event, to notice who left or timed out.
     private var members: Set<PlayerID> = []
-    /// Each member's `players` row, for storing their results; a joiner's
-    /// waits in `joining` until the rules let them in.
+    /// Each member's `players` row, for storing their results (taken from
+    /// their `join` event once the rules let them in).
     private var accounts: [PlayerID: Int64] = [:]
-    private var joining: [PlayerID: Int64] = [:]
     /// The fish each member brought (games that play with fish), stored
-    /// with their results; a joiner's waits in `joiningFish` like `joining`.
+    /// with their results; from their `join` event like `accounts`.
     private var fish: [PlayerID: UUID] = [:]
-    private var joiningFish: [PlayerID: UUID] = [:]
     private var tick: TimerToken?
     private var pendingProgress: RaceProgress?
     private var lastProgressAt: RaceInstant?
@@ -49,10 +47,19 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     private var raceID: String?
     /// This round's graded answers of each racer, until their run ends.
     private var answers = AnswerLog()
-    /// The answer being fed, as it came in: how, and its drawing.
-    private var submitting: (player: PlayerID, input: AnswerLog.Input, strokes: [[StrokePoint]]?, choice: TappedChoice?)?
-    /// Whether the answer being fed was graded right (nil: not graded).
-    private var graded: Bool?
+    /// What an event brings beside the rules' own payload, handed down
+    /// with it (never kept between events): who is joining with which
+    /// account and fish, or how an answer came in (its drawing, its tap).
+    struct Arrival {
+        var joiner: (id: PlayerID, account: Int64, fish: UUID?)?
+        var answer: (player: PlayerID, input: AnswerLog.Input, strokes: [[StrokePoint]]?, choice: TappedChoice?)?
+    }
+
+    /// What feeding an event did that its caller asks about: whether the
+    /// answer it carried was graded right (nil: not graded).
+    private struct Fed {
+        var graded: Bool?
+    }
     /// The last `spectating` sent (the leader's question as it stood), so
     /// spectators hear only of changes.
     private var spectated: OutgoingMessage?
@@ -88,10 +95,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
 
     func handle(_ event: RoomEvent, request: String?) {
         let raceEvent: RaceEvent<Kind>
+        var arrival = Arrival()
         switch event {
         case .join(let player, let withFish):
-            joining[player.id] = player.accountID
-            joiningFish[player.id] = withFish
+            arrival.joiner = (player.id, player.accountID, withFish)
             raceEvent = .join(player.id, name: player.name)
         case .leave(let id): raceEvent = .leave(id)
         case .disconnect(let id): raceEvent = .disconnect(id)
@@ -101,7 +108,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         case .rematch(let id, let seed): raceEvent = .rematch(by: id, seed: seed)
         case .tick: raceEvent = .tick
         }
-        feed(raceEvent, at: hub.transport.now, request: request)
+        feed(raceEvent, at: hub.transport.now, request: request, arrival: arrival)
     }
 
     func refusal(ofAnswerBy player: PlayerID, to question: QuestionID) -> RaceError? {
@@ -115,8 +122,6 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     @discardableResult
     func submit(_ submitted: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant,
                 request: String) -> Bool? {
-        graded = nil
-        defer { submitting = nil }
         switch submitted {
         case .handwriting(let reading, let confidence, let strokes, let choice):
             guard let answer = race.kind.answer(handwritten: reading) else {
@@ -126,8 +131,8 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                     : "That reads as \(read), which cannot be an answer here; write it again.", request: request)), to: player)
                 return nil
             }
-            submitting = (player, .drawn, strokes, choice)
-            feed(.answer(player, question: question, answer, confidence: confidence), at: receivedAt, request: request)
+            return feed(.answer(player, question: question, answer, confidence: confidence), at: receivedAt, request: request,
+                        arrival: Arrival(answer: (player, .drawn, strokes, choice))).graded
         case .wire(let json, let keypad):
             let answer: Kind.Answer
             do {
@@ -136,37 +141,39 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                 say(ServerMessage.error(ProtocolError(.badAnswer, "\"answer\" is not an answer to this game: \(Self.reason(error))", request: request)), to: player)
                 return nil
             }
-            submitting = (player, keypad ? .keypad : .tap, nil, nil)
-            feed(.answer(player, question: question, answer, keypad: keypad), at: receivedAt, request: request)
+            return feed(.answer(player, question: question, answer, keypad: keypad), at: receivedAt, request: request,
+                        arrival: Arrival(answer: (player, keypad ? .keypad : .tap, nil, nil))).graded
         }
-        return graded
     }
 
     /// One entry of the run's answer log, with how it came in (and its
-    /// drawing) when it is the answer being fed.
-    private func log(_ o: AnswerOutcome<Kind>, answer: JSON, expected: JSON?) {
-        let how = submitting?.player == o.player ? submitting : nil
-        if how != nil { graded = o.isCorrect }
+    /// drawing) when it is the answer `arrival` brought.
+    private func log(_ o: AnswerOutcome<Kind>, answer: JSON, expected: JSON?, arrival: Arrival, fed: inout Fed) {
+        let how = arrival.answer?.player == o.player ? arrival.answer : nil
+        if how != nil { fed.graded = o.isCorrect }
         answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
                     correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
                     confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,
                     strokes: how?.strokes, choice: how?.choice)
     }
 
-    private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?) {
+    @discardableResult
+    private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?, arrival: Arrival = Arrival()) -> Fed {
         let effects = race.handle(event, at: now)
+        var fed = Fed()
         let clockNow = hub.transport.now
         resyncing = Set(effects.compactMap { effect in
             if case .resync(let id, _, _, _) = effect { return id }
             return nil
         })
-        for effect in effects { carryOut(effect, now: clockNow, request: request) }
+        for effect in effects { carryOut(effect, now: clockNow, request: request, arrival: arrival, fed: &fed) }
         resyncing = []
-        syncMembers()
+        syncMembers(joiner: arrival.joiner)
         tellSpectators()
+        return fed
     }
 
-    private func carryOut(_ effect: RaceEffect<Kind>, now: RaceInstant, request: String?) {
+    private func carryOut(_ effect: RaceEffect<Kind>, now: RaceInstant, request: String?, arrival: Arrival, fed: inout Fed) {
         switch effect {
         case .roomUpdated(let snapshot):
             // A member who joins or comes back gets `room` instead, first.
@@ -204,10 +211,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                                      confidence: o.confidence, correct: o.isCorrect, points: o.points,
                                      score: o.score, runOver: o.finishedRun, retry: o.retry), to: o.player)
             // The run's answer log (not the path finder's moves).
-            if o.isReviewable { log(o, answer: answer, expected: expected) }
+            if o.isReviewable { log(o, answer: answer, expected: expected, arrival: arrival, fed: &fed) }
             tellFish(o)
         case .answerLogged(let o):
-            log(o, answer: encode(o.answer), expected: encode(o.correctAnswer))
+            log(o, answer: encode(o.answer), expected: encode(o.correctAnswer), arrival: arrival, fed: &fed)
         case .progress(let progress):
             pendingProgress = progress
             flushProgress(force: false)
@@ -342,7 +349,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         say(message, to: spectators)
     }
 
-    private func syncMembers() {
+    private func syncMembers(joiner: (id: PlayerID, account: Int64, fish: UUID?)?) {
         let now = Set(race.snapshot.members.map(\.id))
         for gone in members.subtracting(now) {
             accounts[gone] = nil
@@ -351,12 +358,12 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             hub.memberLeft(gone, room: code)
         }
         for joined in now.subtracting(members) {
-            if let account = joining[joined] { accounts[joined] = account }
-            fish[joined] = joiningFish[joined]
+            if let joiner, joiner.id == joined {
+                accounts[joined] = joiner.account
+                fish[joined] = joiner.fish
+            }
             hub.memberJoined(joined, room: code)
         }
-        joining = [:]
-        joiningFish = [:]
         members = now
     }
 }

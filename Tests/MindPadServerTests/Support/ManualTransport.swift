@@ -13,6 +13,10 @@ import Synchronization
 /// posted jobs run when the test settles. No sockets, threads or sleeps.
 final class ManualTransport: RealtimeTransport, @unchecked Sendable {
     private(set) var now: RaceInstant = RaceInstant(milliseconds: 1_000)
+    /// The wall clock the hub stores results with: a fixed instant
+    /// (2026-12-02 12:00 UTC) that moves with `now`.
+    var wallClockOrigin: Int64 = 1_796_212_800_000
+    var wallClockMs: Int64 { wallClockOrigin + now.milliseconds - 1_000 }
     /// What was sent to each connection, with the clock's time.
     private(set) var sent: [ConnectionID: [(at: RaceInstant, text: String)]] = [:]
     /// The payloads themselves, to tell a shared encoding from a copy.
