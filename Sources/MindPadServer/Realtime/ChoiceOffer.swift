@@ -64,7 +64,7 @@ struct ChoiceOffer: Sendable {
             guard let text = answer.string, text.utf8.count == places.count,
                   text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
             digits = text.utf8.map { Int($0) - 0x30 }
-        } else if let d = RealtimeHub.typedDigit(answer) {
+        } else if let d = DrawnDigitInput.digit(answer) {
             digits = [d]
         } else {
             return nil

@@ -12,19 +12,10 @@ extension RealtimeHub {
             // A game answered by tap or move has no canvas: say so. Any other
             // mismatch is a batch for another question (an old one, late on
             // the wire), ignored without a reply.
-            guard let code = memberships[player.id], let room = rooms[code], !room.game.answerInput.isHandwriting else { return }
-            if room.game.answerInput == .choiceOrDigit {
-                // Only the racer's current question, whose answer is not one digit.
-                if room.refusal(ofAnswerBy: player.id, to: question) == nil {
-                    reply(session, ProtocolError(.answerNotDrawn, "This answer is not one digit: tap an option and send \"submit\" with its \"answer\".", request: "points"))
-                }
-            } else if room.game.answerInput == .move {
-                // The path finder takes a drawing only while the grid is guessed.
-                if room.refusal(ofAnswerBy: player.id, to: question) == nil {
-                    reply(session, ProtocolError(.answerNotDrawn, "Only the guess of the grid is written on the pad; move with \"submit\" and an \"answer\".", request: "points"))
-                }
-            } else {
-                reply(session, ProtocolError(.answerNotDrawn, "\(room.game.names.en) is not answered by drawing; send \"submit\" with an \"answer\".", request: "points"))
+            guard let code = memberships[player.id], let room = rooms[code] else { return }
+            let current = room.refusal(ofAnswerBy: player.id, to: question) == nil
+            if let message = room.game.answerInput.handler.notDrawn(game: room.game, current: current) {
+                reply(session, ProtocolError(.answerNotDrawn, message, request: "points"))
             }
             return
         }
@@ -138,37 +129,18 @@ extension RealtimeHub {
         guard !session.drawing.isBeingRead else {
             return reply(session, ProtocolError(.submitPending, "Your previous answer is still being read.", request: request))
         }
-        // A hidden digit may be typed (keyboard-only play, issue 19): one
-        // digit 0-9, as a number or a one-character string; counted as typed.
-        if input == .drawnDigit, let answer {
-            guard let digit = Self.typedDigit(answer) else {
-                return reply(session, ProtocolError(.badAnswer, "A typed \"answer\" is one digit 0-9, such as 7 or \"7\".", request: request))
+        // An answer typed or tapped where it could be written: the input
+        // says how it counts (its handler: Inputs/).
+        let handler = input.handler
+        if let answer {
+            switch handler.typed(answer) {
+            case .success(let submitted): room.submit(submitted, by: player.id, to: question, receivedAt: receivedAt)
+            case .failure(let refusal): reply(session, ProtocolError(.badAnswer, refusal.message, request: request))
             }
-            room.submit(.wire(.int(digit), keypad: true), by: player.id, to: question, receivedAt: receivedAt)
             return
         }
-        // A number may also be typed on the keypad: graded as typed, and counted.
-        if room.game.answerInput == .drawnNumber, let answer {
-            guard let typed = answer.string, DigitString.isValid(typed) else {
-                return reply(session, ProtocolError(.badAnswer, "A keypad \"answer\" is 1 to \(DigitString.maxCount) digits 0-9 in a string, such as \"3240\".", request: request))
-            }
-            room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
-            return
-        }
-        // A guess typed on the keypad where it could be written: counted.
-        if input == .move, let answer {
-            room.submit(.wire(answer, keypad: true), by: player.id, to: question, receivedAt: receivedAt)
-            return
-        }
-        // A tap on a drawable question: the option, whatever is drawn.
-        if input == .choiceOrDigit {
-            if let answer {
-                room.submit(.wire(answer, keypad: false), by: player.id, to: question, receivedAt: receivedAt)
-                return
-            }
-            guard session.drawing.pointCount > 0 else {
-                return reply(session, ProtocolError(.answerMissing, "Tap an option (\"answer\"), or write the digit before submitting.", request: request))
-            }
+        if let nothing = handler.nothingSubmitted, session.drawing.pointCount == 0 {
+            return reply(session, ProtocolError(.answerMissing, nothing, request: request))
         }
         guard session.drawing.question == question, session.drawing.pointCount > 0 else {
             return reply(session, ProtocolError(.emptyDrawing, "Write your answer before submitting.", request: request))
@@ -197,13 +169,6 @@ extension RealtimeHub {
                                     strokes: strokes, result: result)
             }
         }
-    }
-
-    /// A typed hidden digit: 7 or "7"; nil for anything else.
-    static func typedDigit(_ answer: JSON) -> Int? {
-        if let n = answer.integer, (0...9).contains(n) { return n }
-        if let s = answer.string, s.count == 1, let n = Int(s), (0...9).contains(n) { return n }
-        return nil
     }
 
     private func submissionRead(_ connection: ConnectionID, player: PlayerID, question: QuestionID, receivedAt: RaceInstant,
