@@ -91,20 +91,27 @@ function placeRobot(robotEl, robot, rows, columns) {
   robotEl.style.height = `${100 / rows}%`;
 }
 
-function buildBoard(rows, columns, goal) {
-  const board = document.createElement("span");
-  board.className = "path-board";
-  board.setAttribute("role", "group");
+/**
+ * The grid with the flag and the robot (the game's pictures). Playable: cells are buttons (a click
+ * moves, inputs/path.js). Read-only (`label`: the replay's): an image named for screen readers.
+ */
+function buildBoard(rows, columns, goal, label = null) {
+  const board = document.createElement(label ? "div" : "span");
+  board.className = label ? "path-board replay-board" : "path-board";
+  board.setAttribute("role", label ? "img" : "group");
+  if (label) board.setAttribute("aria-label", label);
   board.style.setProperty("--rows", String(rows));
   board.style.setProperty("--columns", String(columns));
-  board.dataset.rows = String(rows);
-  board.dataset.columns = String(columns);
-  board.dataset.goal = `${goal.row},${goal.column}`;
-  board.dataset.bumps = "0";
+  if (!label) {
+    board.dataset.rows = String(rows);
+    board.dataset.columns = String(columns);
+    board.dataset.goal = `${goal.row},${goal.column}`;
+    board.dataset.bumps = "0";
+  }
   for (let r = 1; r <= rows; r++) {
     for (let c = 1; c <= columns; c++) {
-      const b = document.createElement("button");
-      b.type = "button";
+      const b = document.createElement(label ? "span" : "button");
+      if (!label) b.type = "button";
       b.className = "path-cell";
       b.dataset.row = String(r);
       b.dataset.column = String(c);
@@ -125,8 +132,65 @@ function buildBoard(rows, columns, goal) {
   robot.alt = "";
   robot.draggable = false;
   robot.setAttribute("aria-hidden", "true");
+  if (label) {
+    robot.style.width = `${100 / columns}%`;
+    robot.style.height = `${100 / rows}%`;
+  }
   board.append(robot);
   return board;
+}
+
+/**
+ * A racer's round as the replay draws it (`racers[].path`, docs/openapi.yaml): the grid, the goal
+ * and the route, each step `{row, column, ms}` in order; null when there is none to draw.
+ */
+export function readRoute(p) {
+  const int = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+  if (!p || typeof p !== "object" || !int(p.rows, 1, 12) || !int(p.columns, 1, 12)) return null;
+  const goal = p.goal && int(p.goal.row, 1, p.rows) && int(p.goal.column, 1, p.columns) ? { row: p.goal.row, column: p.goal.column } : null;
+  if (!goal) return null;
+  const route = [];
+  for (const step of Array.isArray(p.route) ? p.route : []) {
+    if (!Array.isArray(step) || !int(step[0], 1, p.rows) || !int(step[1], 1, p.columns) || !Number.isFinite(step[2])) continue;
+    const ms = Math.max(step[2], route.length ? route[route.length - 1].ms : 0);
+    route.push({ row: step[0], column: step[1], ms });
+  }
+  return route.length ? { rows: p.rows, columns: p.columns, goal, best: Number.isInteger(p.best_steps) ? p.best_steps : null, route } : null;
+}
+
+/**
+ * A replay lane once its grid was guessed (issue 45): the grid, the flag, and the robot on the cell
+ * the route had reached at `pos`; the steps so far; at the flag, its verdict. `els`: the lane's
+ * {q, pic, score, verdict}; `fresh`: the lane showed something else before.
+ */
+function renderRoute(route, els, pos, name, fresh) {
+  const { rows, columns, goal, best } = route;
+  let at = 0;
+  route.route.forEach((s, j) => { if (s.ms <= pos) at = j; });
+  const here = route.route[at];
+  if (fresh) {
+    els.q.textContent = t("path.board", { rows, columns });
+    delete els.q.dataset.index;
+    els.pic.replaceChildren(buildBoard(rows, columns, goal, t("replay.routeOf", { name, rows, columns })));
+    els.verdict.className = "replay-verdict";
+  }
+  const board = els.pic.querySelector(".replay-board");
+  board.dataset.robot = `${here.row},${here.column}`;
+  board.dataset.step = String(at);
+  const robot = board.querySelector(".path-robot");
+  robot.style.left = `${((here.column - 1) / columns) * 100}%`;
+  robot.style.top = `${((here.row - 1) / rows) * 100}%`;
+  // The cells already walked, marked in the order they were reached.
+  for (const cell of board.querySelectorAll(".path-cell")) {
+    const walked = route.route.slice(0, at + 1).some((s) => s.row === Number(cell.dataset.row) && s.column === Number(cell.dataset.column));
+    cell.classList.toggle("walked", walked);
+  }
+  els.score.textContent = t("path.status", { steps: at, best: best ?? "?", left: Math.abs(goal.row - here.row) + Math.abs(goal.column - here.column) });
+  const done = here.row === goal.row && here.column === goal.column;
+  els.verdict.hidden = !done;
+  els.verdict.textContent = done ? `✓ ${t("path.reached")}` : "";
+  els.verdict.classList.toggle("ok", done);
+  els.verdict.dataset.correct = String(done);
 }
 
 function renderSteer(container, prompt) {
@@ -193,6 +257,18 @@ export default {
   gradedText(g, prompt) {
     if (g.retry) return guessMistake(g.answer, prompt && prompt.cells, ((prompt && prompt.tries) || 0) + 1);
     return g.correct ? { key: "path.reached", params: {} } : null;
+  },
+
+  /** The replay's part of a racer beside their answers: their route (`racers[].path`), or null. */
+  readReplay: readRoute,
+  /** When the replay draws the route rather than the answers: once the grid is shown. */
+  replayFrom: (route) => route.route[0].ms,
+  /** Where the replay's clock ends for this racer: the route's last step. */
+  replayEnd: (route) => route.route[route.route.length - 1].ms,
+  renderReplay: renderRoute,
+  /** A racer's result in the replay's list: the rank value of a round that reached the flag. */
+  replayResult(racer) {
+    return racer.extra && racer.completed ? t("path.rankShort", { v: fmtRank(racer.score / 1000) }) : t("path.unfinished");
   },
 
   /** A stored score as the player reads it: the rank value (contract: score = round(rank value × 1000)). */

@@ -57,35 +57,20 @@ export function timeline(answers) {
   return out;
 }
 
-/**
- * A path-finder racer's round as the replay draws it (`racers[].path`, docs/openapi.yaml): the grid,
- * the goal and the route, each step `{row, column, ms}` in order; null when there is none to draw.
- */
-export function readPath(p) {
-  const int = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
-  if (!p || typeof p !== "object" || !int(p.rows, 1, 12) || !int(p.columns, 1, 12)) return null;
-  const goal = p.goal && int(p.goal.row, 1, p.rows) && int(p.goal.column, 1, p.columns) ? { row: p.goal.row, column: p.goal.column } : null;
-  if (!goal) return null;
-  const route = [];
-  for (const step of Array.isArray(p.route) ? p.route : []) {
-    if (!Array.isArray(step) || !int(step[0], 1, p.rows) || !int(step[1], 1, p.columns) || !Number.isFinite(step[2])) continue;
-    const ms = Math.max(step[2], route.length ? route[route.length - 1].ms : 0);
-    route.push({ row: step[0], column: step[1], ms });
-  }
-  return { rows: p.rows, columns: p.columns, goal, best: Number.isInteger(p.best_steps) ? p.best_steps : null, route };
-}
-
 /** The API's answer checked: a race with racers (names as given, answers as listed). */
 function readRace(data) {
   if (!data || typeof data !== "object" || !Array.isArray(data.racers)) throw new Error("bad race");
+  const game = String(data.game ?? "mindpad");
+  const kind = kindFor(game);
   const racers = data.racers.filter((r) => r && typeof r === "object").map((r) => ({
     name: String(r.name ?? "?"),
     score: Number.isFinite(r.score) ? r.score : 0,
     completed: r.completed !== false,
     answers: Array.isArray(r.answers) ? r.answers.filter((a) => a && typeof a === "object") : [],
-    path: readPath(r.path),
+    // What the game's kind replays beside the answers (the path finder: the route), or null.
+    extra: kind.readReplay ? kind.readReplay(r.path) : null,
   }));
-  return { race: String(data.race ?? ""), game: String(data.game ?? "mindpad"), mode: String(data.mode ?? ""), racers };
+  return { race: String(data.race ?? ""), game, mode: String(data.mode ?? ""), racers };
 }
 
 export function initReplay(context) {
@@ -119,7 +104,7 @@ export async function openReplay(id) {
   }
   $("replay-mode").hidden = false;
   $("replay-mode").textContent = gameAndMode(ctx.getState().catalog, race.game, race.mode);
-  if (!race.racers.some((r) => r.answers.length || (r.path && r.path.route.length))) { say("replay.gone"); listRacers(); return; }
+  if (!race.racers.some((r) => r.answers.length || r.extra)) { say("replay.gone"); listRacers(); return; }
   say(null);
   fillPickers();
   $("replay-body").hidden = false;
@@ -141,12 +126,10 @@ function listRacers() {
   for (const r of race.racers) list.append(textEl("li", "", racerLabel(r)));
 }
 
-/** A racer and their result: points, or where less is better (the path finder) the rank value, never called points. */
+/** A racer and their result: points, or as the kind says it (the path finder: the rank value, never called points). */
 function racerLabel(r) {
-  if (race && kindFor(race.game).scoreText) {
-    return `${r.name} · ${r.path && r.completed ? t("path.rankShort", { v: kindFor(race.game).scoreText(r.score) }) : t("path.unfinished")}`;
-  }
-  return `${r.name} · ${t("replay.points", { n: r.score })}`;
+  const kind = race ? kindFor(race.game) : null;
+  return `${r.name} · ${kind && kind.replayResult ? kind.replayResult(r) : t("replay.points", { n: r.score })}`;
 }
 
 function fillPickers() {
@@ -185,12 +168,11 @@ function pick() {
     const verdict = textEl("p", "replay-verdict", "");
     lane.append(h, score, q, pic, verdict);
     box.append(lane);
-    const route = racer.path && racer.path.route.length ? racer.path : null;
-    return { racer, steps: timeline(racer.answers), route, els: { score, q, pic, verdict }, shown: null };
+    return { racer, steps: timeline(racer.answers), extra: racer.extra, els: { score, q, pic, verdict }, shown: null };
   });
   box.classList.toggle("two", lanes.length === 2);
   end = Math.max(1000, ...lanes.flatMap((l) => l.steps.map((s) => s.answered + HOLD_MS)),
-    ...lanes.filter((l) => l.route).map((l) => l.route.route[l.route.route.length - 1].ms + HOLD_MS));
+    ...lanes.filter((l) => l.extra).map((l) => kindFor(race.game).replayEnd(l.extra) + HOLD_MS));
   pos = Math.min(pos, end);
   render();
 }
@@ -236,8 +218,12 @@ function render() {
   $("replay-lanes").dataset.end = String(Math.round(end));
   const kind = kindFor(race.game);
   for (const lane of lanes) {
-    // The path finder once its grid is shown: the robot on the route.
-    if (lane.route && pos >= lane.route.route[0].ms) { renderRoute(lane); continue; }
+    // What the kind replays beside the answers, from when it says (the path finder's route).
+    if (lane.extra && pos >= kind.replayFrom(lane.extra)) {
+      kind.renderReplay(lane.extra, lane.els, pos, lane.racer.name, lane.shown !== "extra");
+      lane.shown = "extra";
+      continue;
+    }
     let i = -1;
     lane.steps.forEach((s, j) => { if (s.begin <= pos) i = j; });
     const points = lane.steps.filter((s) => s.answered <= pos).reduce((n, s) => n + (Number.isFinite(s.answer.points) ? s.answer.points : 0), 0);
@@ -284,75 +270,6 @@ function showStep(lane, i, kind) {
   verdict.textContent = `${a.correct ? "✓" : "✗"} ${t(v.key, v.params)}${note ? ` · ${note}` : ""}`;
   verdict.dataset.choice = note;
   verdict.className = `replay-verdict ${a.correct ? "ok" : "bad"}`;
-}
-
-/**
- * A path finder's lane once its grid was guessed (issue 45): the grid, the flag, and the robot on
- * the cell the route had reached at the replay's position; the steps so far; at the flag, its verdict.
- */
-function renderRoute(lane) {
-  const { rows, columns, goal, best, route } = lane.route;
-  let at = 0;
-  route.forEach((s, j) => { if (s.ms <= pos) at = j; });
-  const here = route[at];
-  if (lane.shown !== "route") {
-    lane.shown = "route";
-    lane.els.q.textContent = t("path.board", { rows, columns });
-    delete lane.els.q.dataset.index;
-    lane.els.pic.replaceChildren(routeBoard(rows, columns, goal, lane.racer.name));
-    lane.els.verdict.className = "replay-verdict";
-  }
-  const board = lane.els.pic.querySelector(".replay-board");
-  board.dataset.robot = `${here.row},${here.column}`;
-  board.dataset.step = String(at);
-  const robot = board.querySelector(".path-robot");
-  robot.style.left = `${((here.column - 1) / columns) * 100}%`;
-  robot.style.top = `${((here.row - 1) / rows) * 100}%`;
-  // The cells already walked, marked in the order they were reached.
-  for (const cell of board.querySelectorAll(".path-cell")) {
-    const walked = route.slice(0, at + 1).some((s) => s.row === Number(cell.dataset.row) && s.column === Number(cell.dataset.column));
-    cell.classList.toggle("walked", walked);
-  }
-  lane.els.score.textContent = t("path.status", { steps: at, best: best ?? "?", left: Math.abs(goal.row - here.row) + Math.abs(goal.column - here.column) });
-  const done = here.row === goal.row && here.column === goal.column;
-  lane.els.verdict.hidden = !done;
-  lane.els.verdict.textContent = done ? `✓ ${t("path.reached")}` : "";
-  lane.els.verdict.classList.toggle("ok", done);
-  lane.els.verdict.dataset.correct = String(done);
-}
-
-/** A small read-only grid with the flag and the robot (the game's pictures), named for screen readers. */
-function routeBoard(rows, columns, goal, name) {
-  const board = document.createElement("div");
-  board.className = "path-board replay-board";
-  board.setAttribute("role", "img");
-  board.setAttribute("aria-label", t("replay.routeOf", { name, rows, columns }));
-  board.style.setProperty("--rows", String(rows));
-  board.style.setProperty("--columns", String(columns));
-  for (let r = 1; r <= rows; r++) {
-    for (let c = 1; c <= columns; c++) {
-      const cell = document.createElement("span");
-      cell.className = "path-cell";
-      cell.dataset.row = String(r);
-      cell.dataset.column = String(c);
-      if (r === goal.row && c === goal.column) {
-        cell.classList.add("goal");
-        const img = document.createElement("img");
-        img.src = "/img/path/goal.svg";
-        img.alt = "";
-        cell.append(img);
-      }
-      board.append(cell);
-    }
-  }
-  const robot = document.createElement("img");
-  robot.className = "path-robot";
-  robot.src = "/img/path/robot.svg";
-  robot.alt = "";
-  robot.style.width = `${100 / columns}%`;
-  robot.style.height = `${100 / rows}%`;
-  board.append(robot);
-  return board;
 }
 
 /** Texts in the page's new language. */
