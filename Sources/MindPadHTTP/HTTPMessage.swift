@@ -59,6 +59,15 @@ public struct HTTPRequest: Sendable {
         self.peer = peer
     }
 
+    /// The request for a parsed `target` (path and query as the transport
+    /// decodes them): what routes see, with or without a socket.
+    public init(method: HTTPMethod, target: HTTPRequestTarget, headers: [String: String] = [:], body: [UInt8] = [],
+                peer: String = "", isHead: Bool = false) {
+        self.init(method: method, path: target.path, headers: headers, body: body, peer: peer, isHead: isHead)
+        pathSegments = target.segments
+        queryItems = target.queryItems.map { ($0.name, $0.value) }
+    }
+
     /// Query arguments by name; a repeated name keeps its first value.
     public var query: [String: String] {
         var result: [String: String] = [:]

@@ -42,6 +42,12 @@ public final class GameServer: WebServerDelegate, Sendable {
     }
 
     public func webServer(_ server: WebServer, handle request: HTTPRequest, responder answer: HTTPResponder) {
+        handle(request, responder: answer)
+    }
+
+    /// Answers one dynamic request (`/healthz`, `/metrics`, `/api/…`): the
+    /// routes, with no socket (the transport calls it; tests may too).
+    public func handle(_ request: HTTPRequest, responder answer: HTTPResponder) {
         // Every error answered over HTTP is counted, whichever route made it.
         let metrics = self.metrics
         let responder = HTTPResponder { response in

@@ -109,10 +109,8 @@ extension WebServer {
         for field in head.fields {
             headers[field.name] = headers[field.name].map { $0 + ", " + field.value } ?? field.value
         }
-        var request = HTTPRequest(method: exchange.isHead ? .get : head.method, path: target.path,
+        let request = HTTPRequest(method: exchange.isHead ? .get : head.method, target: target,
                                   headers: headers, body: parsed.body, peer: c.peer, isHead: exchange.isHead)
-        request.pathSegments = target.segments
-        request.queryItems = target.queryItems.map { ($0.name, $0.value) }
         let dynamic = options.dynamicPrefixes.contains { prefix in
             target.segments.starts(with: prefix.split(separator: "/").map(String.init))
         }
