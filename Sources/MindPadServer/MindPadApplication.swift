@@ -25,6 +25,10 @@ public final class MindPadApplication: Sendable {
     /// When the drain began (cluster mode): `wait` gives the database until
     /// the drain's bound to take every journaled result.
     private let drainBegan = Mutex<ContinuousClock.Instant?>(nil)
+    /// SIGINT or SIGTERM arrived: a drained instance waiting for the
+    /// database stops waiting (an operator's stop is not to be held up to
+    /// the drain's bound).
+    private let interrupted = Atomic<Bool>(false)
 
     private struct Parts: Sendable {
         let server: WebServer
@@ -167,6 +171,7 @@ public final class MindPadApplication: Sendable {
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler { [weak self] in
                     self?.logger.info("shutting down", metadata: ["signal": "\(number == SIGINT ? "SIGINT" : "SIGTERM")"])
+                    self?.interrupted.store(true, ordering: .releasing)
                     self?.stop()
                 }
                 source.resume()
@@ -208,7 +213,10 @@ public final class MindPadApplication: Sendable {
                     "until_s": "\(Int(((deadline - .now) / .seconds(1)).rounded()))",
                 ])
             }
-            p.results.waitUntilSettled(timeout: deadline - .now)
+            // A second at a time, so that SIGTERM or SIGINT ends the wait.
+            while ContinuousClock.now < deadline && !interrupted.load(ordering: .acquiring) {
+                if p.results.waitUntilSettled(timeout: min(.seconds(1), deadline - .now)) { break }
+            }
         }
         // Dead at once for the other instances: its rooms are room_lost.
         p.cluster?.stop()

@@ -83,4 +83,23 @@ import Testing
                 .query("SELECT count(*) AS n FROM game_results WHERE player_id = \(player)::bigint").value("n") == "1"
         }
     }
+
+    /// An operator's SIGTERM while a drained instance waits for the
+    /// database ends the wait at once: the same loud exit, not the bound.
+    @Test func sigtermEndsADrainsWaitForTheDatabase() throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.destroy() }
+        let (server, _, dataDir) = try finishedWhileAway(cluster, drainSeconds: 600) { try cluster.stop() }
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        kill(server.process.processIdentifier, SIGUSR1)
+        try server.waitForLine(containing: "waiting for the database to store the journaled results", timeout: .seconds(15))
+        let signalled = ContinuousClock.now
+        kill(server.process.processIdentifier, SIGTERM)
+        let exit = server.waitForExit(timeout: .seconds(30))
+        #expect(ContinuousClock.now - signalled < .seconds(10), "the wait went on after SIGTERM")
+        #expect(exit == DrainIncomplete.exitCode, "exit status \(String(describing: exit))\n\(server.output)")
+        #expect(server.output.contains("DRAIN INCOMPLETE"))
+        #expect(try ResultJournal(directory: dataDir).pending().count == 1)
+    }
 }
+
