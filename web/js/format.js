@@ -40,3 +40,11 @@ export function gameAndMode(games, game, mode, level = null) {
   if (!Number.isInteger(level)) return base;
   return `${base} · ${t("kids.levelN", { n: level, name: levelName(findGame(games, game), level, getLang()) })}`;
 }
+
+/** A rank value (`rank_value` of a board where lower is better), to three places exactly (the
+ * score's thousandths, score / 1000), so two entries that rank apart never show the same value
+ * and no half is rounded two ways. */
+export function fmtRank(v) {
+  if (typeof v !== "number" || !Number.isFinite(v)) return "—";
+  return v.toLocaleString(getLang() === "zh" ? "zh-CN" : "en", { maximumFractionDigits: 3 });
+}

@@ -6,8 +6,9 @@
 // "best_steps":5,"tries":1}`) and takes moves. The server is authoritative:
 // the robot is drawn where the latest `question` puts it, never where a
 // click hoped it would go. Moves are sent by inputs/path.js.
-import { getLang, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { textEl } from "../ui.js";
+import { fmtRank } from "../format.js";
 
 /** A 1-based cell, or null when `c` is not one. */
 export function cellOf(c) {
@@ -55,13 +56,6 @@ export function guessMistake(guess, cells, n) {
   if (product !== cells) return { key: "path.guess.product", params: { rows, columns, product, cells, n } };
   if (SIDES.includes(rows) && SIDES.includes(columns)) return { key: "path.guess.flipped", params: { rows, columns, cells, n } };
   return { key: "path.guess.sides", params: { rows, columns, cells, n } };
-}
-
-/** A rank value, lower is better: the score's thousandths exactly (score / 1000), so two
- * rounds that rank apart never show the same value and no half is rounded two ways. */
-export function fmtRank(v) {
-  if (typeof v !== "number" || !Number.isFinite(v)) return "—";
-  return v.toLocaleString(getLang() === "zh" ? "zh-CN" : "en", { maximumFractionDigits: 3 });
 }
 
 function cellLabel(row, column, robot, goal) {

@@ -2,9 +2,8 @@
 // the catalog (`?game=`), its modes as tabs.
 import { getLang, t } from "../i18n.js";
 import { findGame, gameName, modesOf } from "../catalog.js";
-import { fmtDuration, fmtTime, modeName } from "../format.js";
+import { fmtDuration, fmtRank, fmtTime, modeName } from "../format.js";
 import { kindFor } from "../kinds/index.js";
-import { fmtRank } from "../kinds/pathfinder.js";
 import { api } from "../net.js";
 import { $, currentScene, renderTabs, selectTab, show, textEl } from "../ui.js";
 

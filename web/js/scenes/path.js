@@ -4,8 +4,7 @@
 // (GET /api/players/{name}/path_rounds, ranked by the server with the
 // seed's formula, best first).
 import { t } from "../i18n.js";
-import { fmtTime } from "../format.js";
-import { fmtRank } from "../kinds/pathfinder.js";
+import { fmtRank, fmtTime } from "../format.js";
 import { api } from "../net.js";
 import { $, currentScene, show, textEl } from "../ui.js";
 

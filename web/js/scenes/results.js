@@ -1,8 +1,7 @@
 // After a run: Results (solo) and the final Standings (race), with Share.
 // A path finder's result carries `path` (steps, best steps, rank value).
 import { t } from "../i18n.js";
-import { fmtTime, gameAndMode, gameLabel, modeName } from "../format.js";
-import { fmtRank } from "../kinds/pathfinder.js";
+import { fmtRank, fmtTime, gameAndMode, gameLabel, modeName } from "../format.js";
 import { isHost } from "../state.js";
 import { $, copyText, show, textEl, toast } from "../ui.js";
 import { answersOf, lastEndedRun, showReview } from "../review/review.js";
