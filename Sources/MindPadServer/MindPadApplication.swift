@@ -234,7 +234,7 @@ public final class MindPadApplication: Sendable {
             let level: Logger.Level = drained == nil ? .warning : .critical
             logger.log(level: level, drained == nil
                        ? "stopped with results only in the journal; an instance started on this data directory writes them"
-                       : "DRAIN INCOMPLETE: the database did not take every result within the drain's bound; they are only in the journal", metadata: [
+                       : "DRAIN INCOMPLETE: the database did not take every result before the instance stopped (the drain's bound, or SIGTERM); they are only in the journal", metadata: [
                 "results": "\(left.count)", "journal": "\(p.results.journal.url.path)",
                 "result_ids": "\(left.prefix(20).map(\.resultID).joined(separator: ","))\(left.count > 20 ? ",…" : "")",
                 "remedy": "start an instance with the same MINDPAD_DATA_DIR once PostgreSQL is reachable",
