@@ -55,11 +55,6 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         var answer: (player: PlayerID, input: AnswerLog.Input, strokes: [[StrokePoint]]?, choice: TappedChoice?)?
     }
 
-    /// What feeding an event did that its caller asks about: whether the
-    /// answer it carried was graded right (nil: not graded).
-    private struct Fed {
-        var graded: Bool?
-    }
     /// The last `spectating` sent (the leader's question as it stood), so
     /// spectators hear only of changes.
     private var spectated: OutgoingMessage?
@@ -132,7 +127,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                 return nil
             }
             return feed(.answer(player, question: question, answer, confidence: confidence), at: receivedAt, request: request,
-                        arrival: Arrival(answer: (player, .drawn, strokes, choice))).graded
+                        arrival: Arrival(answer: (player, .drawn, strokes, choice)))
         case .wire(let json, let keypad):
             let answer: Kind.Answer
             do {
@@ -142,38 +137,40 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                 return nil
             }
             return feed(.answer(player, question: question, answer, keypad: keypad), at: receivedAt, request: request,
-                        arrival: Arrival(answer: (player, keypad ? .keypad : .tap, nil, nil))).graded
+                        arrival: Arrival(answer: (player, keypad ? .keypad : .tap, nil, nil)))
         }
     }
 
     /// One entry of the run's answer log, with how it came in (and its
     /// drawing) when it is the answer `arrival` brought.
-    private func log(_ o: AnswerOutcome<Kind>, answer: JSON, expected: JSON?, arrival: Arrival, fed: inout Fed) {
+    private func log(_ o: AnswerOutcome<Kind>, answer: JSON, expected: JSON?, arrival: Arrival, graded: inout Bool?) {
         let how = arrival.answer?.player == o.player ? arrival.answer : nil
-        if how != nil { fed.graded = o.isCorrect }
+        if how != nil { graded = o.isCorrect }
         answers.add(o.player, question: o.question, prompt: encode(o.prompt), answer: answer, expected: expected,
                     correct: o.isCorrect, points: o.points, input: how?.input ?? (o.keypad ? .keypad : .tap),
                     confidence: o.confidence, askedAfter: o.askedAfter, answeredAfter: o.answeredAfter,
                     strokes: how?.strokes, choice: how?.choice)
     }
 
+    /// Feeds `event` and carries out its effects; whether the answer
+    /// `arrival` brought was graded right (nil: not graded).
     @discardableResult
-    private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?, arrival: Arrival = Arrival()) -> Fed {
+    private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?, arrival: Arrival = Arrival()) -> Bool? {
         let effects = race.handle(event, at: now)
-        var fed = Fed()
+        var graded: Bool?
         let clockNow = hub.transport.now
         resyncing = Set(effects.compactMap { effect in
             if case .resync(let id, _, _, _) = effect { return id }
             return nil
         })
-        for effect in effects { carryOut(effect, now: clockNow, request: request, arrival: arrival, fed: &fed) }
+        for effect in effects { carryOut(effect, now: clockNow, request: request, arrival: arrival, graded: &graded) }
         resyncing = []
         syncMembers(joiner: arrival.joiner)
         tellSpectators()
-        return fed
+        return graded
     }
 
-    private func carryOut(_ effect: RaceEffect<Kind>, now: RaceInstant, request: String?, arrival: Arrival, fed: inout Fed) {
+    private func carryOut(_ effect: RaceEffect<Kind>, now: RaceInstant, request: String?, arrival: Arrival, graded: inout Bool?) {
         switch effect {
         case .roomUpdated(let snapshot):
             // A member who joins or comes back gets `room` instead, first.
@@ -211,10 +208,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
                                      confidence: o.confidence, correct: o.isCorrect, points: o.points,
                                      score: o.score, runOver: o.finishedRun, retry: o.retry), to: o.player)
             // The run's answer log (not the path finder's moves).
-            if o.isReviewable { log(o, answer: answer, expected: expected, arrival: arrival, fed: &fed) }
+            if o.isReviewable { log(o, answer: answer, expected: expected, arrival: arrival, graded: &graded) }
             tellFish(o)
         case .answerLogged(let o):
-            log(o, answer: encode(o.answer), expected: encode(o.correctAnswer), arrival: arrival, fed: &fed)
+            log(o, answer: encode(o.answer), expected: encode(o.correctAnswer), arrival: arrival, graded: &graded)
         case .progress(let progress):
             pendingProgress = progress
             flushProgress(force: false)
