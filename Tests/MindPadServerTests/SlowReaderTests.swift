@@ -51,13 +51,7 @@ final class HubOnlyDelegate: WebServerDelegate {
     }
 
     private func dropsTheSlowReader(server: WebServer, hub: RealtimeHub) throws {
-        let ann = try RealtimeClient(port: server.port, label: "ann")
-        let slow = try RealtimeClient(port: server.port, label: "slow", receiveBuffer: 4096)
-        try ann.identify("Ann")
-        try slow.identify("Slow")
-        let code = try ann.createRoom(mode: "normal")
-        try slow.join(code)
-        try ann.next("room_updated") { ($0["room"] as? [String: Any])?["members"].map { ($0 as! [Any]).count == 2 } == true }
+        let (ann, slow) = try Self.twoInARoom(server: server, receiveBuffer: 4096)
 
         // From now on "slow" reads nothing, while the server keeps sending
         // to it: first the kernel's buffers fill, then the outbox.
@@ -135,8 +129,9 @@ final class HubOnlyDelegate: WebServerDelegate {
     /// `every`. Returns how long after it stopped reading the room saw it
     /// disconnected, and how many bytes of those messages it could still
     /// read afterwards (what the kernels held for it).
-    static func stopReading(server: WebServer, hub: RealtimeHub, messageBytes: Int, every: Duration, receiveBuffer: Int?,
-                            within: Duration) throws -> (Duration, Int) {
+    /// Ann (player p1) and Slow (p2, with a receive buffer of `receiveBuffer`
+    /// bytes) in one room, Ann having seen Slow join.
+    static func twoInARoom(server: WebServer, receiveBuffer: Int?) throws -> (RealtimeClient, RealtimeClient) {
         let ann = try RealtimeClient(port: server.port, label: "ann")
         let slow = try RealtimeClient(port: server.port, label: "slow", receiveBuffer: receiveBuffer)
         try ann.identify("Ann")
@@ -144,6 +139,12 @@ final class HubOnlyDelegate: WebServerDelegate {
         let code = try ann.createRoom(mode: "normal")
         try slow.join(code)
         try ann.next("room_updated") { ($0["room"] as? [String: Any])?["members"].map { ($0 as! [Any]).count == 2 } == true }
+        return (ann, slow)
+    }
+
+    static func stopReading(server: WebServer, hub: RealtimeHub, messageBytes: Int, every: Duration, receiveBuffer: Int?,
+                            within: Duration) throws -> (Duration, Int) {
+        let (ann, slow) = try Self.twoInARoom(server: server, receiveBuffer: receiveBuffer)
 
         let slowConnection = Mutex<ConnectionID?>(nil)
         let gone = Atomic<Bool>(false)
