@@ -42,7 +42,7 @@ let package = Package(
         // Pure layers. MindPadJSON is the one JSON reader and writer (the
         // wire, the recognizer's input lines, the model header).
         .target(name: "MindPadJSON"),
-        .target(name: "MindPadRules"),
+        .target(name: "MindPadRules", dependencies: ["MindPadJSON"]),
         // Optimized in debug builds too: `make test` runs the debug build, and
         // its recognition tests and its server's live readings (in every e2e
         // suite) are arithmetic loops that -Onone makes many times slower.
@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "MindPadJSONTests", dependencies: ["MindPadJSON", "MindPadRules"]),
         .testTarget(name: "MindPadRulesTests", dependencies: ["MindPadRules", "MindPadJSON"]),
         .testTarget(name: "MindPadRecognitionTests", dependencies: ["MindPadRecognition", "MindPadJSON", "MindPadRules"]),
-        .target(name: "MindPadTestSupport", dependencies: ["MindPadStorage"], path: "Tests/MindPadTestSupport"),
+        .target(name: "MindPadTestSupport", dependencies: ["MindPadStorage", "MindPadRules", "MindPadJSON"], path: "Tests/MindPadTestSupport"),
         .testTarget(name: "MindPadStorageTests", dependencies: ["MindPadStorage", "MindPadTestSupport"]),
         .testTarget(
             name: "MindPadServerTests",

@@ -71,7 +71,8 @@ public final class MindPadApplication: Sendable {
             }.run()
         }
         let pool = DatabaseWorkerPool(connectionString: url, size: config.databasePoolSize)
-        let results = try ResultRecorder(pool: pool, dataDirectory: URL(fileURLWithPath: config.dataDirectory), metrics: metrics)
+        let results = try ResultRecorder(pool: pool, dataDirectory: URL(fileURLWithPath: config.dataDirectory), metrics: metrics,
+                                         games: games)
         let directory = PostgresPlayerDirectory(pool: pool)
         let retention = AnswerRetention(days: config.answerRetentionDays, pool: pool)
         let recognition = try RecognitionPool.bundled(threads: config.realtime.recognitionThreads, metrics: metrics)

@@ -38,8 +38,9 @@ public struct AnswerStore {
 
     /// Deletes the answers of results finished before `cutoff`, oldest
     /// first, one batch of at most `batch` rows per statement (and so per
-    /// transaction) until none is left, then the routes of those results'
-    /// path-finder rounds. Returns how many rows went (or lost their route).
+    /// transaction) until none is left, then those results' replay details
+    /// (a kind's part of the replay, such as the path finder's route).
+    /// Returns how many rows went (or lost their replay detail).
     @discardableResult
     public func deleteAnswers(finishedBefore cutoff: Date, batch: Int = deleteBatch) throws -> Int {
         let cutoffMs = Int64((cutoff.timeIntervalSince1970 * 1000).rounded(.down))
@@ -61,11 +62,10 @@ public struct AnswerStore {
             total += n
             if n < batch { break }
         }
-        // The path finder's routes are a replay's detail too (migration 0016).
+        // A kind's replay detail is a replay's part too (migration 0018).
         total += try connection.query("""
-            UPDATE path_rounds p SET route = NULL FROM game_results g
-            WHERE g.result_id = p.result_id AND p.route IS NOT NULL
-              AND g.finished_at < to_timestamp(\(cutoffMs)::bigint / 1000.0)
+            UPDATE game_results SET replay_detail = NULL
+            WHERE replay_detail IS NOT NULL AND finished_at < to_timestamp(\(cutoffMs)::bigint / 1000.0)
             """).affectedRows
         return total
     }

@@ -16,12 +16,12 @@ public struct RaceRun: Sendable, Equatable {
     public var durationMs: Int
     /// Milliseconds since 1970, UTC.
     public var finishedAtMs: Int64
-    /// The path finder's round: whether the robot reached the goal; nil
-    /// for a result without a round (every other game).
-    public var pathFinished: Bool?
-    /// The path finder's round as stored (grid, goal, counts, its route
-    /// when kept); nil for every other game.
-    public var path: PathRoundRecord? = nil
+    /// What the game's kind added (`GameResultRecord.detail`), JSON text
+    /// as PostgreSQL prints it; nil when it added nothing.
+    public var detail: String? = nil
+    /// The detail's replay part (`GameResultRecord.replayDetail`); nil when
+    /// none was kept, or once the answers' retention deleted it.
+    public var replayDetail: String? = nil
     /// Whether the run ended by the rules (migration 0011); nil for a
     /// result stored before it.
     public var completed: Bool?
@@ -97,12 +97,8 @@ public struct RaceStore {
         let results = try connection.query("""
             SELECT g.result_id::text AS result_id, p.name, g.game, g.mode, g.room_id, g.score, g.correct, g.answered,
                    g.duration_ms, (extract(epoch FROM g.finished_at) * 1000)::bigint AS finished_ms, g.completed,
-                   CASE WHEN r.result_id IS NULL THEN NULL ELSE r.ended_at IS NOT NULL END AS path_finished,
-                   r.grid_rows, r.grid_columns, r.goal_row, r.goal_column, r.steps AS path_steps, r.best_steps,
-                   r.tries AS path_tries, (extract(epoch FROM r.started_at) * 1000)::bigint AS path_started_ms,
-                   (extract(epoch FROM r.ended_at) * 1000)::bigint AS path_ended_ms, r.route::text AS path_route
+                   g.detail::text AS detail, g.replay_detail::text AS replay_detail
             FROM game_results g JOIN players p ON p.id = g.player_id
-            LEFT JOIN path_rounds r ON r.result_id = g.result_id
             WHERE g.race_id = \(raceID)
             """)
         guard results.count > 0 else { return [] }
@@ -128,22 +124,9 @@ public struct RaceStore {
                            answered: try ScoreStore.int(results, "answered", i),
                            durationMs: try ScoreStore.int(results, "duration_ms", i),
                            finishedAtMs: Int64(try ScoreStore.int(results, "finished_ms", i)),
-                           pathFinished: results.value("path_finished", row: i).map { $0 == "t" },
-                           path: try Self.path(results, i),
+                           detail: results.value("detail", row: i), replayDetail: results.value("replay_detail", row: i),
                            completed: results.value("completed", row: i).map { $0 == "t" },
                            answers: answers[id] ?? [])
         }
-    }
-
-    /// Row `i`'s path-finder round, nil without one.
-    private static func path(_ rows: PostgresRows, _ i: Int) throws -> PathRoundRecord? {
-        guard rows.value("grid_rows", row: i) != nil else { return nil }
-        let route = rows.value("path_route", row: i).flatMap { try? JSONDecoder().decode([[Int]].self, from: Data($0.utf8)) }
-        return PathRoundRecord(rows: try ScoreStore.int(rows, "grid_rows", i), columns: try ScoreStore.int(rows, "grid_columns", i),
-                               goalRow: try ScoreStore.int(rows, "goal_row", i), goalColumn: try ScoreStore.int(rows, "goal_column", i),
-                               steps: try ScoreStore.int(rows, "path_steps", i), bestSteps: try ScoreStore.int(rows, "best_steps", i),
-                               tries: try ScoreStore.int(rows, "path_tries", i),
-                               startedAtMs: Int64(try ScoreStore.int(rows, "path_started_ms", i)),
-                               endedAtMs: rows.value("path_ended_ms", row: i).flatMap { Int64($0) }, route: route)
     }
 }

@@ -8,8 +8,8 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     public var playerID: Int64
     /// The game's identifier, e.g. `mindpad`: each game has its own boards.
     public var game: String
-    /// Whether the game's boards put lower scores first (the path finder);
-    /// false for games where more is better.
+    /// Whether the game's boards put lower scores first; false for games
+    /// where more is better.
     public var lowerScoreWins: Bool
     /// A mode key such as `normal`, `survival`, `time_attack`.
     public var mode: String
@@ -36,9 +36,20 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     /// The player's pet fish the game was played with (the Fish game), if
     /// any; storing the result raises that fish's best score.
     public var fishID: UUID?
-    /// The grid path finder's round (migration 0009), written to
-    /// `path_rounds` with the result; nil for every other game.
-    public var path: PathRoundRecord?
+    /// What the game's kind adds to the result (migration 0018,
+    /// `game_results.detail`): a JSON object as text, which this layer
+    /// stores and reads back but never looks into; nil for a kind that adds
+    /// nothing.
+    public var detail: String?
+    /// The part of the detail only a replay shows (`game_results.replay_detail`):
+    /// a JSON object as text, deleted with the run's answers
+    /// (`AnswerStore.deleteAnswers`); nil when there is none.
+    public var replayDetail: String?
+    /// Members of a journal line written before 0018 that held a kind's
+    /// detail in a shape of its own, by key, as JSON text: the server's
+    /// kinds make them `detail` again before the line is written
+    /// (`ResultRecorder`); a member no kind takes is not stored.
+    public var legacyDetails: [String: String] = [:]
     /// Whether the run ended by the rules rather than by the racer leaving
     /// (migration 0011); nil in journal lines written before it.
     public var completed: Bool?
@@ -55,7 +66,8 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
                 lowerScoreWins: Bool = false, mode: String, level: Int? = nil, passMark: Int? = nil,
                 score: Int, correct: Int, answered: Int, durationMs: Int,
                 roomID: String? = nil, raceID: String? = nil, finishedAtMs: Int64,
-                keypadAnswers: Int = 0, fishID: UUID? = nil, path: PathRoundRecord? = nil, answers: [AnswerRecord] = [],
+                keypadAnswers: Int = 0, fishID: UUID? = nil, detail: String? = nil, replayDetail: String? = nil,
+                answers: [AnswerRecord] = [],
                 completed: Bool? = nil) {
         self.resultID = resultID
         self.playerID = playerID
@@ -73,7 +85,8 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
         self.finishedAtMs = finishedAtMs
         self.keypadAnswers = keypadAnswers
         self.fishID = fishID
-        self.path = path
+        self.detail = detail
+        self.replayDetail = replayDetail
         self.answers = AnswerRecord.bounded(answers)
         self.completed = completed
     }
@@ -82,15 +95,18 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
 extension GameResultRecord {
     private enum CodingKeys: String, CodingKey {
         case resultID, playerID, game, lowerScoreWins, mode, score, correct, answered, durationMs, roomID, raceID, finishedAtMs
-        case keypadAnswers, fishID, level, passMark, path, answers, completed
+        case keypadAnswers, fishID, level, passMark, detail, replayDetail, answers, completed
+        /// Journal lines from 0009 to 0018: the path finder's round, in
+        /// the shape of its table of that time (`legacyDetails`).
+        case path
     }
 
     /// Journal lines written before games had names are MindPad results;
     /// lines written before the keypad and fish (0007) had none, and lines
     /// written before levels (0008) have no `level`, and lines written
-    /// before the path finder (0009) no `path`, and lines written before
-    /// answers were kept (0010) no `answers`, and lines written before 0011 no
-    /// `completed`.
+    /// before answers were kept (0010) no `answers`, and lines written
+    /// before 0011 no `completed`; lines written before 0018 carry a kind's
+    /// detail as a member of its own (`legacyDetails`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         resultID = try c.decode(String.self, forKey: .resultID)
@@ -109,7 +125,9 @@ extension GameResultRecord {
         finishedAtMs = try c.decode(Int64.self, forKey: .finishedAtMs)
         keypadAnswers = try c.decodeIfPresent(Int.self, forKey: .keypadAnswers) ?? 0
         fishID = try c.decodeIfPresent(UUID.self, forKey: .fishID)
-        path = try c.decodeIfPresent(PathRoundRecord.self, forKey: .path)
+        detail = try c.decodeIfPresent(String.self, forKey: .detail)
+        replayDetail = try c.decodeIfPresent(String.self, forKey: .replayDetail)
+        if let legacy = try c.decodeIfPresent(JournalJSON.self, forKey: .path) { legacyDetails["path"] = legacy.text }
         answers = AnswerRecord.bounded(try c.decodeIfPresent([AnswerRecord].self, forKey: .answers) ?? [])
         completed = try c.decodeIfPresent(Bool.self, forKey: .completed)
     }
@@ -117,10 +135,34 @@ extension GameResultRecord {
     /// The key a board orders by, smaller first: -score where more is better.
     public var rankKey: Int { lowerScoreWins ? score : -score }
 
-    /// Whether the result may enter the boards: not a path-finder round
-    /// that never reached its goal (it scored 0, which would top a board
-    /// where less is better).
-    public var entersBoards: Bool { path.map { $0.endedAtMs != nil } ?? true }
+    /// Whether the result may enter the boards: not a run the racer left
+    /// in a game where less is better (it scored 0, which would top the
+    /// board).
+    public var entersBoards: Bool { !lowerScoreWins || completed != false }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(resultID, forKey: .resultID)
+        try c.encode(playerID, forKey: .playerID)
+        try c.encode(game, forKey: .game)
+        try c.encode(lowerScoreWins, forKey: .lowerScoreWins)
+        try c.encode(mode, forKey: .mode)
+        try c.encodeIfPresent(level, forKey: .level)
+        try c.encodeIfPresent(passMark, forKey: .passMark)
+        try c.encode(score, forKey: .score)
+        try c.encode(correct, forKey: .correct)
+        try c.encode(answered, forKey: .answered)
+        try c.encode(durationMs, forKey: .durationMs)
+        try c.encodeIfPresent(roomID, forKey: .roomID)
+        try c.encodeIfPresent(raceID, forKey: .raceID)
+        try c.encode(finishedAtMs, forKey: .finishedAtMs)
+        try c.encode(keypadAnswers, forKey: .keypadAnswers)
+        try c.encodeIfPresent(fishID, forKey: .fishID)
+        try c.encodeIfPresent(detail, forKey: .detail)
+        try c.encodeIfPresent(replayDetail, forKey: .replayDetail)
+        try c.encode(answers, forKey: .answers)
+        try c.encodeIfPresent(completed, forKey: .completed)
+    }
 }
 
 /// What storing a result did.

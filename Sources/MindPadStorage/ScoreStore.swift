@@ -101,11 +101,11 @@ public struct ScoreStore {
     /// that counted itself. So results kept in the journal during an outage
     /// replay as they were played; a locked level played counts for nothing.
     ///
-    /// A result with a path-finder round (`path`) writes its `path_rounds`
-    /// row in the same statement, once, with the result (a replay writes
-    /// neither again). A round that never reached its goal is stored but
-    /// improves no best (`entersBoards`), and is never a personal best.
-    /// The result's answers (`answers`) go to `result_answers` the same way.
+    /// The kind's detail (`detail`, `replayDetail`) is stored in the
+    /// result's row. A run left where less is better is stored but improves
+    /// no best (`entersBoards`), and is never a personal best. The result's
+    /// answers (`answers`) go to `result_answers` in the same statement,
+    /// once, with the result (a replay writes neither again).
     ///
     /// The results travel as one JSON parameter, so the statement's text is
     /// always the same and no value ever becomes SQL.
@@ -118,28 +118,17 @@ public struct ScoreStore {
                     i int, result_id uuid, player_id bigint, game text, rank_key int, mode text, score int, pass_mark int,
                     correct int, answered int, duration_ms int, room_id text, race_id text, finished_ms bigint,
                     keypad_answers int, fish_id uuid, level int, boards boolean, completed boolean,
-                    path_rows int, path_columns int, goal_row int, goal_column int, path_steps int, best_steps int,
-                    path_tries int, started_ms bigint, ended_ms bigint, path_route text, answers jsonb)
+                    detail text, replay_detail text, answers jsonb)
             ), ins AS (
                 INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered,
-                                          duration_ms, room_id, race_id, finished_at, keypad_answers, fish_id, level, completed)
+                                          duration_ms, room_id, race_id, finished_at, keypad_answers, fish_id, level, completed,
+                                          detail, replay_detail)
                 SELECT result_id, player_id, game, mode, score, correct, answered, duration_ms, room_id, race_id,
-                       to_timestamp(finished_ms / 1000.0), keypad_answers, fish_id, level, completed
+                       to_timestamp(finished_ms / 1000.0), keypad_answers, fish_id, level, completed,
+                       detail::jsonb, replay_detail::jsonb
                 FROM input ORDER BY result_id
                 ON CONFLICT (result_id) DO NOTHING
                 RETURNING result_id, player_id, game, mode, score, duration_ms, finished_at, fish_id, level, correct
-            ), pathed AS (
-                -- The new results' rounds, in primary-key order (the same
-                -- id twice in one batch: the first, as the result itself).
-                INSERT INTO path_rounds (result_id, player_id, grid_rows, grid_columns, goal_row, goal_column, steps,
-                                         best_steps, tries, started_at, ended_at, route)
-                SELECT DISTINCT ON (ins.result_id) ins.result_id, ins.player_id, input.path_rows, input.path_columns,
-                       input.goal_row, input.goal_column, input.path_steps, input.best_steps, input.path_tries,
-                       to_timestamp(input.started_ms / 1000.0), to_timestamp(input.ended_ms / 1000.0),
-                       input.path_route::jsonb
-                FROM ins JOIN input ON input.result_id = ins.result_id
-                WHERE input.path_rows IS NOT NULL
-                ORDER BY ins.result_id, input.i
             ), answered AS (
                 -- The new results' answers, once, with them (a replay
                 -- writes none again). Prompts, answers and strokes travel
@@ -384,11 +373,8 @@ public struct ScoreStore {
         /// Whether the result may improve bests (`entersBoards`).
         let boards: Bool
         let completed: Bool?
-        /// The path-finder round, all nil without one.
-        let path_rows, path_columns, goal_row, goal_column, path_steps, best_steps, path_tries: Int?
-        let started_ms, ended_ms: Int64?
-        /// JSON text of the route (`PathRoundRecord.route`).
-        let path_route: String?
+        /// The kind's detail, JSON text (`GameResultRecord.detail`).
+        let detail, replay_detail: String?
         let answers: [AnswerRow]
 
         init(index: Int, _ r: GameResultRecord, passMark: Int) {
@@ -398,11 +384,7 @@ public struct ScoreStore {
             (keypad_answers, fish_id, level, boards) = (r.keypadAnswers, r.fishID?.uuidString.lowercased(), r.level, r.entersBoards)
             completed = r.completed
             pass_mark = r.level == nil ? nil : (r.passMark ?? passMark)
-            let p = r.path
-            (path_rows, path_columns, goal_row, goal_column) = (p?.rows, p?.columns, p?.goalRow, p?.goalColumn)
-            (path_steps, best_steps, path_tries) = (p?.steps, p?.bestSteps, p?.tries)
-            (started_ms, ended_ms) = (p?.startedAtMs, p?.endedAtMs)
-            path_route = p?.route.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+            (detail, replay_detail) = (r.detail, r.replayDetail)
             answers = r.answers.map(AnswerRow.init)
         }
     }

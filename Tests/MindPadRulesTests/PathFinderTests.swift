@@ -119,9 +119,9 @@ import Testing
         let detail = Self.kind.detail(of: Self.grid, attempt: attempt, sentAfter: .milliseconds(500), endedAfter: .milliseconds(8500))
         // The route: every cell reached, when, from the race start.
         let route = robots.enumerated().map { PathStep(cell: $0.element, after: .milliseconds(500 + 1000 * Int64(2 + $0.offset))) }
-        #expect(detail == .path(PathRoundResult(rows: 4, columns: 5, goal: GridCell(row: 3, column: 4), steps: 7, bestSteps: 5,
+        #expect(detail == (PathRoundResult(rows: 4, columns: 5, goal: GridCell(row: 3, column: 4), steps: 7, bestSteps: 5,
                                                 tries: 0, gridShownAfter: .milliseconds(1500), goalReachedAfter: .milliseconds(8500),
-                                                route: route)))
+                                                route: route).detail))
     }
 
     /// Issue 45: a typed guess of 0, −1 or 2⁶³−1 rows is no guess at all:

@@ -1,4 +1,5 @@
 import Foundation
+import MindPadJSON
 import MindPadRules
 import MindPadStorage
 import MindPadTestSupport
@@ -232,7 +233,7 @@ private final class PathServer: InProcessServer {
         #expect(admin.status == 200)
         #expect(try names().isEmpty)
         #expect(try server.rounds("Bo").count == 1 && server.rounds("Ann").count == 3)
-        #expect(try server.db.connect().query("SELECT count(*) AS n FROM path_rounds").value("n") == "4")
+        #expect(try server.db.connect().query("SELECT count(*) AS n FROM game_results WHERE game = 'path_finder' AND detail IS NOT NULL").value("n") == "4")
     }
 
     /// The route's refusals and its edges, over HTTP.
@@ -252,7 +253,7 @@ private final class PathServer: InProcessServer {
         let r = try http.call("GET", "/api/players/\(encoded)/path_rounds")
         #expect(try r.status == 200 && r.json()["player"] as? String == sqlish)
         #expect(try server.rounds(sqlish).count == 1)
-        #expect(try server.db.connect().query("SELECT count(*) AS n FROM path_rounds").value("n") == "1")
+        #expect(try server.db.connect().query("SELECT count(*) AS n FROM game_results WHERE game = 'path_finder' AND detail IS NOT NULL").value("n") == "1")
         // Names are case-blind.
         #expect(try server.rounds(sqlish.lowercased()).count == 1)
 
@@ -297,15 +298,61 @@ private final class PathServer: InProcessServer {
         pool.shutdown()
         recorder.shutdown()
         #expect(try ResultJournal(directory: dir).pending().isEmpty)
-        let rows = try store.connection.query("SELECT count(*) AS n, count(DISTINCT result_id) AS ids FROM path_rounds")
+        let rows = try store.connection.query("""
+            SELECT count(*) AS n, count(DISTINCT result_id) AS ids FROM game_results WHERE game = 'path_finder' AND detail IS NOT NULL
+            """)
         #expect(rows.value("n") == "3" && rows.value("ids") == "3")
-        #expect(try PathStore(store.connection).recentRounds(playerID: player.id, limit: 5) == [done.path!, stored.path!])
-        #expect(try store.connection.query("SELECT count(*) AS n FROM path_rounds WHERE ended_at IS NULL").value("n") == "1")
+        #expect(try DetailStore(store.connection).recent(playerID: player.id, game: "path_finder", completedOnly: true, limit: 5)
+                    .map(\.resultID) == [done.resultID, stored.resultID])
+        #expect(try store.connection.query("SELECT count(*) AS n FROM game_results WHERE NOT completed").value("n") == "1")
         // The unfinished one is on no board; the best is the better finished one.
         let best = try store.connection.query("""
             SELECT score FROM highscores WHERE player_id = \(player.id)::bigint AND period = 'all' AND game = 'path_finder'
             """)
         #expect(best.count == 1 && best.value("score") == String(min(stored.score, done.score)))
+    }
+
+    /// A journal line of a server from before migration 0018 carries the
+    /// round as `path` in the old table's shape (wall-clock times): the
+    /// path finder's registered upgrade makes it today's detail before the
+    /// line is written, times from the race start, its route the replay
+    /// part; nothing of it is lost.
+    @Test func anOlderServersJournalLineIsStoredInTodaysShape() throws {
+        let db = try ScratchDatabase()
+        defer { db.drop() }
+        let files = try MigrationFile.load(from: ServerProcess.projectRoot.appendingPathComponent("Migrations"))
+        try Migrator(files: files).migrate(on: db.connect())
+        let store = ScoreStore(try db.connect())
+        let player = try #require(try store.createPlayer(name: "Old", nameKey: "old", tokenHash: PlayerToken.hash("t")))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("data-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // Race started at noon; grid shown 2.5 s in, goal 14.25 s in, stored at 14.3 s; score 9 × 11.75 / 20 = 5.2875.
+        let line = #"{"answered":1,"correct":1,"durationMs":14300,"finishedAtMs":\#(Self.noonMs + 14_300),"game":"path_finder","#
+            + #""keypadAnswers":0,"lowerScoreWins":true,"mode":"normal","playerID":\#(player.id),"raceID":"oldjournal01","#
+            + #""resultID":"8d3f1c52-8a4b-4c1e-9f2d-0b1a2c3d4e5f","score":5288,"answers":[],"#
+            + #""path":{"bestSteps":5,"columns":5,"endedAtMs":\#(Self.noonMs + 14_250),"goalColumn":4,"goalRow":3,"rows":4,"#
+            + #""startedAtMs":\#(Self.noonMs + 2_500),"steps":9,"tries":1,"route":[[1,1,2500],[1,2,3000]]}}"#
+        try Data((line + "\n").utf8).write(to: try ResultJournal(directory: dir).url)
+        #expect(try ResultJournal(directory: dir).pending().first?.legacyDetails["path"] != nil, "the test writes where the journal reads")
+
+        let pool = DatabaseWorkerPool(connectionString: db.url, size: 2)
+        let recorder = try ResultRecorder(pool: pool, dataDirectory: dir, metrics: ServerMetrics())
+        #expect(recorder.waitUntilSettled(timeout: .seconds(30)))
+        pool.shutdown()
+        recorder.shutdown()
+        let run = try #require(try RaceStore(store.connection).race("oldjournal01").first)
+        let members = try JSON.parse(try #require(run.detail))
+        let round = try #require(PathRoundResult(members: members))
+        #expect(round == PathRoundResult(rows: 4, columns: 5, goal: GridCell(row: 3, column: 4), steps: 9, bestSteps: 5, tries: 1,
+                                         gridShownAfter: .milliseconds(2_500), goalReachedAfter: .milliseconds(14_250)))
+        #expect(members["path"]?["rank_value"] == .double(5.288) && run.completed == true)
+        #expect(try JSON.parse(try #require(run.replayDetail))["path"]?["route"]
+                == .array([.array([.int(1), .int(1), .int(2500)]), .array([.int(1), .int(2), .int(3000)])]))
+        // Its best is on the board, and it is one of the player's last five.
+        let recent = try DetailStore(store.connection).recent(playerID: player.id, game: "path_finder", completedOnly: true,
+                                                              began: PathRoundResult.beganKeys, limit: 5)
+        #expect(recent.map(\.resultID) == ["8d3f1c52-8a4b-4c1e-9f2d-0b1a2c3d4e5f"])
     }
 
     /// A database that is away answers 503 at once; one that hangs, within

@@ -154,9 +154,9 @@ import Testing
             PlayerResult(player: "p1", name: ann, kind: "path", mode: .normal, round: 1, seed: 1, score: 4_500, correct: 1,
                          wrong: 0, duration: RaceDuration(milliseconds: 9_000), scoreReachedAfter: RaceDuration(milliseconds: 8_000),
                          completed: reached != nil, seat: 0,
-                         detail: .path(PathRoundResult(rows: 4, columns: 5, goal: GridCell(row: 3, column: 4), steps: 6, bestSteps: 5,
-                                                       tries: 2, gridShownAfter: RaceDuration(milliseconds: 1_200),
-                                                       goalReachedAfter: reached)))
+                         detail: PathRoundResult(rows: 4, columns: 5, goal: GridCell(row: 3, column: 4), steps: 6, bestSteps: 5,
+                                                 tries: 2, gridShownAfter: RaceDuration(milliseconds: 1_200),
+                                                 goalReachedAfter: reached).detail)
         }
         let head = #""player_id":"p1","name":"Ann","score":4500,"correct":1,"wrong":0,"answered":1,"duration_ms":9000,"#
             + #""score_reached_ms":8000,"#
@@ -167,7 +167,7 @@ import Testing
         try pin(ServerMessage.finished(path(reached: RaceDuration(milliseconds: 7_000)), race: "R9", answers: []),
                 #"{"type":"finished","result":{"race":"R9","# + head + #""completed":true,"keypad_answers":0,"path":{"rows":4,"#
                     + #""columns":5,"goal":{"row":3,"column":4},"steps":6,"best_steps":5,"tries":2,"grid_shown_ms":1200,"#
-                    + #""goal_reached_ms":7000,"rank_value":4.5},"answers":[]}}"#)
+                    + #""goal_reached_ms":7000,"rank_value":1.74},"answers":[]}}"#)
         try pin(ServerMessage.finished(result, race: "R1", answers: []),
                 #"{"type":"finished","result":{"race":"R1","# + resultText + #","answers":[]}}"#)
         try pin(ServerMessage.resultSaved(game: "mindpad", round: 2, mode: .timeAttack, personalBest: true, previousBest: nil,

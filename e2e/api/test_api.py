@@ -61,20 +61,24 @@ def give_best(name, mode, score, time_ms, game="mindpad", lower_first=False):
 
 
 def give_path_round(name, started_at, seconds, steps, rows=4, columns=5):
-    """A path-finder result and its round as the result write stores them;
-    `seconds` None: a round never finished."""
+    """A path-finder result with its round as the result write stores them (migration 0018: the
+    round is the result's detail, times from the race start): the race starts a second before the
+    grid is shown at `started_at` and is stored when the goal is reached; `seconds` None: a round
+    never finished (stored 30 s in, the racer gone)."""
+    shown = 1000
+    reached = None if seconds is None else shown + round(seconds * 1000)
+    score = 0 if reached is None else round(steps * (reached - shown) / (rows * columns))
+    duration = 30_000 if reached is None else reached
+    detail = {"path": {"rows": rows, "columns": columns, "goal": {"row": 2, "column": 2}, "steps": steps, "best_steps": 2,
+                       "tries": 0, "grid_shown_ms": shown, "goal_reached_ms": reached,
+                       "rank_value": None if reached is None else score / 1000, "route": None}}
     psql(
-        """WITH r AS (
-               INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered, duration_ms, finished_at)
-               SELECT gen_random_uuid(), id, 'path_finder', 'normal', 0, 0, 1, 1000, now()
-               FROM players WHERE name_key = lower(:'p0')
-               RETURNING result_id, player_id)
-           INSERT INTO path_rounds (result_id, player_id, grid_rows, grid_columns, goal_row, goal_column, steps, best_steps,
-                                    tries, started_at, ended_at)
-           SELECT result_id, player_id, :'p4'::int, :'p5'::int, 2, 2, :'p3'::int, 2, 0, :'p1'::timestamptz,
-                  :'p1'::timestamptz + make_interval(secs => NULLIF(:'p2', '')::float8)
-           FROM r""",
-        name, started_at, "" if seconds is None else seconds, steps, rows, columns,
+        """INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered, duration_ms, finished_at,
+                                     completed, detail)
+           SELECT gen_random_uuid(), id, 'path_finder', 'normal', :'p2'::int, :'p3'::int, 1, :'p4'::int,
+                  :'p1'::timestamptz + make_interval(secs => (:'p4'::int - 1000) / 1000.0), :'p5'::boolean, :'p6'::jsonb
+           FROM players WHERE name_key = lower(:'p0')""",
+        name, started_at, score, 0 if reached is None else 1, duration, "f" if reached is None else "t", json.dumps(detail),
     )
 
 
@@ -595,20 +599,21 @@ def test_a_path_finder_replay_carries_its_round_and_route():
     ann, _ = register("Ann")
     bo, _ = register("Bo")
     route = [[1, 1, 4000], [2, 1, 5000], [2, 2, 6000]]
-    for name, kept in ((ann, json.dumps(route)), (bo, "")):
+    # Stored as the path finder stores a round (migration 0018): its detail, the route in the replay part.
+    detail = {"path": {"rows": 4, "columns": 5, "goal": {"row": 2, "column": 2}, "steps": 2, "best_steps": 2, "tries": 1,
+                       "grid_shown_ms": 4000, "goal_reached_ms": 6000, "rank_value": 1.0, "route": None}}
+    for name, kept in ((ann, json.dumps({"path": {"route": route}})), (bo, "")):
         psql(
-            """WITH r AS (
-                   INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered, duration_ms, race_id, finished_at)
-                   SELECT gen_random_uuid(), id, 'path_finder', 'normal', 1000, 1, 1, 6000, :'p1', now()
-                   FROM players WHERE name_key = lower(:'p0') RETURNING result_id, player_id)
-               INSERT INTO path_rounds (result_id, player_id, grid_rows, grid_columns, goal_row, goal_column, steps, best_steps,
-                                        tries, started_at, ended_at, route)
-               SELECT result_id, player_id, 4, 5, 2, 2, 2, 2, 1, now() - interval '2 seconds', now(), NULLIF(:'p2', '')::jsonb FROM r""",
-            name, race, kept,
+            """INSERT INTO game_results (result_id, player_id, game, mode, score, correct, answered, duration_ms, race_id,
+                                         finished_at, completed, detail, replay_detail)
+               SELECT gen_random_uuid(), id, 'path_finder', 'normal', 1000, 1, 1, 6000, :'p1', now(), true,
+                      :'p2'::jsonb, NULLIF(:'p3', '')::jsonb
+               FROM players WHERE name_key = lower(:'p0')""",
+            name, race, json.dumps(detail), kept,
         )
     r = call("GET", "/api/races/" + race)
     assert r.status_code == 200
     paths = {x["name"]: x["path"] for x in r.json()["racers"]}
     assert paths[ann] == {"rows": 4, "columns": 5, "goal": {"row": 2, "column": 2}, "steps": 2, "best_steps": 2, "tries": 1,
-                          "route": route}
+                          "grid_shown_ms": 4000, "goal_reached_ms": 6000, "rank_value": 1.0, "route": route}
     assert paths[bo]["route"] is None

@@ -68,6 +68,12 @@ public struct GameInfo: Sendable, Hashable {
     public let passMark: Int?
     /// The family of games it belongs to (`GameKind.group`), if any.
     public let group: String?
+    /// A board's rank value per score (`GameKind.scorePerRankValue`), if any.
+    public let scorePerRankValue: Int?
+
+    /// The rank value a score stands for on the boards (`rank_value`); nil
+    /// for a game whose score is its value.
+    public func rankValue(score: Int) -> Double? { scorePerRankValue.map { Double(score) / Double($0) } }
 
     /// Whether `level` is one of the game's levels.
     public func hasLevel(_ level: Int) -> Bool { levels.indices.contains(level - 1) }
@@ -92,6 +98,6 @@ extension GameKind {
     public var info: GameInfo {
         GameInfo(identifier: identifier, names: names, modes: modes, normalQuestionCount: normalQuestionCount,
                  answerInput: answerInput, boardOrder: boardOrder, playsWithFish: playsWithFish,
-                 levels: levels, passMark: passMark, group: group)
+                 levels: levels, passMark: passMark, group: group, scorePerRankValue: scorePerRankValue)
     }
 }

@@ -67,6 +67,12 @@ public protocol GameKind: Sendable {
     /// game on its own. `[a-z][a-z0-9_]*`.
     var group: String? { get }
 
+    /// What a score stands for on the game's boards, when it is a value of
+    /// the game's own kept as an integer: the score is the rank value × this
+    /// (the path finder's 1000), and boards show `rank_value` = score ÷ this.
+    /// Nil (the default): the score is the value.
+    var scorePerRankValue: Int? { get }
+
     /// The `index`-th question (0-based) of a race played with `seed` in `mode`.
     func question(seed: UInt64, index: Int, mode: GameMode) -> Question
 
@@ -175,6 +181,8 @@ extension GameKind {
     public var passMark: Int? { nil }
 
     public var group: String? { nil }
+
+    public var scorePerRankValue: Int? { nil }
 
     public func question(seed: UInt64, index: Int, mode: GameMode, level: Int?) -> Question {
         question(seed: seed, index: index, mode: mode)

@@ -39,6 +39,9 @@ public struct PathFinder: GameKind {
     /// The seed ranks lower values first.
     public var boardOrder: BoardOrder { .lowerFirst }
 
+    /// The score is the seed's rank value × 1000, rounded.
+    public var scorePerRankValue: Int? { 1000 }
+
     public func question(seed: UInt64, index: Int, mode: GameMode) -> PathQuestion {
         var generator = SeededGenerator(seed: seed, stream: UInt64(index))
         let rows = generator.int(in: Self.sides)
@@ -170,12 +173,17 @@ public struct PathFinder: GameKind {
 
     public func detail(of question: PathQuestion, attempt: PathAttempt, sentAfter: RaceDuration,
                        endedAfter: RaceDuration?) -> ResultDetail? {
-        .path(PathRoundResult(
+        round(of: question, attempt: attempt, sentAfter: sentAfter).detail
+    }
+
+    /// The racer's round, times from the race start (`detail`).
+    public func round(of question: PathQuestion, attempt: PathAttempt, sentAfter: RaceDuration) -> PathRoundResult {
+        PathRoundResult(
             rows: question.rows, columns: question.columns, goal: question.goal, steps: attempt.steps,
             bestSteps: Self.bestSteps(question), tries: attempt.tries,
             gridShownAfter: attempt.gridShownAfter.map { sentAfter + $0 },
             goalReachedAfter: attempt.goalReachedAfter.map { sentAfter + $0 },
             route: attempt.route.map { PathStep(cell: $0.cell, after: sentAfter + $0.after) }
-        ))
+        )
     }
 }

@@ -10,8 +10,12 @@ extension APIRoute {
         let name: PlayerName
         do throws(ScoresAPI.Refusal) { name = try ScoresAPI.playerName(captured[0]) } catch { return responder.respond(error.response) }
         api.runForPlayer(name, responder) { connection, player in
-            let recent = try PathStore(connection).recentRounds(playerID: player.id, limit: PathRanking.recentCount)
-            return .json(200, PathRoundsJSON.Rounds(player: player.name, recent: recent))
+            // The seed ranks the last five completed rounds; a round the
+            // racer left is kept but is not one of them.
+            let recent = try DetailStore(connection).recent(playerID: player.id, game: PathRoundsJSON.game, completedOnly: true,
+                                                            began: PathRoundResult.beganKeys,
+                                                            limit: PathRanking.recentCount)
+            return .json(200, PathRoundsJSON.Rounds(player: player.name, recent: recent.compactMap(PathRoundsJSON.StoredRound.init)))
         }
     }
 }

@@ -15,6 +15,18 @@ public struct GameRegistry: Sendable {
                                  _ now: RaceInstant, _ hub: RealtimeHub) -> any GameRoom
         /// The kind's own resources under `/api`.
         let routes: [APIRoute]
+        /// Older shapes of the kind's detail in journal lines.
+        let legacyDetails: [LegacyDetail]
+    }
+
+    /// A kind's detail as journal lines of an older server carried it: a
+    /// member of its own (`GameResultRecord.legacyDetails[key]`), made the
+    /// detail of today before the line is written (`ResultRecorder`).
+    struct LegacyDetail: Sendable {
+        let key: String
+        /// Sets the record's `detail` (and what else the old shape implied)
+        /// from the member's JSON text; leaves it alone if it cannot.
+        let upgrade: @Sendable (_ text: String, _ record: inout GameResultRecord) -> Void
     }
 
     private(set) var entries: [Entry] = []
@@ -33,7 +45,7 @@ public struct GameRegistry: Sendable {
         registry.register(MindPadArithmetic())
         registry.register(AddOne())
         for kids in KidsGame.all { registry.register(kids) }
-        registry.register(PathFinder(), routes: [.pathRounds])
+        registry.register(PathFinder(), routes: [.pathRounds], legacyDetails: [.pathRound0009])
         return registry
     }
 
@@ -44,7 +56,7 @@ public struct GameRegistry: Sendable {
 
     /// Adds a kind with resources of its own under `/api` (none may match
     /// a path another kind's does).
-    mutating func register<Kind: GameKind>(_ kind: Kind, routes: [APIRoute]) {
+    mutating func register<Kind: GameKind>(_ kind: Kind, routes: [APIRoute], legacyDetails: [LegacyDetail] = []) {
         let info = kind.info
         precondition(entries.allSatisfy { $0.info.identifier != info.identifier }, "game \(info.identifier) registered twice")
         precondition(Self.isValidIdentifier(info.identifier), "game identifier \(info.identifier) must match [a-z][a-z0-9_]{0,31}")
@@ -61,7 +73,19 @@ public struct GameRegistry: Sendable {
                      "game \(info.identifier): a route that another kind's matches too")
         entries.append(Entry(info: info, openRoom: { code, configuration, seed, now, hub in
             RoomOwner(code: code, race: RaceStateMachine(kind: kind, configuration: configuration, seed: seed, now: now), hub: hub)
-        }, routes: routes))
+        }, routes: routes, legacyDetails: legacyDetails))
+    }
+
+    /// `record` with the older detail shapes its kind knows made today's
+    /// (a journal line of an older server); members no kind takes dropped.
+    @Sendable func upgradingLegacyDetails(_ record: GameResultRecord) -> GameResultRecord {
+        guard !record.legacyDetails.isEmpty else { return record }
+        var upgraded = record
+        upgraded.legacyDetails = [:]
+        for legacy in entry(record.game)?.legacyDetails ?? [] {
+            if let text = record.legacyDetails[legacy.key] { legacy.upgrade(text, &upgraded) }
+        }
+        return upgraded
     }
 
     /// Every kind's own resources under `/api`.

@@ -70,7 +70,8 @@ extension RealtimeHub {
             durationMs: Int(result.rankedDuration.milliseconds),
             roomID: code, raceID: race,
             finishedAtMs: finishedAtMs, keypadAnswers: result.keypadAnswers, fishID: fish,
-            path: Self.pathRecord(result, finishedAtMs: finishedAtMs), answers: answers, completed: result.completed)
+            detail: result.detail?.storedMembers.text, replayDetail: result.detail?.replay?.text,
+            answers: answers, completed: result.completed)
         let round = result.round
         let mode = result.mode
         let identifier = game.identifier
@@ -95,27 +96,6 @@ extension RealtimeHub {
                 }
             }
         })
-    }
-}
-
-extension RealtimeHub {
-    /// The path finder's round in wall-clock time: the result is stored as
-    /// its run ends (`finishedAtMs`, `result.duration` after the race
-    /// start), so an instant `after` the start was `duration − after` before.
-    /// A round whose grid was never shown starts at the race start; one that
-    /// never reached the goal has no end.
-    static func pathRecord(_ result: PlayerResult, finishedAtMs: Int64) -> PathRoundRecord? {
-        guard case .path(let p) = result.detail else { return nil }
-        let wall = { (after: RaceDuration) in finishedAtMs - (result.duration - after).milliseconds }
-        // The replay's route: the start cell when the grid was shown, then each move.
-        let route = p.gridShownAfter.map { shown in
-            [[GridCell.start.row, GridCell.start.column, Int(shown.milliseconds)]]
-                + p.route.map { [$0.cell.row, $0.cell.column, Int($0.after.milliseconds)] }
-        }
-        return PathRoundRecord(rows: p.rows, columns: p.columns, goalRow: p.goal.row, goalColumn: p.goal.column,
-                               steps: p.steps, bestSteps: p.bestSteps, tries: p.tries,
-                               startedAtMs: wall(p.gridShownAfter ?? .zero), endedAtMs: p.goalReachedAfter.map(wall),
-                               route: route)
     }
 }
 

@@ -313,32 +313,13 @@ enum ServerMessage {
         detailMembers(r, into: &out)
     }
 
-    /// What the kind adds to a result (`PlayerResult.detail`).
+    /// What the kind adds to a result (`PlayerResult.detail`): its
+    /// members, as the kind wrote them.
     static func detailMembers(_ r: PlayerResult, into out: inout JSONWriter) {
-        switch r.detail {
-        case nil:
-            return
-        case .path(let p):
-            out.key("path")
-            out.object { out in
-                out.field("rows", p.rows)
-                out.field("columns", p.columns)
-                out.key("goal")
-                out.object { out in
-                    out.field("row", p.goal.row)
-                    out.field("column", p.goal.column)
-                }
-                out.field("steps", p.steps)
-                out.field("best_steps", p.bestSteps)
-                out.field("tries", p.tries)
-                out.key("grid_shown_ms")
-                if let d = p.gridShownAfter { out.int(Int(d.milliseconds)) } else { out.null() }
-                out.key("goal_reached_ms")
-                if let d = p.goalReachedAfter { out.int(Int(d.milliseconds)) } else { out.null() }
-                // The seed's rank value: the score is it × 1000.
-                out.key("rank_value")
-                if p.goalReachedAfter == nil { out.null() } else { out.double(PathRoundsJSON.rankValue(score: r.score)) }
-            }
+        guard case .object(let members)? = r.detail?.members else { return }
+        for (key, value) in members {
+            out.key(key)
+            out.value(value)
         }
     }
 }

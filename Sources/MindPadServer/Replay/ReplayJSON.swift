@@ -35,37 +35,33 @@ enum ReplayJSON {
     }
 
     private static func racer(_ run: RaceRun, game info: GameInfo?) throws -> JSON {
-        .object(omittingNils: [
+        let racer = JSON.object(omittingNils: [
             ("name", .string(run.name)), ("score", .int(run.score)), ("correct", .int(run.correct)),
             ("answered", .int(run.answered)), ("duration_ms", .int(run.durationMs)),
             ("finished_at", .string(ScoresJSON.timestamp(run.finishedAtMs))),
             ("completed", .bool(completed(run, game: info))),
             ("answers", .array(try run.answers.map(answer))),
-            ("path", run.path.map(path)),
         ])
+        return try racer.merging(detail(run))
     }
 
-    /// A path-finder round for the replay: the grid, the goal, the counts
-    /// and the robot's route (`[row, column, ms]` from the race start, the
-    /// start cell first; null when not kept).
-    static func path(_ p: PathRoundRecord) -> JSON {
-        .object([
-            ("rows", .int(p.rows)), ("columns", .int(p.columns)),
-            ("goal", .object([("row", .int(p.goalRow)), ("column", .int(p.goalColumn))])),
-            ("steps", .int(p.steps)), ("best_steps", .int(p.bestSteps)), ("tries", .int(p.tries)),
-            ("route", p.route.map { .array($0.map { .array($0.map(JSON.int)) }) } ?? .null),
-        ])
+    /// What the game's kind added to the run (`ResultDetail.replayed`): its
+    /// stored members with the replay part over them (while kept), added to
+    /// the racer's members. An empty object when the kind added nothing.
+    static func detail(_ run: RaceRun) throws -> JSON {
+        let members = try run.detail.map { try JSON.parse($0) } ?? .object([])
+        guard let replay = try run.replayDetail.map({ try JSON.parse($0) }) else { return members }
+        return members.merging(replay)
     }
 
     /// Whether the run ended by the rules rather than by the racer
-    /// leaving: as stored (migration 0011), or for an older result as far
-    /// as what it holds tells: a path-finder round that reached its goal; a
-    /// Survival run that ended on a miss; a Normal run that answered the
-    /// game's every question; a Time Attack run (which lasts the race's
-    /// length either way) counts as completed.
+    /// leaving: as stored (migration 0011; 0018 stored it for the path
+    /// finder's older rounds), or for an older result as far as what it
+    /// holds tells: a Survival run that ended on a miss; a Normal run that
+    /// answered the game's every question; a Time Attack run (which lasts
+    /// the race's length either way) counts as completed.
     static func completed(_ run: RaceRun, game info: GameInfo?) -> Bool {
         if let stored = run.completed { return stored }
-        if let finished = run.pathFinished { return finished }
         switch GameMode(rawValue: run.mode) {
         case .survival: return run.answered > run.correct
         case .normal: return run.answered >= (info?.normalQuestionCount ?? 0)

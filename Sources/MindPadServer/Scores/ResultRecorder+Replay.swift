@@ -45,7 +45,7 @@ extension ResultRecorder {
 
             // Read the file first: a result in it was put in flight before
             // it was appended, so the in-flight set read next covers it.
-            let inFile = journal.pending()
+            let inFile = journal.pending().map(upgradeLegacy)
             let pending = state.withLock { s in inFile.filter { s.inFlight[$0.resultID] == nil } }
             var written = Set<String>()
             var blocked = false

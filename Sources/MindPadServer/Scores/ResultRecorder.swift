@@ -50,6 +50,9 @@ public final class ResultRecorder: ResultSink, Sendable {
     public let acknowledgeWithin: Duration
     let rejectedURL: URL
     let logger: Logger
+    /// Makes a journal line's detail of an older shape the kind's detail of
+    /// today (`GameRegistry.upgradingLegacyDetails`) before it is written.
+    let upgradeLegacy: @Sendable (GameResultRecord) -> GameResultRecord
     struct State {
         /// Results handed over and not yet through their database write.
         var inFlight: [String: Tracked] = [:]
@@ -72,8 +75,11 @@ public final class ResultRecorder: ResultSink, Sendable {
     ///   a group's database write was handed over, before its write and
     ///   fsync (where a test holds the disk back).
     init(pool: DatabaseWorkerPool, dataDirectory: URL, metrics: ServerMetrics, acknowledgeWithin: Duration = .seconds(2),
-         logger: Logger = Logger(label: "mindpad.results"), beforeJournalWrite: @escaping @Sendable () -> Void) throws {
+         logger: Logger = Logger(label: "mindpad.results"),
+         upgradeLegacy: @escaping @Sendable (GameResultRecord) -> GameResultRecord = GameRegistry.standard.upgradingLegacyDetails,
+         beforeJournalWrite: @escaping @Sendable () -> Void) throws {
         self.metrics = metrics
+        self.upgradeLegacy = upgradeLegacy
         writer = ResultBatchWriter(pool: pool, onBatch: { count, duration in
             metrics.databaseQuery("record_results_batch", duration)
             metrics.resultBatchSize.record(Double(count))
@@ -100,9 +106,9 @@ public final class ResultRecorder: ResultSink, Sendable {
     }
 
     public convenience init(pool: DatabaseWorkerPool, dataDirectory: URL, metrics: ServerMetrics, acknowledgeWithin: Duration = .seconds(2),
-                            logger: Logger = Logger(label: "mindpad.results")) throws {
+                            logger: Logger = Logger(label: "mindpad.results"), games: GameRegistry = .standard) throws {
         try self.init(pool: pool, dataDirectory: dataDirectory, metrics: metrics, acknowledgeWithin: acknowledgeWithin, logger: logger,
-                      beforeJournalWrite: {})
+                      upgradeLegacy: games.upgradingLegacyDetails, beforeJournalWrite: {})
     }
 
     public func record(_ result: GameResultRecord, durable: @escaping @Sendable () -> Void,

@@ -172,7 +172,7 @@ final class ScoresAPI: Sendable {
                 playerID = found.player.id
             }
             let board = try store.leaderboard(game: gameID, mode: mode, period: period, limit: limit, at: at, aroundPlayer: playerID)
-            return .json(200, ScoresJSON.Board(board, includeAround: around != nil, rankValues: gameID == PathRoundsJSON.game))
+            return .json(200, ScoresJSON.Board(board, includeAround: around != nil, info: info))
         }
     }
 

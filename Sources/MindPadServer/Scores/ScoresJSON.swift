@@ -11,17 +11,17 @@ enum ScoresJSON {
         let score: Int
         let time_ms: Int
         let achieved_at: String
-        /// The path finder's boards only (absent on the others): the
-        /// seed's rank value the score stands for (`score` / 1000).
+        /// Boards of a game whose score stands for a value of its own only
+        /// (`GameInfo.rankValue`; absent on the others): that value.
         let rank_value: Double?
 
-        init(_ e: LeaderboardEntry, rankValue: Bool = false) {
+        init(_ e: LeaderboardEntry, game: GameInfo? = nil) {
             rank = e.rank
             name = e.name
             score = e.score
             time_ms = e.durationMs
             achieved_at = ScoresJSON.timestamp(e.achievedAtMs)
-            rank_value = rankValue ? PathRoundsJSON.rankValue(score: e.score) : nil
+            rank_value = game?.rankValue(score: e.score)
         }
     }
 
@@ -35,15 +35,14 @@ enum ScoresJSON {
         let me: Entry?
         let around: [Entry]?
 
-        /// With `rankValues` (the path finder's boards) each entry carries
-        /// its `rank_value`.
-        init(_ b: Leaderboard, includeAround: Bool, rankValues: Bool = false) {
+        /// Each entry carries its `rank_value` where the game (`info`) has one.
+        init(_ b: Leaderboard, includeAround: Bool, info: GameInfo? = nil) {
             game = b.game
             mode = b.mode
             period = b.period.rawValue
             period_start = b.periodStart
             next_reset = b.nextResetMs.map(ScoresJSON.timestamp)
-            let entry = { Entry($0, rankValue: rankValues) }
+            let entry = { Entry($0, game: info) }
             entries = b.entries.map(entry)
             me = b.me.map(entry)
             around = includeAround ? b.around.map(entry) : nil
