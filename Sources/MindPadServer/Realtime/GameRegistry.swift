@@ -12,7 +12,7 @@ public struct GameRegistry: Sendable {
     struct Entry: Sendable {
         let info: GameInfo
         let openRoom: @Sendable (_ code: String, _ configuration: RaceConfiguration, _ seed: UInt64,
-                                 _ now: RaceInstant, _ hub: RealtimeHub) -> any GameRoom
+                                 _ now: RaceInstant, _ settings: RoomSettings) -> any GameRoom
         /// The kind's own resources under `/api`.
         let routes: [APIRoute]
         /// Older shapes of the kind's detail in journal lines.
@@ -71,8 +71,9 @@ public struct GameRegistry: Sendable {
                      "game \(info.identifier): a group must match [a-z][a-z0-9_]{0,31} and name no game")
         precondition(routes.allSatisfy { route in !self.routes.contains { $0.overlaps(route) } },
                      "game \(info.identifier): a route that another kind's matches too")
-        entries.append(Entry(info: info, openRoom: { code, configuration, seed, now, hub in
-            RoomOwner(code: code, race: RaceStateMachine(kind: kind, configuration: configuration, seed: seed, now: now), hub: hub)
+        entries.append(Entry(info: info, openRoom: { code, configuration, seed, now, settings in
+            RoomOwner(code: code, race: RaceStateMachine(kind: kind, configuration: configuration, seed: seed, now: now), now: now,
+                      progressInterval: settings.progressInterval, logger: settings.logger)
         }, routes: routes, legacyDetails: legacyDetails))
     }
 

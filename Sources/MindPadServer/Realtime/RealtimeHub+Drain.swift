@@ -85,7 +85,7 @@ extension RealtimeHub {
     private func close(_ room: any GameRoom, sayingDraining: Bool) {
         for member in room.snapshot.members {
             let connection = online[member.id]
-            room.handle(.leave(member.id), request: nil)
+            feed(room, .leave(member.id), request: nil)
             guard let connection, let session = sessions[connection], !session.isClosing else { continue }
             if sayingDraining {
                 send(ServerMessage.error(ProtocolError(.draining, "This server is restarting; open or join a room again.")),

@@ -13,7 +13,7 @@ extension RealtimeHub {
             // mismatch is a batch for another question (an old one, late on
             // the wire), ignored without a reply.
             guard let code = memberships[player.id], let room = rooms[code] else { return }
-            let current = room.refusal(ofAnswerBy: player.id, to: question) == nil
+            let current = room.refusal(ofAnswerBy: player.id, to: question, at: transport.now) == nil
             if let message = room.game.answerInput.handler.notDrawn(game: room.game, current: current) {
                 reply(session, ProtocolError(.answerNotDrawn, message, request: "points"))
             }
@@ -109,7 +109,7 @@ extension RealtimeHub {
         // The rules say first whether this answer would count at all
         // (stale_question, unsent_question, race_over, race_not_running,
         // not_racing, already_finished), before anything is read.
-        if let refusal = room.refusal(ofAnswerBy: player.id, to: question) {
+        if let refusal = room.refusal(ofAnswerBy: player.id, to: question, at: transport.now) {
             return reply(session, ProtocolError(refusal, request: request))
         }
         // The answer counts at the moment it arrived, not when it was read.
@@ -123,7 +123,7 @@ extension RealtimeHub {
             guard let answer else {
                 return reply(session, ProtocolError(.answerMissing, "Send your answer as \"answer\" with \"submit\".", request: request))
             }
-            room.submit(.wire(answer, keypad: false), by: player.id, to: question, receivedAt: receivedAt)
+            submit(in: room, .wire(answer, keypad: false), by: player.id, to: question, receivedAt: receivedAt)
             return
         }
         guard !session.drawing.isBeingRead else {
@@ -134,7 +134,7 @@ extension RealtimeHub {
         let handler = input.handler
         if let answer {
             switch handler.typed(answer) {
-            case .success(let submitted): room.submit(submitted, by: player.id, to: question, receivedAt: receivedAt)
+            case .success(let submitted): submit(in: room, submitted, by: player.id, to: question, receivedAt: receivedAt)
             case .failure(let refusal): reply(session, ProtocolError(.badAnswer, refusal.message, request: request))
             }
             return
@@ -190,7 +190,7 @@ extension RealtimeHub {
                   let code = memberships[player], let room = rooms[code] else { return }
             // The rules first, as for the submit: no choice for an answer
             // that could not count any more (the race ended meanwhile).
-            if let refusal = room.refusal(ofAnswerBy: player, to: question) {
+            if let refusal = room.refusal(ofAnswerBy: player, to: question, at: transport.now) {
                 return reply(session, ProtocolError(refusal, request: "submit"))
             }
             switch ChoiceOffer.make(question: question, reading: reading, strokes: strokes,
@@ -200,12 +200,12 @@ extension RealtimeHub {
                 metrics.choicesOffered.increment()
                 reply(session, offer.message)
             case .grade(let digits):
-                room.submit(.handwriting(HandwrittenAnswer(digits: digits), confidence: reading.confidence, strokes: strokes),
+                submit(in: room, .handwriting(HandwrittenAnswer(digits: digits), confidence: reading.confidence, strokes: strokes),
                             by: player, to: question, receivedAt: receivedAt)
             }
         case .success(let reading):
             guard let code = memberships[player], let room = rooms[code] else { return }
-            let correct = room.submit(.handwriting(reading.handwritten, confidence: reading.confidence, strokes: strokes),
+            let correct = submit(in: room, .handwriting(reading.handwritten, confidence: reading.confidence, strokes: strokes),
                                       by: player, to: question, receivedAt: receivedAt)
             if let session, case .digit(let r) = reading {
                 learnFrom(r, strokes: strokes, tapped: nil, correct: correct, session: session)
@@ -222,7 +222,7 @@ extension RealtimeHub {
     func choose(question: QuestionID, answer: JSON, player: Session.Player, session: Session) {
         let request = ClientMessage.Kind.choose.rawValue
         guard let room = room(of: player, session: session, request: request) else { return }
-        if let refusal = room.refusal(ofAnswerBy: player.id, to: question) {
+        if let refusal = room.refusal(ofAnswerBy: player.id, to: question, at: transport.now) {
             return reply(session, ProtocolError(refusal, request: request))
         }
         guard session.drawing.question == question, let offer = session.drawing.offer, offer.question == question else {
@@ -235,7 +235,7 @@ extension RealtimeHub {
         let receivedAt = transport.now
         session.drawing.offer = nil
         metrics.choicesTaken.increment()
-        let correct = room.submit(.handwriting(HandwrittenAnswer(digits: digits), confidence: offer.reading.confidence,
+        let correct = submit(in: room, .handwriting(HandwrittenAnswer(digits: digits), confidence: offer.reading.confidence,
                                                strokes: offer.strokes, choice: offer.tapped(digits)),
                                   by: player.id, to: question, receivedAt: receivedAt, request: request)
         // The digit the player tapped is the digit they meant: the hand

@@ -81,7 +81,7 @@ extension RealtimeHub {
         reply(session, ServerMessage.identified(player: player.id, name: player.name, token: token, instance: cluster?.instance,
                                                 hand: session.hand, learnsHand: recognition.handModel != nil))
         if let code = memberships[player.id], let room = rooms[code] {
-            room.handle(.reconnect(player.id), request: request)
+            feed(room, .reconnect(player.id), request: request)
         }
     }
 }

@@ -24,11 +24,12 @@ extension RealtimeHub {
     static let maxHeldWhileLeaving = 256
 
     func leave(_ room: any GameRoom, player: Session.Player, session: Session, request: String) {
-        room.handle(.leave(player.id), request: request)
+        feed(room, .leave(player.id), request: request)
         guard memberships[player.id] == nil else { return }
         let connection = session.connection
         leaving[connection] = Leaving(code: room.code)
-        room.afterLastWords(to: player.id) { [weak self] in self?.leftRoom(connection) }
+        awaitingLastWords[room.code, default: [:]][player.id] = connection
+        perform(room.awaitLastWords(of: player.id), for: room)
     }
 
     /// A message of a connection that is leaving a room: it waits for
@@ -51,7 +52,7 @@ extension RealtimeHub {
     /// The room has said its last words: `left_room`, then what the
     /// connection sent meanwhile, in order (a message that leaves another
     /// room makes the rest wait again).
-    private func leftRoom(_ connection: ConnectionID) {
+    func leftRoom(_ connection: ConnectionID) {
         guard let state = leaving.removeValue(forKey: connection),
               let session = sessions[connection], !session.isClosing else { return }
         reply(session, ServerMessage.leftRoom(code: state.code))

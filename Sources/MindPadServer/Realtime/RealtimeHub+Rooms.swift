@@ -1,11 +1,74 @@
 import MindPadHTTP
+import MindPadTransport
 import Foundation
+import Logging
 import MindPadRules
 import MindPadStorage
 
-/// What rooms call back: sending to players, membership bookkeeping, and
-/// finished runs on their way to storage.
+/// What a room needs from the hub to be opened: how often progress goes
+/// out, and where it logs.
+struct RoomSettings: Sendable {
+    let progressInterval: RaceDuration
+    let logger: Logger
+}
+
+/// Carrying out what rooms ask (`RoomAction`): sending to players,
+/// membership bookkeeping, the rooms' timers, and finished runs on their
+/// way to storage. The rooms are machines; this is where their effects
+/// meet the world (issue 44, item 3).
 extension RealtimeHub {
+    /// Feeds `event` to `room` now and carries out what it asks.
+    func feed(_ room: any GameRoom, _ event: RoomEvent, request: String?) {
+        perform(room.handle(event, at: transport.now, request: request), for: room)
+    }
+
+    /// Grades an answer in `room` that counts at `receivedAt`; whether it
+    /// was graded right (nil: not graded).
+    @discardableResult
+    func submit(in room: any GameRoom, _ answer: SubmittedAnswer, by player: PlayerID, to question: QuestionID,
+                receivedAt: RaceInstant, request: String = ClientMessage.Kind.submit.rawValue) -> Bool? {
+        let (graded, actions) = room.submit(answer, by: player, to: question, receivedAt: receivedAt, at: transport.now,
+                                            request: request)
+        perform(actions, for: room)
+        return graded
+    }
+
+    /// Carries out `actions` of `room`, in order.
+    func perform(_ actions: [RoomAction], for room: any GameRoom) {
+        for action in actions {
+            switch action {
+            case .send(let message, let player):
+                send(message, to: player)
+            case .questionSent(let question, let player, let input):
+                questionSent(question, to: player, input: input)
+            case .store(let run):
+                store(run, of: room)
+            case .setTimer(let timer, let at):
+                let code = room.code
+                transport.cancel(roomTimers[code]?[timer])
+                roomTimers[code, default: [:]][timer] = transport.schedule(at: at) { [weak self, weak room] in
+                    guard let self, let room else { return }
+                    self.roomTimers[code]?[timer] = nil
+                    self.perform(room.timerFired(timer, at: self.transport.now), for: room)
+                }
+            case .cancelTimer(let timer):
+                transport.cancel(roomTimers[room.code]?.removeValue(forKey: timer))
+            case .memberJoined(let player):
+                memberJoined(player, room: room.code)
+            case .memberLeft(let player):
+                memberLeft(player, room: room.code)
+            case .lastWordsSaid(let player):
+                if let connection = awaitingLastWords[room.code]?.removeValue(forKey: player) {
+                    if awaitingLastWords[room.code]?.isEmpty == true { awaitingLastWords[room.code] = nil }
+                    leftRoom(connection)
+                }
+            case .disposed:
+                for token in (roomTimers.removeValue(forKey: room.code) ?? [:]).values { transport.cancel(token) }
+                roomDisposed(room.code)
+            }
+        }
+    }
+
     func send(_ message: OutgoingMessage, to player: PlayerID) {
         guard let connection = online[player] else { return }
         send(message, toConnection: connection)
@@ -59,9 +122,18 @@ extension RealtimeHub {
     /// `result_saved` message once storage answered.
     /// `race`: the round's id; `answers`: the run's graded answers with
     /// their drawings, kept with the result (within `AnswerRecord`'s bounds).
-    func store(_ result: PlayerResult, account: Int64, fish: UUID?, game: GameInfo, room code: String,
-               race: String, answers: [AnswerRecord],
-               durable: @escaping () -> Void, saved: @escaping (OutgoingMessage) -> Void) {
+    func store(_ run: FinishedRun, of room: any GameRoom) {
+        let (result, account, fish, game, code, race, answers) = (run.result, run.account, run.fish, room.game, room.code, run.race,
+                                                                  run.answers)
+        let player = result.player
+        let durable = { [weak self, room] in
+            guard let self else { return }
+            self.perform(room.resultDurable(player, at: self.transport.now), for: room)
+        }
+        let saved = { [weak self, room] (message: OutgoingMessage) in
+            guard let self else { return }
+            self.perform(room.resultSaved(player, round: result.round, message, at: self.transport.now), for: room)
+        }
         let finishedAtMs = transport.wallClockMs
         let record = GameResultRecord(
             playerID: account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,

@@ -28,7 +28,7 @@ extension RealtimeHub {
         for room in open {
             for member in room.snapshot.members {
                 members += 1
-                room.handle(.leave(member.id), request: nil)
+                feed(room, .leave(member.id), request: nil)
             }
         }
         logger.notice("rooms closed for shutdown", metadata: ["rooms": "\(open.count)", "members": "\(members)"])

@@ -1,4 +1,5 @@
 import MindPadHTTP
+import MindPadTransport
 import Foundation
 import Logging
 import MindPadRecognition
@@ -51,6 +52,11 @@ public final class RealtimeHub: @unchecked Sendable {
     /// The room each player is a member of (connected or within grace).
     var memberships: [PlayerID: String] = [:]
     var rooms: [String: any GameRoom] = [:]
+    /// Each room's timers (`RoomAction.setTimer`), by room code.
+    var roomTimers: [String: [RoomTimer: TimerToken]] = [:]
+    /// Connections waiting for a room's last words to their player
+    /// (`RoomAction.lastWordsSaid`), by room code and player.
+    var awaitingLastWords: [String: [PlayerID: ConnectionID]] = [:]
     /// Finished results not yet durable, and what waits for them.
     var durability = DurabilityWaits()
     /// Finished results whose `result_saved` has not come back from storage
@@ -167,7 +173,7 @@ public final class RealtimeHub: @unchecked Sendable {
         online[player.id] = nil
         forgetClaimIfUnused(player.accountID)
         if let code = memberships[player.id], let room = rooms[code] {
-            room.handle(.disconnect(player.id), request: nil)
+            feed(room, .disconnect(player.id), request: nil)
         }
     }
 
@@ -194,14 +200,14 @@ public final class RealtimeHub: @unchecked Sendable {
             guard let room = room(of: player, session: session, request: message.type) else { return }
             leave(room, player: player, session: session, request: message.type)
         case .ready(let flag):
-            room(of: player, session: session, request: message.type)?.handle(.setReady(player.id, flag), request: message.type)
+            if let room = room(of: player, session: session, request: message.type) { feed(room, .setReady(player.id, flag), request: message.type) }
         case .start:
             if let refusal = drainRefusal(request: message.type) { return reply(session, refusal) }
-            room(of: player, session: session, request: message.type)?.handle(.start(by: player.id), request: message.type)
+            if let room = room(of: player, session: session, request: message.type) { feed(room, .start(by: player.id), request: message.type) }
         case .rematch:
             if let refusal = drainRefusal(request: message.type) { return reply(session, refusal) }
             let seed = UInt64.random(in: .min ... .max, using: &random)
-            room(of: player, session: session, request: message.type)?.handle(.rematch(by: player.id, seed: seed), request: message.type)
+            if let room = room(of: player, session: session, request: message.type) { feed(room, .rematch(by: player.id, seed: seed), request: message.type) }
         case .points(let question, let stroke, let points):
             addPoints(points, stroke: stroke, question: question, player: player, session: session)
         case .clear(let question):
@@ -269,11 +275,11 @@ public final class RealtimeHub: @unchecked Sendable {
             var configuration = options.raceConfiguration(mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators)
             // A game with levels races one: level 1 unless asked.
             configuration.level = game.info.levels.isEmpty ? nil : level ?? 1
-            let room = game.openRoom(code, configuration, seed, transport.now, self)
+            let room = game.openRoom(code, configuration, seed, transport.now, RoomSettings(progressInterval: options.progressInterval, logger: logger))
             rooms[code] = room
             logger.info("room created", metadata: ["room": "\(code)", "game": "\(identifier)", "mode": "\(mode.rawValue)",
                                                    "level": "\(configuration.level.map(String.init) ?? "-")", "conn": "\(session.connection)"])
-            room.handle(.join(player, fish: fish), request: request)
+            feed(room, .join(player, fish: fish), request: request)
         }
         // In a cluster the code is reserved in the directory first.
         if cluster != nil { return reserveRoom(game: identifier, for: player, session: session, open: open) }
@@ -302,7 +308,7 @@ public final class RealtimeHub: @unchecked Sendable {
             if let code = memberships[player.id] {
                 return reply(session, ProtocolError(.alreadyInRoom, "You are already in room \(code); leave it first.", request: request))
             }
-            room.handle(.join(player, fish: fish), request: request)
+            feed(room, .join(player, fish: fish), request: request)
         }
     }
 

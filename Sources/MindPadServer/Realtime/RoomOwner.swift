@@ -1,21 +1,27 @@
-import MindPadHTTP
-import MindPadTransport
 import Foundation
+import Logging
 import MindPadJSON
 import MindPadRecognition
 import MindPadRules
 
-/// The thin owner of one room of one game kind: feeds events into its
-/// `RaceStateMachine<Kind>` with the server's time and carries out the
-/// effects (sends, broadcasts, results to storage, the room's one timer,
-/// progress coalesced to ~5 Hz). It is the only place that touches the
-/// kind's types: prompts and answers cross the wire through their
-/// `Codable` forms. Service thread only.
+/// The owner of one room of one game kind, a machine (issue 44, item 3):
+/// it feeds each event with the time it is given into its
+/// `RaceStateMachine<Kind>` and turns the effects into `RoomAction`s for
+/// the hub to carry out (sends, broadcasts, results to storage, the room's
+/// timers, progress coalesced to ~5 Hz). It holds no hub and reads no
+/// clock. It is the only place that touches the kind's types: prompts and
+/// answers cross the wire through their `Codable` forms. Service thread only.
 final class RoomOwner<Kind: GameKind>: GameRoom {
     let code: String
     let game: GameInfo
     private(set) var race: RaceStateMachine<Kind>
-    private unowned let hub: RealtimeHub
+    /// How often progress goes out at most (`RealtimeOptions.progressInterval`).
+    private let progressInterval: RaceDuration
+    private let logger: Logger
+    /// What this call asks of the hub so far (`take`).
+    private var actions: [RoomAction] = []
+    /// The time of the call under way.
+    private var now: RaceInstant
     /// Members after the last event, to notice who left or timed out.
     private var members: Set<PlayerID> = []
     /// Each member's `players` row, for storing their results (taken from
@@ -24,10 +30,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     /// The fish each member brought (games that play with fish), stored
     /// with their results; from their `join` event like `accounts`.
     private var fish: [PlayerID: UUID] = [:]
-    private var tick: TimerToken?
     private var pendingProgress: RaceProgress?
     private var lastProgressAt: RaceInstant?
-    private var progressTimer: TimerToken?
+    /// The progress timer is set (`RoomTimer.progress`).
+    private var progressTimerSet = false
     /// This round's `finished` and `result_saved` of each racer, sent again
     /// when they come back within the grace (they may have missed them).
     private var ended: [PlayerID: (round: Int, finished: OutgoingMessage, saved: OutgoingMessage?)] = [:]
@@ -64,11 +70,19 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     /// id (the path finder's moves) is encoded again. Emptied at each start.
     private var questions: [QuestionID: (prompt: Kind.Prompt, message: OutgoingMessage)] = [:]
 
-    init(code: String, race: RaceStateMachine<Kind>, hub: RealtimeHub) {
+    init(code: String, race: RaceStateMachine<Kind>, now: RaceInstant, progressInterval: RaceDuration, logger: Logger) {
         self.code = code
         self.game = race.kind.info
         self.race = race
-        self.hub = hub
+        self.now = now
+        self.progressInterval = progressInterval
+        self.logger = logger
+    }
+
+    /// The actions asked for since the last call began, in order (taken).
+    private func take() -> [RoomAction] {
+        defer { actions = [] }
+        return actions
     }
 
     var snapshot: RoomSnapshot { race.snapshot }
@@ -88,7 +102,8 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         }
     }
 
-    func handle(_ event: RoomEvent, request: String?) {
+    func handle(_ event: RoomEvent, at now: RaceInstant, request: String?) -> [RoomAction] {
+        self.now = now
         let raceEvent: RaceEvent<Kind>
         var arrival = Arrival()
         switch event {
@@ -101,22 +116,40 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         case .setReady(let id, let ready): raceEvent = .setReady(id, ready)
         case .start(let id): raceEvent = .start(by: id)
         case .rematch(let id, let seed): raceEvent = .rematch(by: id, seed: seed)
-        case .tick: raceEvent = .tick
         }
-        feed(raceEvent, at: hub.transport.now, request: request, arrival: arrival)
+        feed(raceEvent, at: now, request: request, arrival: arrival)
+        return take()
     }
 
-    func refusal(ofAnswerBy player: PlayerID, to question: QuestionID) -> RaceError? {
-        race.refusal(ofAnswerBy: player, to: question, at: hub.transport.now)
+    func timerFired(_ timer: RoomTimer, at now: RaceInstant) -> [RoomAction] {
+        self.now = now
+        switch timer {
+        case .tick:
+            feed(.tick, at: now, request: nil)
+        case .progress:
+            progressTimerSet = false
+            flushProgress(force: false)
+        }
+        return take()
+    }
+
+    func refusal(ofAnswerBy player: PlayerID, to question: QuestionID, at now: RaceInstant) -> RaceError? {
+        race.refusal(ofAnswerBy: player, to: question, at: now)
     }
 
     func accepts(handwritten digits: [Int]) -> Bool {
         race.kind.answer(handwritten: HandwrittenAnswer(digits: digits)) != nil
     }
 
-    @discardableResult
     func submit(_ submitted: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant,
-                request: String) -> Bool? {
+                at now: RaceInstant, request: String) -> (graded: Bool?, actions: [RoomAction]) {
+        self.now = now
+        let graded = grade(submitted, by: player, to: question, receivedAt: receivedAt, request: request)
+        return (graded, take())
+    }
+
+    private func grade(_ submitted: SubmittedAnswer, by player: PlayerID, to question: QuestionID, receivedAt: RaceInstant,
+                       request: String) -> Bool? {
         switch submitted {
         case .handwriting(let reading, let confidence, let strokes, let choice):
             guard let answer = race.kind.answer(handwritten: reading) else {
@@ -158,7 +191,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     private func feed(_ event: RaceEvent<Kind>, at now: RaceInstant, request: String?, arrival: Arrival = Arrival()) -> Bool? {
         let effects = race.handle(event, at: now)
         var graded: Bool?
-        let clockNow = hub.transport.now
+        let clockNow = self.now
         resyncing = Set(effects.compactMap { effect in
             if case .resync(let id, _, _, _) = effect { return id }
             return nil
@@ -198,8 +231,8 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         case .sendQuestion(let delivery):
             // The pad takes the answer only where the kind says it may, as
             // the question now stands (the path finder: while guessing).
-            hub.questionSent(delivery.id, to: delivery.player,
-                             input: race.kind.handwriting(for: delivery.question, attempt: delivery.attempt))
+            actions.append(.questionSent(delivery.id, to: delivery.player,
+                                         input: race.kind.handwriting(for: delivery.question, attempt: delivery.attempt)))
             say(question(delivery), to: delivery.player)
         case .answerGraded(let o):
             // A retry keeps the question open: its answer stays unsaid.
@@ -216,7 +249,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             pendingProgress = progress
             flushProgress(force: false)
         case .playerFinished(let result):
-            hub.questionSent(nil, to: result.player, input: nil)
+            actions.append(.questionSent(nil, to: result.player, input: nil))
             let run = answers.take(result.player)
             let finished = ServerMessage.finished(result, race: raceID, answers: run.map(\.json))
             ended[result.player] = (result.round, finished, nil)
@@ -232,35 +265,39 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             held.hold(result.player)
             lastWords.expect(result.player)
             say(finished, to: result.player)
-            let player = result.player, round = result.round
-            hub.store(result, account: account, fish: fish[result.player], game: game, room: code,
-                      race: raceID ?? "\(code)-\(result.round)", answers: run.map(\.record), durable: { [self] in
-                for message in held.release(player) { hub.send(message, to: player) }
-                sayLastWordsIfDone(to: player)
-            }, saved: { [self] saved in
-                if let e = ended[player], e.round == round { ended[player] = (round, e.finished, saved) }
-                say(saved, to: player)
-                lastWords.said(player)
-                sayLastWordsIfDone(to: player)
-            })
+            actions.append(.store(FinishedRun(result: result, account: account, fish: fish[result.player],
+                                              race: raceID ?? "\(code)-\(result.round)", answers: run.map(\.record))))
         case .raceFinished(let standings):
             flushProgress(force: true)
             broadcast(ServerMessage.standings(standings, race: raceID))
         case .rejected(let id, let error):
             say(ServerMessage.error(ProtocolError(error, request: request)), to: id)
         case .scheduleTick(let at):
-            hub.transport.cancel(tick)
-            tick = hub.transport.schedule(at: at) { [weak self] in self?.handle(.tick, request: nil) }
+            actions.append(.setTimer(.tick, at: at))
         case .cancelTick:
-            hub.transport.cancel(tick)
-            tick = nil
+            actions.append(.cancelTimer(.tick))
         case .roomDisposed:
-            hub.transport.cancel(tick)
-            hub.transport.cancel(progressTimer)
-            tick = nil
-            progressTimer = nil
-            hub.roomDisposed(code)
+            progressTimerSet = false
+            actions.append(.disposed)
         }
+    }
+
+    /// `player`'s finished run is durable: what the room held for them goes.
+    func resultDurable(_ player: PlayerID, at now: RaceInstant) -> [RoomAction] {
+        self.now = now
+        for message in held.release(player) { actions.append(.send(message, to: player)) }
+        sayLastWordsIfDone(to: player)
+        return take()
+    }
+
+    /// Storage answered for `player`'s run of `round`: `saved` is its `result_saved`.
+    func resultSaved(_ player: PlayerID, round: Int, _ saved: OutgoingMessage, at now: RaceInstant) -> [RoomAction] {
+        self.now = now
+        if let e = ended[player], e.round == round { ended[player] = (round, e.finished, saved) }
+        say(saved, to: player)
+        lastWords.said(player)
+        sayLastWordsIfDone(to: player)
+        return take()
     }
 
     /// The `question` message for `delivery`, encoded once per question
@@ -279,7 +316,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         do {
             return try JSONValueEncoder().encode(value)
         } catch {
-            hub.logger.error("could not encode a game value", metadata: ["game": "\(game.identifier)", "error": "\(error)"])
+            logger.error("could not encode a game value", metadata: ["game": "\(game.identifier)", "error": "\(error)"])
             return .null
         }
     }
@@ -300,19 +337,16 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     /// interval ago (or `force`), else once that interval is over.
     private func flushProgress(force: Bool) {
         guard let progress = pendingProgress else { return }
-        let now = hub.transport.now
-        let interval = hub.options.progressInterval
+        let interval = progressInterval
         if force || lastProgressAt.map({ now - $0 >= interval }) ?? true {
-            hub.transport.cancel(progressTimer)
-            progressTimer = nil
+            if progressTimerSet { actions.append(.cancelTimer(.progress)) }
+            progressTimerSet = false
             pendingProgress = nil
             lastProgressAt = now
             broadcast(ServerMessage.progress(progress))
-        } else if progressTimer == nil, let last = lastProgressAt {
-            progressTimer = hub.transport.schedule(at: last + interval) { [weak self] in
-                self?.progressTimer = nil
-                self?.flushProgress(force: false)
-            }
+        } else if !progressTimerSet, let last = lastProgressAt {
+            progressTimerSet = true
+            actions.append(.setTimer(.progress, at: last + interval))
         }
     }
 
@@ -326,7 +360,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     /// once it is.
     private func say(_ message: OutgoingMessage, to players: [PlayerID]) {
         for player in players {
-            if held.isHolding(player) { held.keep(message, for: player) } else { hub.send(message, to: player) }
+            if held.isHolding(player) { held.keep(message, for: player) } else { actions.append(.send(message, to: player)) }
         }
     }
 
@@ -352,14 +386,14 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             accounts[gone] = nil
             fish[gone] = nil
             ended[gone] = nil
-            hub.memberLeft(gone, room: code)
+            actions.append(.memberLeft(gone))
         }
         for joined in now.subtracting(members) {
             if let joiner, joiner.id == joined {
                 accounts[joined] = joiner.account
                 fish[joined] = joiner.fish
             }
-            hub.memberJoined(joined, room: code)
+            actions.append(.memberJoined(joined))
         }
         members = now
     }
@@ -368,17 +402,19 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
 // MARK: Leaving, and the fish (issue 45)
 
 extension RoomOwner {
-    /// Runs `then` once the room has said everything it will ever say to
-    /// `player` about the runs they had in it: their `finished` (held until
-    /// durable) and `result_saved`. At once when nothing is on its way.
-    func afterLastWords(to player: PlayerID, _ then: @escaping () -> Void) {
-        lastWords.wait(for: player, then)
+    /// Asks for `lastWordsSaid(player)` once the room has said everything
+    /// it will ever say to `player` about the runs they had in it: their
+    /// `finished` (held until durable) and `result_saved`. At once when
+    /// nothing is on its way.
+    func awaitLastWords(of player: PlayerID) -> [RoomAction] {
+        lastWords.wait(for: player)
         sayLastWordsIfDone(to: player)
+        return take()
     }
 
     private func sayLastWordsIfDone(to player: PlayerID) {
-        guard !held.isHolding(player) else { return }
-        for action in lastWords.quiet(player) { action() }
+        guard !held.isHolding(player), lastWords.quiet(player) else { return }
+        actions.append(.lastWordsSaid(player))
     }
 
     /// A racer who brought a fish hears when it reacts (`fish`, right
@@ -399,7 +435,8 @@ extension RoomOwner {
 /// `result_saved` of each of their stored results. Service thread only.
 struct LastWords {
     private var unsaid: [PlayerID: Int] = [:]
-    private var waiting: [PlayerID: [() -> Void]] = [:]
+    /// Players waiting for the room's last words to them.
+    private var waiting: Set<PlayerID> = []
 
     /// One more result of `player`'s is on its way to storage.
     mutating func expect(_ player: PlayerID) { unsaid[player, default: 0] += 1 }
@@ -410,13 +447,12 @@ struct LastWords {
         unsaid[player] = left == 0 ? nil : left
     }
 
-    mutating func wait(for player: PlayerID, _ action: @escaping () -> Void) {
-        waiting[player, default: []].append(action)
-    }
+    mutating func wait(for player: PlayerID) { waiting.insert(player) }
 
-    /// What waited for `player`, now that nothing is owed them (taken).
-    mutating func quiet(_ player: PlayerID) -> [() -> Void] {
-        guard unsaid[player] == nil else { return [] }
-        return waiting.removeValue(forKey: player) ?? []
+    /// Whether `player` waited and nothing is owed them any more (the
+    /// wait is over then).
+    mutating func quiet(_ player: PlayerID) -> Bool {
+        guard unsaid[player] == nil else { return false }
+        return waiting.remove(player) != nil
     }
 }
