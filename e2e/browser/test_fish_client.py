@@ -42,7 +42,7 @@ def js(drv, body, *args):
 
 def test_addone_answers_and_prompt(page):
     out = js(page, """
-      Promise.all([import('/js/kinds/addone.js'), import('/js/kinds/index.js')]).then(([a, k]) => {
+      Promise.all([import('/js/kinds/addone/index.js'), import('/js/kinds/index.js')]).then(([a, k]) => {
         const box = document.createElement('p');
         document.body.append(box);
         k.kindFor('addone').renderPrompt(box, {digits: '2139'});
@@ -63,7 +63,7 @@ def test_addone_answers_and_prompt(page):
 
 def test_reactions_and_looks(page):
     out = js(page, """
-      Promise.all([import('/js/state.js'), import('/js/fish.js')]).then(([st, f]) => {
+      Promise.all([import('/js/state.js'), import('/js/kinds/addone/fish.js')]).then(([st, f]) => {
         // The fish reacts when the server says (`fish`, issue 45), never from the score.
         const room = {game: 'addone', round: 1, mode: 'normal', phase: 'running', host: 'p1', max_players: 1,
                       members: [{player_id: 'p1', name: 'Ann', role: 'racer', ready: false, connected: true, host: true}]};
@@ -76,7 +76,7 @@ def test_reactions_and_looks(page):
         }
         const left = st.apply(st.apply(s, {type: 'local/leave'}), {type: 'fish', reaction: 'jump'}).race.fish;
         return {react, left};
-      }).then((r) => import('/js/fish.js').then((f) => done({
+      }).then((r) => import('/js/kinds/addone/fish.js').then((f) => done({
         react: r.react, left: r.left,
         clock: [0, 5, 6, 12, 18, 19, 23].map((h) => f.clockLook(new Date(2026, 10, 23, h, 30))),
         read: [{look: 'snow'}, {look: 'hail'}, null, {look: 'night', source: 'clock'}].map(f.readWeather),

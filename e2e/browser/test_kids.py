@@ -465,7 +465,7 @@ def test_a_painted_thing_shows_one_colour(blank_page):
     outline) are shades of it, so "Which one is red?" has one answer (every house had a red roof)."""
     out = blank_page.execute_async_script("""
       const done = arguments[arguments.length - 1];
-      import('/js/kids/art.js').then((a) => {
+      import('/js/kinds/kids/art.js').then((a) => {
         const bad = [];
         for (const thing of a.THING_NAMES) for (const colour of Object.keys(a.COLOURS)) {
           const main = a.COLOURS[colour], shades = Object.values(a.shadesOf(main));

@@ -428,7 +428,7 @@ def test_reduced_motion_keeps_the_lanes_still(browser):
         assert drv.execute_script("return getComputedStyle(document.querySelector('.lane .fill')).transitionDuration") == "0s"
         # The fish page's whale, which bobs, stands still.
         drv.execute_async_script("""const done = arguments[arguments.length - 1];
-            import('/js/scenes/fishstart.js').then((m) => { m.showFishStart(); done(); });""")
+            import('/js/kinds/addone/fishstart.js').then((m) => { m.showFishStart(); done(); });""")
         assert drv.execute_script("const s = getComputedStyle(document.querySelector('.whale')); return [s.animationDuration, s.animationIterationCount]") \
             == ["0s", "1"]
 
@@ -489,20 +489,20 @@ def test_axe_finds_nothing_serious_on_any_scene(browser):
     for module, call, name in (("/js/scenes/boards.js", "m.showHighscores('mindpad')", "highscores"),
                                ("/js/scenes/boards.js", "m.showLeaderboards('mindpad')", "leaderboards"),
                                ("/js/scenes/device.js", "m.showDevice()", "device"),
-                               ("/js/scenes/fishstart.js", "m.showFishStart()", "fish-start"),
-                               ("/js/scenes/fishsettings.js", "m.showFishSettings()", "fish-settings"),
-                               ("/js/scenes/fishplayers.js", "m.showFishPlayers()", "fish-players"),
-                               ("/js/scenes/kids.js", "m.showKidsHello()", "kids-hello"),
-                               ("/js/scenes/kids.js", "m.showKidsGames()", "kids-games"),
-                               ("/js/scenes/kids.js", "m.showKidsLevels('kids_counting')", "kids-levels"),
-                               ("/js/scenes/path.js", "m.showPathHome()", "path-home"),
-                               ("/js/scenes/path.js", "m.showPathRounds()", "path-rounds")):
+                               ("/js/kinds/addone/fishstart.js", "m.showFishStart()", "fish-start"),
+                               ("/js/kinds/addone/fishsettings.js", "m.showFishSettings()", "fish-settings"),
+                               ("/js/kinds/addone/fishplayers.js", "m.showFishPlayers()", "fish-players"),
+                               ("/js/kinds/kids/home.js", "m.showKidsHello()", "kids-hello"),
+                               ("/js/kinds/kids/home.js", "m.showKidsGames()", "kids-games"),
+                               ("/js/kinds/kids/home.js", "m.showKidsLevels('kids_counting')", "kids-levels"),
+                               ("/js/kinds/pathfinder/home.js", "m.showPathHome()", "path-home"),
+                               ("/js/kinds/pathfinder/home.js", "m.showPathRounds()", "path-rounds")):
         show_scene(drv, module, call, name)
         wait(drv, lambda d: not d.find_elements(By.CSS_SELECTOR, ".scene:not([hidden]) [role=status]")
              or all(s.text != "Loading…" for s in d.find_elements(By.CSS_SELECTOR, ".scene:not([hidden]) [role=status]")),
              10, f"{name} loaded")
         check(name)
-    show_scene(drv, "/js/scenes/fishstart.js", "m.showFishStart()", "fish-start")
+    show_scene(drv, "/js/kinds/addone/fishstart.js", "m.showFishStart()", "fish-start")
     el(drv, "#fish-about").click()
     wait_scene(drv, "fish-about")
     check("fish-about")

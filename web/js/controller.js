@@ -17,12 +17,9 @@ import { renderMenu } from "./scenes/menu.js";
 import { showRejected, showSignInError, startOnboarding } from "./scenes/onboard.js";
 import { showJoinError, showRace } from "./scenes/race.js";
 import { showBest, showResults, showStandings } from "./scenes/results.js";
-import { leaveTank, tankActive, tankFish, tankOver, tankRefused } from "./scenes/fishtank.js";
-import { isKidsGame, kidsSaved, showKidsEnd } from "./scenes/kids.js";
 import { openHome } from "./homes.js";
-import { kindFor, learnCatalog } from "./kinds/index.js";
+import { allKinds, anyKind, kindFor, learnCatalog } from "./kinds/index.js";
 import { forgetRun } from "./review/attempts.js";
-import { afterKidsFeedback } from "./kids/feedback.js";
 import { renderHandwriting } from "./scenes/handwriting.js";
 
 let state = initialState();
@@ -245,7 +242,7 @@ export function leaveRoom() {
 }
 
 export function leaveToMenu() {
-  leaveTank();
+  for (const kind of allKinds()) if (kind.leaving) kind.leaving();
   leaveRoom();
   showMenu();
 }
@@ -305,11 +302,11 @@ function handle(msg) {
     // An old run's last words (a room we left: issue 45) leave the state as it was: nothing to show.
     case "finished": if (state !== prev) { flow.unanswered = null; onFinished(); } break;
     case "standings": if (state !== prev) onStandings(); break;
-    case "result_saved": if (state !== prev) { showBest(state); kidsSaved(state); } break;
-    case "fish": if (state !== prev) tankFish(state); break;
+    case "result_saved": if (state !== prev) { showBest(state); const k = kindFor(state.race.game); if (k.saved) k.saved(state); } break;
     case "moved": onMoved(msg); break;
     case "reading": renderHandwriting(state); break;
-    default: break;
+    // A message only a kind's games get (Add-One's `fish`): its kind's.
+    default: if (state !== prev) { const k = kindFor(state.race.game); if (k.message) k.message(msg, state); } break;
   }
 }
 
@@ -394,8 +391,7 @@ function onError(msg) {
     case "create_room":
       flow.pendingSolo = null;
       toast(errorText(msg));
-      if (tankActive()) tankRefused();
-      else showMenu();
+      if (!anyKind("refused", msg)) showMenu();
       return;
     case "points":
     case "clear":
@@ -474,7 +470,7 @@ function repeatRequest() {
  * intact), without the rematch or the wait for one. False elsewhere.
  */
 function keepFinishedRun() {
-  if (!["results", "standings", "kids-end"].includes(currentScene())) return false;
+  if (!endScenes().includes(currentScene())) return false;
   $("standings-rematch").hidden = true;
   $("standings-wait").hidden = true;
   return true;
@@ -513,7 +509,7 @@ function onLeftRoom() {
     const { game, mode, extra } = flow.pendingSolo;
     send({ type: "create_room", game, mode, max_players: 1, ...extra });
   } else if (!["menu", "highscores", "leaderboards", "race", "onboard"].includes(currentScene())
-             && !["fish-", "kids-", "path-"].some((p) => currentScene().startsWith(p))) {
+             && !anyKind("ownsScene", currentScene())) {
     showMenu();
   }
 }
@@ -528,19 +524,22 @@ function onFinished() {
   }
 }
 
-/** A solo run's end: the fish tank's game-over question, or the Results scene. */
+/** A solo run's end: as the game's kind shows it (the fish tank's game-over question, a kids' level's end), or the Results scene. */
 function showSoloEnd() {
-  if (tankActive()) tankOver(state);
-  // A kids' level ends once its last answer's feedback card has been seen.
-  else if (isKidsGame(state.race.game)) afterKidsFeedback(() => { if (state.race.result) showKidsEnd(getState()); });
-  else showResults(state);
+  const kind = kindFor(state.race.game);
+  if (!(kind.soloEnd && kind.soloEnd(state, getState))) showResults(state);
+}
+
+/** The scenes a finished run is shown on: Results, Standings and the kinds' own (a kids' level's end). */
+function endScenes() {
+  return ["results", "standings", ...allKinds().flatMap((kind) => kind.endScenes || [])];
 }
 
 function onStandings() {
   stopClock();
   hideCountdown();
   if (isSolo(state)) {
-    if (state.race.result && !["results", "kids-end"].includes(currentScene())) showSoloEnd();
+    if (state.race.result && !endScenes().filter((s) => s !== "standings").includes(currentScene())) showSoloEnd();
     return;
   }
   showStandings(state);

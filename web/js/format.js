@@ -38,7 +38,7 @@ export function gameLabel(games, id) {
 export function gameAndMode(games, game, mode, level = null) {
   const base = `${gameLabel(games, game)} · ${modeName(mode)}`;
   if (!Number.isInteger(level)) return base;
-  return `${base} · ${t("kids.levelN", { n: level, name: levelName(findGame(games, game), level, getLang()) })}`;
+  return `${base} · ${t("game.levelN", { n: level, name: levelName(findGame(games, game), level, getLang()) })}`;
 }
 
 /** A rank value (`rank_value` of a board where lower is better), to three places exactly (the

@@ -17,6 +17,20 @@ function pickInitial() {
 
 export function getLang() { return lang; }
 
+/**
+ * Adds a module's strings (`{en: {...}, zh: {...}}`: a game kind's own,
+ * kinds/<kind>/strings.js) to the page's. A key already there is a
+ * programming error: two modules would say different things under it.
+ */
+export function addStrings(byLang) {
+  for (const [code, strings] of Object.entries(byLang)) {
+    const into = STRINGS[code];
+    if (!into) continue;
+    for (const key of Object.keys(strings)) if (key in into) throw new Error(`i18n: ${key} is defined twice`);
+    Object.assign(into, strings);
+  }
+}
+
 export function has(key) { return key in STRINGS[lang]; }
 
 /**

@@ -14,23 +14,12 @@ import { initDevice, relabelDevice } from "./scenes/device.js";
 import { initHandwriting, relabelHandwriting } from "./scenes/handwriting.js";
 import { initRace, renderRace, showRace } from "./scenes/race.js";
 import { initResults, showResults, showStandings } from "./scenes/results.js";
-import { initFishStart, showFishStart } from "./scenes/fishstart.js";
-import { initFishSettings, relabelFishSettings, showFishSettings } from "./scenes/fishsettings.js";
-import { initFishPlayers, relabelFishPlayers, showFishPlayers } from "./scenes/fishplayers.js";
-import { initFishTank, openTank, quitTank, relabelTank, tankActive } from "./scenes/fishtank.js";
-import { initKids, isKidsGame, relabelKids, showKidsHello, showKidsLevels } from "./scenes/kids.js";
-import { openHome, registerHome } from "./homes.js";
-import { initPath, relabelPath, showPathHome, showPathRounds } from "./scenes/path.js";
+import { openHome } from "./homes.js";
+import { allKinds, anyKind } from "./kinds/index.js";
 import { initReplay, openReplay, relabelReplay, replayRace } from "./scenes/replay.js";
-import { initKidsFeedback } from "./kids/feedback.js";
 
 /** A replay's page (`/replay/<race>`, served as this page) watches a race and joins none. */
 const replay = replayRace(location.pathname);
-
-// The pages a game's kind opens from (kinds/*.js `home`).
-registerHome("fish-start", showFishStart);
-registerHome("path-home", showPathHome);
-registerHome("kids-hello", () => showKidsHello());
 
 const ctx = {
   getState: app.getState,
@@ -39,18 +28,11 @@ const ctx = {
   leaveToMenu: app.leaveToMenu,
   leaveRoom: app.leaveRoom,
   showMenu: app.showMenu,
+  /** The game's Quit: as a kind takes it (the tank's question, even before a race; the kids' levels), else back to the menu. */
   quitGame: () => {
-    const { race } = app.getState();
-    if (tankActive()) quitTank();
-    else if (isKidsGame(race.game)) { app.leaveRoom(); showKidsLevels(race.game); }
-    else app.leaveToMenu();
+    if (!anyKind("quit", ctx, app.getState().race)) app.leaveToMenu();
   },
   openHome,
-  showFishStart,
-  showPathRounds,
-  showFishSettings,
-  showFishPlayers,
-  openTank,
   playSolo: app.playSolo,
   chosenGame: app.chosenGame,
   chooseGame: app.chooseGame,
@@ -73,14 +55,11 @@ function relabel() {
   if (scene === "onboard") relabelOnboard();
   if (scene === "race") renderRace();
   if (scene === "lobby" && state.room) renderLobby(state);
-  if (scene === "game") { relabelGame(state); relabelTank(); }
+  if (scene === "game") relabelGame(state);
   if (scene === "results" && state.race.result) showResults(state);
   if (scene === "standings" && state.race.standings) showStandings(state);
-  if (scene === "fish-settings") relabelFishSettings();
-  if (scene === "fish-players") relabelFishPlayers();
   if (scene === "replay") relabelReplay();
-  relabelKids();
-  relabelPath();
+  for (const kind of allKinds()) if (kind.relabel) kind.relabel(scene);
   relabelBoards();
   relabelBanner();
   relabelDevice();
@@ -88,10 +67,10 @@ function relabel() {
 }
 
 function wire() {
-  for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards,
-    initFishStart, initFishSettings, initFishPlayers, initFishTank, initKids, initPath, initReplay, initDevice,
+  for (const init of [initOnboard, initMenu, initRace, initLobby, initGame, initResults, initBoards, initReplay, initDevice,
     initHandwriting]) init(ctx);
-  initKidsFeedback();
+  // Each kind's own scenes and homes (kinds/<kind>/).
+  for (const kind of allKinds()) if (kind.boot) kind.boot(ctx);
   $("lang-switch").addEventListener("click", () => {
     setLang(getLang() === "en" ? "zh" : "en");
     relabel();

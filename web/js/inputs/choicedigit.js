@@ -22,7 +22,7 @@ export function createChoiceOrDigitInput(kind, context) {
     mount() {
       choice.mount();
       drawn.mount();
-      $("scene-game").classList.add("kids");
+      $("scene-game").classList.add("choice-digit");
       setDrawable(false);
     },
     question(q, resent) {
@@ -42,7 +42,7 @@ export function createChoiceOrDigitInput(kind, context) {
     unmount() {
       choice.unmount();
       drawn.unmount();
-      $("scene-game").classList.remove("kids", "with-pad");
+      $("scene-game").classList.remove("choice-digit", "with-pad");
     },
   };
 }

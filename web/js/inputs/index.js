@@ -1,10 +1,10 @@
 // How a game's answers are given (the catalog's answer_input) → the input
-// that takes them in the game scene.
+// that takes them in the game scene: the ones every kind may use, and those
+// a kind brings (kinds/index.js registers them).
 import { createChoiceInput } from "./choice.js";
 import { createChoiceOrDigitInput } from "./choicedigit.js";
 import { createDigitInput } from "./digit.js";
 import { createNumberInput } from "./number.js";
-import { createPathInput } from "./path.js";
 import { $ } from "../ui.js";
 
 function createUnsupportedInput() {
@@ -22,8 +22,13 @@ const INPUTS = {
   drawn_number: createNumberInput,
   choice: createChoiceInput,
   choice_or_digit: createChoiceOrDigitInput,
-  move: createPathInput,
 };
+
+/** An input a game kind brings (its module's `inputs`: the path finder's moves). */
+export function registerInput(answerInput, create) {
+  if (answerInput in INPUTS) throw new Error(`input ${answerInput} registered twice`);
+  INPUTS[answerInput] = create;
+}
 
 /** The input for answers given as `answerInput`; one this client cannot take says so. */
 export function createInput(answerInput, kind, context) {

@@ -5,14 +5,13 @@
 import { getLang, t } from "../i18n.js";
 import { levelName } from "../catalog.js";
 import { createInput } from "../inputs/index.js";
-import { kindFor } from "../kinds/index.js";
+import { allKinds, kindFor } from "../kinds/index.js";
 import { fmtTime, modeName } from "../format.js";
 import { gameInfo, isSolo, lanes, lanesMeaning, myRole, watched } from "../state.js";
 import { $, currentScene, show, textEl } from "../ui.js";
 import { takeGraded } from "../review/attempts.js";
 import { hideCountdown } from "./countdown.js";
 import { clearRecap, relabelRecap, showRecap } from "./recap.js";
-import { hideKidsFeedback, showKidsFeedback, showSoundButton } from "../kids/feedback.js";
 
 let ctx = null;     // {send, dispatch, getState, quitGame}
 let kind = null;
@@ -42,9 +41,9 @@ export function enterGame(state) {
   $("game-score").textContent = String(race.score);
   // A score that means nothing until the run ends (the path finder's rank value) is not shown meanwhile.
   $("game-score").parentElement.hidden = kind.scoreInGame === false || spectator;
-  // A kids' game: the speaker (sound off until switched on), and no feedback card left from before.
-  hideKidsFeedback();
-  showSoundButton(kind.id === "kids" && !spectator);
+  // Nothing a kind drew for a game before (a feedback card, a speaker), then what this one's kind adds.
+  for (const k of allKinds()) if (k.leaveGame) k.leaveGame();
+  if (kind.enterGame) kind.enterGame(spectator);
   $("watching").hidden = true;
   showMode(race.mode, state.room ? state.room.room.level : null);
   const q = $("question");
@@ -79,14 +78,13 @@ function showMode(mode, level = null) {
   // A race at a level (the kids' games) names its level: "Level 2: Bee".
   const at = el.dataset.level ? Number(el.dataset.level) : null;
   const entry = at ? gameInfo(ctx.getState(), ctx.getState().race.game) : null;
-  el.textContent = at ? t("kids.levelN", { n: at, name: levelName(entry, at, getLang()) }) : (mode ? modeName(mode) : "");
+  el.textContent = at ? t("game.levelN", { n: at, name: levelName(entry, at, getLang()) }) : (mode ? modeName(mode) : "");
 }
 
 /** The game scene with no race in it (the fish tank before Start): no input, no question, score 0. */
 export function clearGame(mode = null) {
   stopClock();
-  hideKidsFeedback();
-  showSoundButton(false);
+  for (const k of allKinds()) if (k.leaveGame) k.leaveGame();
   if (input) { input.unmount(); input = null; }
   $("question").replaceChildren();
   delete $("question").dataset.id;
@@ -124,8 +122,7 @@ export function showGraded(state) {
   $("game-score").textContent = String(g.score);
   const at = Number(String(g.question).split("q").pop());
   showRecap(kind, g, prompt, Number.isInteger(at) ? at : null, takeGraded(g.question));
-  // A kids' game says it in pictures too (issue 45): the text above is for grown-ups and screen readers.
-  if (kind.id === "kids" && prompt) showKidsFeedback(kind, g, prompt);
+  if (kind.graded) kind.graded(kind, g, prompt);
   const fb = $("feedback");
   fb.dataset.correct = String(g.correct);
   fb.dataset.answer = g.answer !== null && typeof g.answer === "object" ? JSON.stringify(g.answer) : String(g.answer);
@@ -236,7 +233,6 @@ export function stopClock() {
 
 /** Texts that depend on the language. */
 export function relabelGame(state) {
-  showSoundButton();
   showMode($("game-mode").dataset.mode, undefined);
   relabelRecap();
   renderLanes(state);

@@ -4,7 +4,7 @@ import { getLang, has, t } from "../i18n.js";
 import { gameName, modesOf } from "../catalog.js";
 import { modeName } from "../format.js";
 import { supportsInput } from "../inputs/index.js";
-import { kindFor } from "../kinds/index.js";
+import { allKinds, kindFor } from "../kinds/index.js";
 import { $, currentScene, textEl } from "../ui.js";
 
 let ctx = null;   // {getState, chosenGame, chooseGame, menuGames, playSolo, retryCatalog, openHome(scene)}
@@ -61,7 +61,8 @@ function renderGames(games, chosen) {
 
 export function renderMenu(state) {
   const games = ctx.menuGames(state.catalog);
-  $("btn-kids").hidden = !(state.catalog || []).some((g) => Array.isArray(g.levels));
+  // What the kinds add to the menu (the kids' corner's entry).
+  for (const kind of allKinds()) if (kind.menu) kind.menu(state);
   $("menu-hello").textContent = t("menu.hello", { name: state.player ? state.player.name : "" });
   const status = $("menu-games-status");
   $("menu-games-retry").hidden = games !== null || !ctx.catalogFailed();

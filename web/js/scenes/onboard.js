@@ -2,7 +2,6 @@
 import { getLang, has, t } from "../i18n.js";
 import { gameName } from "../catalog.js";
 import { kindFor } from "../kinds/index.js";
-import { thingIcon } from "../kids/art.js";
 import { normalizeCode } from "../signin.js";
 import { $, show } from "../ui.js";
 
@@ -38,36 +37,38 @@ let said = null;   // {allowCancel, name, entry} of the screen shown, to say it 
 
 /**
  * What the first screen says (issue 45): for a visitor sent to a game (`entry.game`: a game's id,
- * or "kids" for the kids' corner) or invited to a room of one (`entry.room`), that game; for anyone
+ * or a group's) or invited to a room of one (`entry.room`), that game, in its kind's words (`greeting`); for anyone
  * else the whole app; and for a player changing their name, what that does: the name is the
  * player, in every game, and the old name keeps its scores (`name` is the name now).
  */
 export function onboardingText(allowCancel, name, entry, catalog) {
-  if (allowCancel) return { title: t("onboard.rename.title"), lead: t("onboard.rename.lead", { name }), kids: false };
+  if (allowCancel) return { title: t("onboard.rename.title"), lead: t("onboard.rename.lead", { name }), greeting: null };
   const id = entry && typeof entry.game === "string" ? entry.game : null;
-  const kids = !!id && kindFor(id).greetsChildren === true;
+  // A kind may greet its players its own way (the kids' corner: a child, pictures, a grown-up types).
+  const greeting = id && kindFor(id).greeting ? kindFor(id).greeting() : null;
   const known = (catalog || []).find((g) => g.id === id);
   const game = known ? gameName(known, getLang()) : null;
-  const about = kids ? t("onboard.about.kids") : id && has(`onboard.about.${id}`) ? t(`onboard.about.${id}`) : null;
-  const ask = t(kids ? "onboard.kids.ask" : "onboard.ask");
+  const about = greeting ? greeting.about : id && has(`onboard.about.${id}`) ? t(`onboard.about.${id}`) : null;
+  const ask = greeting ? greeting.ask : t("onboard.ask");
   const lead = (text) => t("onboard.lead", { about: text, ask });
   if (entry && entry.room) {
-    return { title: t("onboard.invited", { code: entry.room }), kids,
+    return { title: t("onboard.invited", { code: entry.room }), greeting,
       lead: game && about ? t("onboard.lead.game", { game, about, ask }) : about ? lead(about) : ask };
   }
-  if (kids) return { title: t("onboard.kids.title"), lead: lead(t("onboard.about.kids")), kids };
-  if (about && game) return { title: t("onboard.game.title", { game }), lead: lead(about), kids };
-  return { title: t("onboard.title"), lead: lead(t("onboard.about.all")), kids };
+  if (greeting) return { title: greeting.title, lead: lead(greeting.about), greeting };
+  if (about && game) return { title: t("onboard.game.title", { game }), lead: lead(about), greeting };
+  return { title: t("onboard.title"), lead: lead(t("onboard.about.all")), greeting };
 }
 
 function sayIt() {
   if (!said) return;
-  const { title, lead, kids } = onboardingText(said.allowCancel, said.name, said.entry, ctx.getState().catalog);
+  const { title, lead, greeting } = onboardingText(said.allowCancel, said.name, said.entry, ctx.getState().catalog);
   $("onboard-title").textContent = title;
   $("onboard-lead").textContent = lead;
   const pics = $("onboard-pictures");
-  pics.hidden = !kids;
-  if (kids && !pics.firstChild) for (const thing of ["apple", "duck", "star"]) pics.append(thingIcon(thing, null, "kid-icon"));
+  const pictures = greeting && greeting.pictures ? greeting.pictures() : [];
+  pics.hidden = !pictures.length;
+  if (pictures.length && !pics.firstChild) pics.append(...pictures);
 }
 
 export function startOnboarding(allowCancel, name = "", entry = null) {

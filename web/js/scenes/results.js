@@ -6,7 +6,7 @@ import { isHost } from "../state.js";
 import { $, copyText, show, textEl, toast } from "../ui.js";
 import { answersOf, lastEndedRun, showReview } from "../review/review.js";
 
-let ctx = null;   // {send, getState, leaveToMenu, playSolo, showPathRounds}
+let ctx = null;   // {send, getState, leaveToMenu, playSolo, openHome}
 
 export function initResults(context) {
   ctx = context;
@@ -16,7 +16,7 @@ export function initResults(context) {
   });
   $("results-menu").addEventListener("click", () => ctx.leaveToMenu());
   $("results-share").addEventListener("click", share);
-  $("results-rounds").addEventListener("click", () => ctx.showPathRounds());
+  $("results-rounds").addEventListener("click", () => ctx.openHome("path-rounds"));
   $("standings-share").addEventListener("click", share);
   $("standings-menu").addEventListener("click", () => ctx.leaveToMenu());
   $("standings-rematch").addEventListener("click", () => ctx.send({ type: "rematch" }));

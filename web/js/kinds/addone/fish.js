@@ -2,7 +2,7 @@
 // player's token), the kinds the client can draw, and the aquarium's look
 // (GET /api/weather). The page fetches through these; the pure helpers
 // (clockLook, readWeather, pictureOf) decide nothing from the DOM.
-import { api } from "./net.js";
+import { api } from "../../net.js";
 
 /** The kinds this client has a picture for (web/img/fish/<kind>.svg). */
 export const FISH_KINDS = ["goldfish", "clownfish", "angelfish", "pufferfish", "betta"];

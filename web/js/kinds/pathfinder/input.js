@@ -5,11 +5,11 @@
 // a swipe on it, each sent as `{"move":…}` or `{"to":{row,column}}`. The
 // robot moves only when the server's updated `question` says so; a refused
 // move (`illegal_move`) bumps it in place.
-import { MOVE_KEYS, cellOf } from "../kinds/pathfinder.js";
-import { mayAnswer } from "../state.js";
-import { $ } from "../ui.js";
-import { clearRecap, sayNote } from "../scenes/recap.js";
-import { createNumberInput } from "./number.js";
+import { MOVE_KEYS, cellOf } from "./index.js";
+import { mayAnswer } from "../../state.js";
+import { $ } from "../../ui.js";
+import { clearRecap, sayNote } from "../../scenes/recap.js";
+import { createNumberInput } from "../../inputs/number.js";
 
 /** The shortest swipe that counts as a move, in CSS pixels. */
 const SWIPE_MIN = 24;

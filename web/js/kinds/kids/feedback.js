@@ -6,8 +6,8 @@
 // prefers-reduced-motion). A tap or a key puts it away at once. Sound is
 // optional and off until the child (or a grown-up) switches it on with the
 // speaker in the game bar; it is a chime made here (Web Audio), no file.
-import { t } from "../i18n.js";
-import { $, textEl } from "../ui.js";
+import { t } from "../../i18n.js";
+import { $, textEl } from "../../ui.js";
 import { svgEl } from "./art.js";
 
 const SOUND_KEY = "mindpad.kidsSound";

@@ -1,12 +1,16 @@
 // The kids' exercises (the catalog's group "kids": counting, comparing, colours, positions,
 // odd one out and the four operations): a question in words (`ask`), an
-// SVG picture drawn from the prompt's structure (kids/picture.js), and big
+// SVG picture drawn from the prompt's structure (picture.js), and big
 // options to tap whose answer is the option's `value`; a `drawable` prompt
 // may be answered by writing the digit on the pad (inputs/choicedigit.js).
-import { t } from "../i18n.js";
-import { thingIcon } from "../kids/art.js";
-import { compareBox, compareLayout, many, numbersText, renderPicture, thingName } from "../kids/picture.js";
-import { textEl } from "../ui.js";
+import { t } from "../../i18n.js";
+import { thingIcon } from "./art.js";
+import { compareBox, compareLayout, many, numbersText, renderPicture, thingName } from "./picture.js";
+import { registerHome } from "../../homes.js";
+import { $, textEl } from "../../ui.js";
+import { afterKidsFeedback, hideKidsFeedback, initKidsFeedback, showKidsFeedback, showSoundButton } from "./feedback.js";
+import { initKids, isKidsGame, kidsSaved, relabelKids, showKidsEnd, showKidsHello, showKidsLevels } from "./home.js";
+import strings from "./strings.js";
 
 function optionsOf(prompt) {
   return prompt && Array.isArray(prompt.options) ? prompt.options.filter((o) => o && typeof o.value === "string") : [];
@@ -64,12 +68,51 @@ function questionPicture(prompt, mark) {
 
 export default {
   id: "kids",
-  /** The kids' corner (scenes/kids.js): where a link to any of the nine leads. */
+  /** The kids' corner (home.js): where a link to any of the nine leads. */
   home: "kids-hello",
-  /** A link to one of these greets a child (pictures; a grown-up types the name). */
-  greetsChildren: true,
+  /** A link to one of these greets a child: pictures, and a grown-up types the name. */
+  greeting: () => ({
+    title: t("onboard.kids.title"),
+    about: t("onboard.about.kids"),
+    ask: t("onboard.kids.ask"),
+    pictures: () => ["apple", "duck", "star"].map((thing) => thingIcon(thing, null, "kid-icon")),
+  }),
   input: "choice_or_digit",
   padLabel: "kids.pad",
+  strings,
+
+  boot(ctx) {
+    registerHome("kids-hello", () => showKidsHello());
+    initKids(ctx);
+    initKidsFeedback();
+  },
+  relabel() {
+    relabelKids();
+    showSoundButton();   // the speaker's words, shown or not
+  },
+  /** The menu's entry to the kids' corner, while the catalog has games with levels. */
+  menu(state) { $("btn-kids").hidden = !(state.catalog || []).some((g) => Array.isArray(g.levels)); },
+  ownsScene: (scene) => scene.startsWith("kids-"),
+  /** A level's end is a scene of its own, which a room's end leaves on screen. */
+  endScenes: ["kids-end"],
+  /** Quit in one of its games goes back to the game's levels. */
+  quit(ctx, race) {
+    if (!isKidsGame(race.game)) return false;
+    ctx.leaveRoom();
+    showKidsLevels(race.game);
+    return true;
+  },
+  /** A level ends once its last answer's feedback card has been seen. */
+  soloEnd(state, current) {
+    afterKidsFeedback(() => { if (state.race.result) showKidsEnd(current()); });
+    return true;
+  },
+  saved: (state) => kidsSaved(state),
+  /** The speaker (sound off until switched on), for a player, not a watcher. */
+  enterGame(spectator) { showSoundButton(!spectator); },
+  leaveGame() { hideKidsFeedback(); showSoundButton(false); },
+  /** A graded answer said in pictures too (issue 45): the words above are for grown-ups and screen readers. */
+  graded(kind, g, prompt) { if (prompt) showKidsFeedback(kind, g, prompt); },
 
   renderPrompt(container, prompt) {
     container.replaceChildren();

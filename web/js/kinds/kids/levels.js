@@ -2,8 +2,8 @@
 // `pass_mark`), the player's progress kept on the server
 // (GET /api/players/{name}/levels with the player's token), and the stars a
 // number of right answers earns. The reading functions are pure.
-import { api } from "../net.js";
-export { levelName } from "../catalog.js";
+import { api } from "../../net.js";
+export { levelName } from "../../catalog.js";
 
 /** Games with levels, in the catalog's order. */
 export function levelGames(catalog) {

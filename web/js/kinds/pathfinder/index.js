@@ -5,10 +5,14 @@
 // (`{"stage":"steer","rows":4,"columns":5,"robot":…,"goal":…,"steps":0,
 // "best_steps":5,"tries":1}`) and takes moves. The server is authoritative:
 // the robot is drawn where the latest `question` puts it, never where a
-// click hoped it would go. Moves are sent by inputs/path.js.
-import { t } from "../i18n.js";
-import { textEl } from "../ui.js";
-import { fmtRank } from "../format.js";
+// click hoped it would go. Moves are sent by input.js.
+import { t } from "../../i18n.js";
+import { registerHome } from "../../homes.js";
+import { textEl } from "../../ui.js";
+import { fmtRank } from "../../format.js";
+import { initPath, relabelPath, showPathHome, showPathRounds } from "./home.js";
+import { createPathInput } from "./input.js";
+import strings from "./strings.js";
 
 /** A 1-based cell, or null when `c` is not one. */
 export function cellOf(c) {
@@ -87,7 +91,7 @@ function placeRobot(robotEl, robot, rows, columns) {
 
 /**
  * The grid with the flag and the robot (the game's pictures). Playable: cells are buttons (a click
- * moves, inputs/path.js). Read-only (`label`: the replay's): an image named for screen readers.
+ * moves, input.js). Read-only (`label`: the replay's): an image named for screen readers.
  */
 function buildBoard(rows, columns, goal, label = null) {
   const board = document.createElement(label ? "div" : "span");
@@ -226,8 +230,19 @@ export default {
   id: "path_finder",
   input: "move",
   padLabel: "path.pad",
-  /** The page that opens this game from the menu (scenes/pathhome.js). */
+  /** The page that opens this game from the menu (home.js). */
   home: "path-home",
+  strings,
+  inputs: { move: createPathInput },
+
+  /** Its home, and the player's last five rounds (a page the results link to). */
+  boot(ctx) {
+    registerHome("path-home", showPathHome);
+    registerHome("path-rounds", showPathRounds);
+    initPath(ctx);
+  },
+  relabel: () => relabelPath(),
+  ownsScene: (scene) => scene.startsWith("path-"),
   /** One question per round: no "Question 1" above it. */
   numbered: false,
   /** The score is the round's rank value, known only at the goal: the game bar leaves it out. */

@@ -2,8 +2,8 @@
 // (`47 + 38 = 8?`). Everything arithmetic in the client lives here: the
 // operation signs, the masked result, the hidden digit. Answers are drawn
 // digits on the pad; `graded.answer` and `expected` are integers.
-import { t } from "../i18n.js";
-import { textEl as text } from "../ui.js";
+import { t } from "../../i18n.js";
+import { textEl as text } from "../../ui.js";
 
 const SIGNS = { "+": "+", "-": "−", "*": "×", "/": "÷" };
 

@@ -3,15 +3,15 @@
 // (Ant…Fox: open or locked, stars from the best run, read from the server
 // with the player's token), and the end of a level (stars, and whether the
 // next level opened, read again once the result is saved). The questions
-// themselves are the game scene with the kids' kind (kinds/kids.js).
-import { getLang, t } from "../i18n.js";
-import { gameName, findGame } from "../catalog.js";
-import { fetchProgress, levelGames, levelName, levelRows, starsFor } from "../kids/levels.js";
-import { thingIcon } from "../kids/art.js";
-import { $, ask, copyText, currentScene, errorText, show, textEl, toast } from "../ui.js";
-import { answersOf, lastEndedRun, showReview } from "../review/review.js";
-import { kindFor } from "../kinds/index.js";
-import kidsKind from "../kinds/kids.js";
+// themselves are the game scene with the kids' kind (index.js).
+import { getLang, t } from "../../i18n.js";
+import { gameName, findGame } from "../../catalog.js";
+import { fetchProgress, levelGames, levelName, levelRows, starsFor } from "./levels.js";
+import { thingIcon } from "./art.js";
+import { $, ask, copyText, currentScene, errorText, show, textEl, toast } from "../../ui.js";
+import { answersOf, lastEndedRun, showReview } from "../../review/review.js";
+import { kindFor } from "../index.js";
+import kidsKind from "./index.js";
 
 let ctx = null;   // {getState, playSolo, send, showMenu, startRename, leaveRoom, token(name)}
 const view = {
@@ -131,7 +131,7 @@ function renderLevels() {
     b.dataset.open = String(row.open);
     const name = levelName(entry, row.level, getLang());
     const thing = ["", "ant", "bee", "cat", "dog", "elephant", "fox"][row.level];
-    b.append(textEl("span", "kid-level-name", t("kids.levelN", { n: row.level, name })),
+    b.append(textEl("span", "kid-level-name", t("game.levelN", { n: row.level, name })),
       row.open ? starsEl(row.stars) : textEl("span", "lock", t("kids.locked")));
     b.dataset.animal = thing || "";
     const said = row.open
@@ -180,7 +180,7 @@ async function raceALevel() {
   const choice = await ask({
     title: t("kids.race.title"),
     body: t("kids.race.body"),
-    choices: [...open.map((r) => ({ value: String(r.level), label: t("kids.levelN", { n: r.level, name: levelName(entry, r.level, getLang()) }), kind: "primary" })),
+    choices: [...open.map((r) => ({ value: String(r.level), label: t("game.levelN", { n: r.level, name: levelName(entry, r.level, getLang()) }), kind: "primary" })),
       { value: "cancel", label: t("fish.cancel") }],
   });
   const level = Number(choice);
@@ -200,7 +200,7 @@ export function showKidsEnd(state) {
   const stars = starsFor(r.correct, (entry && entry.pass_mark) || 8);
   const passed = r.correct >= ((entry && entry.pass_mark) || 8);
   $("kids-end-title").textContent = passed ? t("kids.end.great") : t("kids.end.tryAgain");
-  $("kids-end-level").textContent = `${gameName(entry, getLang())} · ${t("kids.levelN", { n: level, name: levelName(entry, level, getLang()) })}`;
+  $("kids-end-level").textContent = `${gameName(entry, getLang())} · ${t("game.levelN", { n: level, name: levelName(entry, level, getLang()) })}`;
   $("kids-end-score").textContent = t("kids.end.score", { n: r.correct, of: r.answered });
   $("kids-end-score").dataset.correct = String(r.correct);
   $("kids-end-stars").replaceChildren(starsEl(stars, "stars big"));

@@ -5,11 +5,11 @@
 // jumps when the server says so (`fish`: at 3 and 6 right answers); a tap or a swipe turns it around; Quit
 // asks first; the end offers Play again and Back. The race itself is the
 // game scene's (game.js) with the addone kind and the number input.
-import { t } from "../i18n.js";
-import { clockLook, pictureOf, weatherLook } from "../fish.js";
-import { $, ask, dismissAsk, show } from "../ui.js";
-import { clearGame } from "./game.js";
-import { answersOf, lastEndedRun, showReview } from "../review/review.js";
+import { t } from "../../i18n.js";
+import { clockLook, pictureOf, weatherLook } from "./fish.js";
+import { $, ask, dismissAsk, show } from "../../ui.js";
+import { clearGame } from "../../scenes/game.js";
+import { answersOf, lastEndedRun, showReview } from "../../review/review.js";
 
 let ctx = null;    // {getState, playSolo, leaveRoom, showFishStart}
 let tank = null;   // {fish}: the fish in the tank, while the Game page is open

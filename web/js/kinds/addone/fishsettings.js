@@ -2,9 +2,9 @@
 // rules and a kind, whose picture follows the choice. The server keeps the
 // fish (POST /api/players/{name}/fish); a refused name is said next to the
 // box and stays there to be fixed.
-import { t } from "../i18n.js";
-import { createFish, fishKinds, pictureOf, FISH_KINDS } from "../fish.js";
-import { $, errorText, show } from "../ui.js";
+import { t } from "../../i18n.js";
+import { createFish, fishKinds, pictureOf, FISH_KINDS } from "./fish.js";
+import { $, errorText, show } from "../../ui.js";
 
 let ctx = null;   // {getState, token(name), openTank(fish)}
 let kinds = FISH_KINDS;

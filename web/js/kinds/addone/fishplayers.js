@@ -1,9 +1,9 @@
 // The player's saved fish (the seed's Players page): each with its picture
 // and best score; a tap plays with it again, Delete asks first (the page's
 // own dialog) and then removes it on the server.
-import { t } from "../i18n.js";
-import { deleteFish, listFish, pictureOf } from "../fish.js";
-import { $, ask, currentScene, show, textEl } from "../ui.js";
+import { t } from "../../i18n.js";
+import { deleteFish, listFish, pictureOf } from "./fish.js";
+import { $, ask, currentScene, show, textEl } from "../../ui.js";
 import { kindName } from "./fishsettings.js";
 
 let ctx = null;   // {getState, token(name), openTank(fish), showFishSettings}

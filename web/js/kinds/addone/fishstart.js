@@ -1,8 +1,8 @@
 // Add-One Fish's start page (the whale; Play, About) and its About page.
 // Play asks, like the seed's action sheet, whether to pick a saved fish
 // (the Players page) or create one (the Settings page).
-import { t } from "../i18n.js";
-import { $, ask, show } from "../ui.js";
+import { t } from "../../i18n.js";
+import { $, ask, show } from "../../ui.js";
 
 let ctx = null;   // {showMenu, showFishPlayers, showFishSettings}
 

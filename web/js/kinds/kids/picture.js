@@ -4,8 +4,8 @@
 // boxes of more or less, equal in size so that no box's width tells its
 // count) draw nothing here: the option buttons carry them (`optionPicture`).
 // A picture can carry the right answer on it (`mark`), for the feedback a
-// child who cannot read yet understands (kids/feedback.js) and the review.
-import { has, t } from "../i18n.js";
+// child who cannot read yet understands (feedback.js) and the review.
+import { has, t } from "../../i18n.js";
 import { svgEl, thingGroup } from "./art.js";
 
 const SIGNS = { add: "+", subtract: "−", multiply: "×", divide: "÷" };

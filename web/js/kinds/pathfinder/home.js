@@ -3,10 +3,10 @@
 // leaderboard of the player's last five rounds
 // (GET /api/players/{name}/path_rounds, ranked by the server with the
 // seed's formula, best first).
-import { t } from "../i18n.js";
-import { fmtRank, fmtTime } from "../format.js";
-import { api } from "../net.js";
-import { $, currentScene, show, textEl } from "../ui.js";
+import { t } from "../../i18n.js";
+import { fmtRank, fmtTime } from "../../format.js";
+import { api } from "../../net.js";
+import { $, currentScene, show, textEl } from "../../ui.js";
 
 const GAME = "path_finder";
 let ctx = null;   // {getState, playSolo, showMenu, leaveRoom}
