@@ -29,6 +29,9 @@ public struct Configuration: Sendable {
     /// their fish, and one-time sign-in codes) within 5 minutes before 429.
     /// Default 5.
     public var authFailureLimit: Int = 5
+    /// PBKDF2 rounds for new teachers' passwords (`PasswordHash`); not
+    /// read from the environment: tests lower it, production keeps the default.
+    public var passwordIterations: Int = PasswordHash.defaultIterations
     /// `MINDPAD_SUSPICIOUS_DRAWING_MS` (default 80) and
     /// `MINDPAD_SUSPICIOUS_ANSWER_MS` (default 300): a correct answer drawn
     /// in less time (first point to last), or received less than that

@@ -37,7 +37,7 @@ public final class GameServer: WebServerDelegate, Sendable {
         weather = WeatherService(place: configuration.weatherPlace, provider: configuration.makeWeatherProvider())
         scores = ScoresAPI(pool: pool, directory: directory, adminToken: configuration.adminToken, games: games, metrics: metrics,
                            weather: weather, trustedProxies: configuration.trustedProxies, authFailureLimit: configuration.authFailureLimit,
-                           suspicion: configuration.suspicion,
+                           suspicion: configuration.suspicion, passwordIterations: configuration.passwordIterations,
                            logger: Logger(label: "mindpad.scores"))
     }
 

@@ -60,3 +60,20 @@ public enum LibCrypto {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+extension LibCrypto {
+    /// PBKDF2-HMAC-SHA256 (RFC 8018) of `password` with `salt`, `iterations`
+    /// rounds, 32 bytes: libcrypto's `PKCS5_PBKDF2_HMAC`.
+    public static func pbkdf2SHA256(password: some Collection<UInt8>, salt: [UInt8], iterations: Int) -> [UInt8] {
+        precondition(iterations >= 1 && iterations <= Int(Int32.max), "PBKDF2 needs 1…Int32.max iterations")
+        let secret = password.map { CChar(bitPattern: $0) }
+        precondition(!secret.isEmpty && !salt.isEmpty, "PBKDF2 of an empty password or salt")
+        var out = [UInt8](repeating: 0, count: 32)
+        let ok = out.withUnsafeMutableBufferPointer { o in
+            PKCS5_PBKDF2_HMAC(secret, Int32(secret.count), salt, Int32(salt.count), Int32(iterations), EVP_sha256(),
+                              Int32(o.count), o.baseAddress)
+        }
+        precondition(ok == 1, "libcrypto could not compute PBKDF2")
+        return out
+    }
+}

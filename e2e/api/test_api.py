@@ -617,3 +617,33 @@ def test_a_path_finder_replay_carries_its_round_and_route():
     assert paths[ann] == {"rows": 4, "columns": 5, "goal": {"row": 2, "column": 2}, "steps": 2, "best_steps": 2, "tries": 1,
                           "grid_shown_ms": 4000, "goal_reached_ms": 6000, "rank_value": 1.0, "route": route}
     assert paths[bo]["route"] is None
+
+
+def test_a_teachers_classes_are_hers_alone():
+    """Issue 46: a teacher signs up and in (the real password hash, 600,000 rounds), makes classes
+    with join codes, and another teacher, a player, or no token at all gets nothing of them."""
+    name = "T" + uuid.uuid4().hex[:8]
+    made = call("POST", "/api/teachers", json={"name": name, "password": "a long passphrase"})
+    assert made.status_code == 201
+    token = made.json()["token"]
+    assert call("POST", "/api/teachers", json={"name": name.lower(), "password": "another one!"}).status_code == 409
+    assert call("POST", "/api/teachers", json={"name": "U" + name, "password": "short"}).json()["error"] == "invalid_password"
+    signed = call("POST", "/api/teachers/sign_in", json={"name": name, "password": "a long passphrase"})
+    assert signed.status_code == 200 and signed.json()["name"] == name and signed.json()["token"] != token
+    wrong = call("POST", "/api/teachers/sign_in", json={"name": name, "password": "not the one"})
+    assert wrong.status_code == 401
+    auth = {"Authorization": f"Bearer {signed.json()['token']}"}
+    klass = call("POST", "/api/classes", headers=auth, json={"name": "<i>3B</i>"})
+    assert klass.status_code == 201
+    body = klass.json()
+    assert body["name"] == "<i>3B</i>" and len(body["join_code"]) == 6
+    listed = call("GET", "/api/classes", headers=auth).json()["classes"]
+    assert [c["id"] for c in listed] == [body["id"]]
+    other = call("POST", "/api/teachers", json={"name": "O" + name[1:], "password": "a long passphrase"}).json()["token"]
+    theirs = {"Authorization": f"Bearer {other}"}
+    assert call("GET", "/api/classes/" + body["id"], headers=theirs).status_code == 404
+    assert call("DELETE", "/api/classes/" + body["id"], headers=theirs).status_code == 404
+    assert call("GET", "/api/classes", headers=theirs).json() == {"classes": []}
+    assert call("GET", "/api/classes/" + body["id"]).status_code == 401
+    assert call("DELETE", "/api/classes/" + body["id"], headers=auth).status_code == 204
+    assert call("GET", "/api/classes/" + body["id"], headers=auth).status_code == 404

@@ -1,8 +1,9 @@
 import MindPadHTTP
 
-/// A resource under `/api` that a game kind brings with it (the path
-/// finder's `players/{name}/path_rounds`), registered beside the kind
-/// (`GameRegistry.register(_:routes:)`), so that the scores API never names
+/// A resource under `/api` that a feature (the classroom's
+/// `ClassroomRoutes`) or a game kind brings with it (the path finder's
+/// `players/{name}/path_rounds`, registered beside the kind,
+/// `GameRegistry.register(_:routes:)`), so that the scores API never names
 /// a kind. Matched on the decoded path segments after `/api`, after the
 /// API's own resources; a method the resource lacks is 405 with `Allow`.
 struct APIRoute: Sendable {

@@ -13,6 +13,9 @@ public enum AuthPurpose: String, Sendable, CaseIterable {
     /// sign-in code tried (`POST /api/sign_in`). One bucket: a guess is a
     /// guess, whichever secret it is sent for.
     case playerToken = "player_token"
+    /// A teacher's password at sign-in and a teacher's token on the
+    /// classroom's routes (issue 46): one bucket, as for players.
+    case teacher = "teacher"
 }
 
 /// Slows down guessing: after `maxFailures` failed authentications for one

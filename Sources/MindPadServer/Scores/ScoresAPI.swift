@@ -29,6 +29,11 @@ final class ScoresAPI: Sendable {
     let trustedProxies: TrustedProxies
 
     let games: GameRegistry
+    /// The routes of features and kinds beside the API's own resources: the
+    /// classroom's (`ClassroomRoutes`) and the kinds' (`GameRegistry.routes`).
+    let routes: [APIRoute]
+    /// PBKDF2 rounds for new teachers' passwords (`PasswordHash`).
+    let passwordIterations: Int
     /// `GET /api/weather`: answers at once, refreshes in the background.
     let weather: WeatherService
     /// What the operator's suspicious-races list flags.
@@ -37,9 +42,14 @@ final class ScoresAPI: Sendable {
 
     init(pool: DatabaseWorkerPool, directory: any PlayerDirectory, adminToken: String?, games: GameRegistry,
          metrics: ServerMetrics, weather: WeatherService, trustedProxies: TrustedProxies = .none, authFailureLimit: Int = 5,
-         suspicion: SuspicionThresholds = SuspicionThresholds(),
+         suspicion: SuspicionThresholds = SuspicionThresholds(), passwordIterations: Int = PasswordHash.defaultIterations,
          logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
         self.suspicion = suspicion
+        self.passwordIterations = passwordIterations
+        let routes = ClassroomRoutes.all + games.routes
+        precondition(routes.indices.allSatisfy { i in routes[..<i].allSatisfy { !$0.overlaps(routes[i]) } },
+                     "two routes under /api match the same path")
+        self.routes = routes
         self.trustedProxies = trustedProxies
         self.weather = weather
         limiter = Mutex(AuthFailureLimiter(maxFailures: authFailureLimit))
@@ -57,7 +67,7 @@ final class ScoresAPI: Sendable {
     func handle(_ request: HTTPRequest, _ responder: HTTPResponder) -> Bool {
         guard request.pathSegments.first == "api" else { return false }
         guard let route = ScoresRoute(request.pathSegments.dropFirst()) else {
-            return handleKindRoute(request, responder)
+            return handleFeatureRoute(request, responder)
         }
         guard route.allowed.contains(request.method) else {
             responder.respond(.methodNotAllowed(allow: route.allowed))
@@ -85,11 +95,11 @@ final class ScoresAPI: Sendable {
         return true
     }
 
-    /// A resource a game kind brought (`GameRegistry.routes`); false when
-    /// none is at this path.
-    private func handleKindRoute(_ request: HTTPRequest, _ responder: HTTPResponder) -> Bool {
+    /// A resource of a feature's or a game kind's collection (`routes`);
+    /// false when none is at this path.
+    private func handleFeatureRoute(_ request: HTTPRequest, _ responder: HTTPResponder) -> Bool {
         let segments = request.pathSegments.dropFirst()
-        for route in games.routes {
+        for route in routes {
             guard let captured = route.captures(segments) else { continue }
             guard route.allowed.contains(request.method) else {
                 responder.respond(.methodNotAllowed(allow: route.allowed))

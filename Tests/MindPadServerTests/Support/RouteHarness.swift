@@ -25,6 +25,7 @@ final class RouteHarness {
         config.databaseURL = db.url
         config.adminToken = adminToken
         config.weatherProvider = .none
+        config.passwordIterations = 1_000   // the real hash, fewer rounds: tests sign in often
         var games = GameRegistry.standard
         register(&games)
         server = GameServer(configuration: config, pool: pool, directory: PostgresPlayerDirectory(pool: pool),

@@ -1,0 +1,183 @@
+import Foundation
+import MindPadHTTP
+import MindPadJSON
+import MindPadRules
+import MindPadStorage
+
+/// Teachers and their classes (issue 46; docs/openapi.yaml, "classroom"):
+/// one collection of routes on the API's router, beside the game kinds'.
+/// A teacher signs up with a name and a password and gets a token; signs
+/// in on another device with the password; every class route wants the
+/// teacher's token, and a class is found only among its own teacher's
+/// (`TeacherStore`): another teacher's class is 404, like none at all.
+/// Failed passwords and tokens count against the client
+/// (`AuthPurpose.teacher`); the password is hashed on a database worker,
+/// never on the service thread.
+enum ClassroomRoutes {
+    static let all: [APIRoute] = [teachers, signIn, classes, aClass]
+
+    /// `POST /api/teachers` `{"name", "password"}` → 201 `{"name", "token"}`.
+    static let teachers = APIRoute(pattern: ["teachers"], allowed: [.post]) { api, _, request, responder in
+        let name: PlayerName, password: String
+        do throws(ScoresAPI.Refusal) { (name, password) = try ClassroomJSON.namePassword(request) } catch {
+            return responder.respond(error.response)
+        }
+        if let refusal = PasswordHash.refusal(password) {
+            return responder.respond(.error(400, code: "invalid_password", message: refusal))
+        }
+        let token = PlayerToken.generate()
+        let iterations = api.passwordIterations
+        api.run(responder) { connection in
+            let hash = PasswordHash.make(password, iterations: iterations)
+            guard let teacher = try TeacherStore(connection).createTeacher(name: name.display, nameKey: name.key, passwordHash: hash,
+                                                                            tokenHash: PlayerToken.hash(token)) else {
+                return .error(409, code: "name_taken", message: "a teacher is called that already")
+            }
+            return .json(201, text: ClassroomJSON.signedIn(teacher, token: token))
+        }
+    }
+
+    /// `POST /api/teachers/sign_in` `{"name", "password"}` → 200
+    /// `{"name", "token"}` (a new token for this device); 401 for an
+    /// unknown name or a wrong password alike, counted.
+    static let signIn = APIRoute(pattern: ["teachers", "sign_in"], allowed: [.post]) { api, _, request, responder in
+        let name: PlayerName, password: String
+        do throws(ScoresAPI.Refusal) { (name, password) = try ClassroomJSON.namePassword(request) } catch {
+            return responder.respond(error.response)
+        }
+        let client = api.trustedProxies.clientAddress(of: request)
+        if let wait = api.limiter.withLock({ $0.retryAfter(.teacher, client, now: api.now()) }) {
+            return responder.respond(ScoresAPI.tooMany(wait))
+        }
+        let token = PlayerToken.generate()
+        api.run(responder, onAuthFailure: { [weak api] in api?.noteFailure(.teacher, client) }) { connection in
+            let store = TeacherStore(connection)
+            guard let found = try store.credentials(nameKey: name.key), PasswordHash.verify(password, against: found.passwordHash) else {
+                return ScoresAPI.unauthorized("unknown teacher or wrong password")
+            }
+            try store.addToken(teacherID: found.teacher.id, tokenHash: PlayerToken.hash(token))
+            return .json(200, text: ClassroomJSON.signedIn(found.teacher, token: token))
+        }
+    }
+
+    /// `GET /api/classes` → the teacher's classes, oldest first;
+    /// `POST /api/classes` `{"name"}` → 201, the class with its join code.
+    static let classes = APIRoute(pattern: ["classes"], allowed: [.get, .post]) { api, _, request, responder in
+        if request.method == .post {
+            // Whose first, then what: a request that is not a teacher's is
+            // 401, whatever its body (a stranger learns nothing from how a
+            // body would have been refused).
+            let body = request.body
+            return asTeacher(api, request, responder) { connection, teacher in
+                let name: String
+                do throws(ScoresAPI.Refusal) { name = try ClassroomJSON.className(body) } catch { return error.response }
+                let store = TeacherStore(connection)
+                // A taken code is a 1 in 887 million event per class held; draw again.
+                for _ in 0..<3 {
+                    if let made = try store.createClass(id: LibCrypto.uuidV4(), teacherID: teacher.id, name: name,
+                                                        joinCode: ClassCode.generate()) {
+                        return .json(201, text: ClassroomJSON.classJSON(made).text)
+                    }
+                }
+                throw PostgresError(.unexpectedResult, message: "three join codes in a row were taken")
+            }
+        }
+        asTeacher(api, request, responder, within: ScoresAPI.readDeadline) { connection, teacher in
+            let list = try TeacherStore(connection).classes(teacherID: teacher.id)
+            return .json(200, text: JSON.object([("classes", .array(list.map(ClassroomJSON.classJSON)))]).text)
+        }
+    }
+
+    /// `GET /api/classes/{id}` → the class; `DELETE` → 204. 404 for a class
+    /// that is not this teacher's.
+    static let aClass = APIRoute(pattern: ["classes", "{id}"], allowed: [.get, .delete]) { api, captured, request, responder in
+        do throws(ScoresAPI.Refusal) { _ = try teacherToken(api, request) } catch { return responder.respond(error.response) }
+        guard ClassroomJSON.isClassID(captured[0]) else {
+            return responder.respond(.error(400, code: "bad_class_id", message: "a class id is a UUID"))
+        }
+        let id = captured[0].lowercased()
+        let notYours = HTTPResponse.error(404, code: "unknown_class", message: "you have no class with this id")
+        if request.method == .delete {
+            return asTeacher(api, request, responder) { connection, teacher in
+                try TeacherStore(connection).deleteClass(id: id, teacherID: teacher.id)
+                    ? HTTPResponse(status: 204, contentType: "application/json", headers: [("cache-control", "no-store")], body: [])
+                    : notYours
+            }
+        }
+        asTeacher(api, request, responder, within: ScoresAPI.readDeadline) { connection, teacher in
+            guard let found = try TeacherStore(connection).ownClass(id: id, teacherID: teacher.id) else { return notYours }
+            return .json(200, text: ClassroomJSON.classJSON(found).text)
+        }
+    }
+
+    /// Runs `work` on a database worker as the teacher whose token the
+    /// request brings: 401 without one (not counted: no token is no guess)
+    /// or with a wrong one (counted), 429 while the client is blocked.
+    static func asTeacher(_ api: ScoresAPI, _ request: HTTPRequest, _ responder: HTTPResponder, within: Duration? = nil,
+                          _ work: @escaping @Sendable (PostgresConnection, TeacherRecord) throws -> HTTPResponse) {
+        let token: String
+        do throws(ScoresAPI.Refusal) { token = try teacherToken(api, request) } catch { return responder.respond(error.response) }
+        let client = api.trustedProxies.clientAddress(of: request)
+        let tokenHash = PlayerToken.hash(token)
+        api.run(responder, within: within, onAuthFailure: { [weak api] in api?.noteFailure(.teacher, client) }) { connection in
+            guard let teacher = try TeacherStore(connection).teacher(tokenHash: tokenHash) else {
+                return ScoresAPI.unauthorized("wrong or unknown teacher's token")
+            }
+            return try work(connection, teacher)
+        }
+    }
+}
+
+extension ClassroomRoutes {
+    /// The teacher's token a request brings: 401 without one, 429 while
+    /// the client is blocked from guessing. Checked before the body, so a
+    /// stranger learns nothing from how a body is refused.
+    static func teacherToken(_ api: ScoresAPI, _ request: HTTPRequest) throws(ScoresAPI.Refusal) -> String {
+        guard let token = request.bearerToken else {
+            throw ScoresAPI.Refusal(ScoresAPI.unauthorized("send the teacher's token as Authorization: Bearer <token>"))
+        }
+        let client = api.trustedProxies.clientAddress(of: request)
+        if let wait = api.limiter.withLock({ $0.retryAfter(.teacher, client, now: api.now()) }) {
+            throw ScoresAPI.Refusal(ScoresAPI.tooMany(wait))
+        }
+        return token
+    }
+}
+
+/// The classroom's request and response shapes.
+enum ClassroomJSON {
+    /// `{"name": …, "password": …}` with a name as players' names go.
+    static func namePassword(_ request: HTTPRequest) throws(ScoresAPI.Refusal) -> (PlayerName, String) {
+        guard let body = ScoresAPI.jsonObject(request.body), let raw = body["name"]?.string, let password = body["password"]?.string else {
+            throw ScoresAPI.Refusal(.error(400, code: "bad_json", message: #"send {"name": "…", "password": "…"}"#))
+        }
+        do { return (try PlayerName(validating: raw), password) } catch {
+            throw ScoresAPI.Refusal(.error(400, code: "invalid_name", message: error.description))
+        }
+    }
+
+    /// Class names: 1–40 characters after trimming, no control characters.
+    static func className(_ bytes: [UInt8]) throws(ScoresAPI.Refusal) -> String {
+        guard let body = ScoresAPI.jsonObject(bytes), let raw = body["name"]?.string else {
+            throw ScoresAPI.Refusal(.error(400, code: "bad_json", message: #"send {"name": "…"}"#))
+        }
+        let name = raw.trimmingCharacters(in: .whitespaces)
+        guard (1...40).contains(name.count), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ScoresAPI.Refusal(.error(400, code: "invalid_class_name", message: "a class name has 1–40 characters"))
+        }
+        return name
+    }
+
+    static func isClassID(_ text: String) -> Bool {
+        UUID(uuidString: text) != nil && text.count == 36
+    }
+
+    static func signedIn(_ teacher: TeacherRecord, token: String) -> String {
+        JSON.object([("name", .string(teacher.name)), ("token", .string(token))]).text
+    }
+
+    static func classJSON(_ c: ClassRecord) -> JSON {
+        .object([("id", .string(c.id)), ("name", .string(c.name)), ("join_code", .string(c.joinCode)),
+                 ("created_at", .string(ScoresJSON.timestamp(c.createdAtMs)))])
+    }
+}
