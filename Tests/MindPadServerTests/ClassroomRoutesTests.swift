@@ -108,4 +108,72 @@ import Testing
                     == "invalid_class_name")
         #expect(try h.call(.put, "/api/classes", headers: bearer(rao)).status == 405)
     }
+
+    func register(_ h: RouteHarness, _ name: String) throws -> String {
+        let r = try h.call(.post, "/api/players", body: Self.body(["name": name]))
+        return try #require(try r.json()["token"] as? String)
+    }
+
+    func json(_ r: HTTPResponse) -> [String: Any] { (try? r.json()) ?? [:] }
+
+    /// Pupils join with the code: a name from the teacher's list at once,
+    /// a name of their own once the teacher lets them in. Every teacher's
+    /// route of the class refuses another teacher (404) and a player (401);
+    /// a pupil's route wants that pupil's token.
+    @Test func pupilsJoinWithTheCodeAndTheRosterIsTheTeachersAlone() throws {
+        let h = try RouteHarness()
+        defer { h.stop() }
+        let rao = try signUp(h, "Ms Rao"), lee = try signUp(h, "Mr Lee")
+        let made = json(try h.call(.post, "/api/classes", headers: bearer(rao), body: Self.body(["name": "3B"])))
+        let id = try #require(made["id"] as? String), code = try #require(made["join_code"] as? String)
+        let roster = #"{"names":["Ann","Bo","ann"]}"#
+        let added = try h.call(.post, "/api/classes/\(id)/pupils", headers: bearer(rao), body: roster)
+        #expect(added.status == 200)
+        #expect((json(added)["pupils"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Ann", "Bo"])
+        #expect(try h.call(.post, "/api/classes/\(id)/pupils", headers: bearer(rao), body: #"{"names":["A;B"]}"#).errorCode == "invalid_name")
+        #expect(try h.call(.post, "/api/classes/\(id)/pupils", headers: bearer(rao), body: #"{"names":[]}"#).errorCode == "bad_json")
+
+        // The code, as a pupil types it, shows the names nobody took.
+        let typed = code.lowercased().prefix(3) + "-" + code.lowercased().suffix(3)
+        let look = try h.call(.get, "/api/class_codes/\(typed)")
+        #expect(look.status == 200 && json(look)["class"] as? String == "3B" && json(look)["names"] as? [String] == ["Ann", "Bo"])
+        #expect(try h.call(.get, "/api/class_codes/OOOOOO").errorCode == "bad_class_code")
+        #expect(try h.call(.get, "/api/class_codes/ZZZ999").errorCode == "unknown_class_code")
+
+        // Ann (a player on this device) takes "Ann"; Bo's player cannot take it too.
+        let ann = try register(h, "Annie"), bob = try register(h, "Bobby"), cy = try register(h, "Cy")
+        let joined = try h.call(.post, "/api/players/Annie/classes", headers: bearer(ann), body: Self.body(["code": code, "name": "ann"]))
+        #expect(joined.status == 200 && json(joined)["name"] as? String == "Ann" && json(joined)["approved"] as? Bool == true)
+        #expect(try h.call(.post, "/api/players/Bobby/classes", headers: bearer(bob), body: Self.body(["code": code, "name": "Ann"]))
+                    .errorCode == "name_taken")
+        #expect(try h.call(.post, "/api/players/Bobby/classes", headers: bearer(bob), body: Self.body(["code": code, "name": "Zed"]))
+                    .errorCode == "unknown_pupil")
+        // Another's token for Annie's name is a wrong token.
+        #expect(try h.call(.post, "/api/players/Annie/classes", headers: bearer(bob), body: Self.body(["code": code])).status == 401)
+        // Cy is on no list: in under his own name, waiting; the teacher lets him in.
+        let waiting = try h.call(.post, "/api/players/Cy/classes", headers: bearer(cy), body: Self.body(["code": code]))
+        #expect(json(waiting)["name"] as? String == "Cy" && json(waiting)["approved"] as? Bool == false)
+        let list = json(try h.call(.get, "/api/classes/\(id)/pupils", headers: bearer(rao)))["pupils"] as? [[String: Any]] ?? []
+        let rows = list.map { "\($0["name"] as? String ?? "-") \($0["joined"] as? Bool == true) \($0["approved"] as? Bool == true)" }
+        #expect(rows == ["Ann true true", "Bo false true", "Cy true false"])
+        #expect(try h.call(.post, "/api/classes/\(id)/pupils/Cy/approve", headers: bearer(lee)).status == 404)
+        #expect(json(try h.call(.post, "/api/classes/\(id)/pupils/Cy/approve", headers: bearer(rao)))["approved"] as? Bool == true)
+        let cys = json(try h.call(.get, "/api/players/Cy/classes", headers: bearer(cy)))["classes"] as? [[String: Any]]
+        #expect(cys?.first?["class"] as? String == "3B" && cys?.first?["approved"] as? Bool == true)
+
+        // Another teacher: 404 on every teacher's route of this class; nothing changed.
+        for (method, path, body) in [(HTTPMethod.get, "/api/classes/\(id)/pupils", ""),
+                                     (.post, "/api/classes/\(id)/pupils", roster),
+                                     (.delete, "/api/classes/\(id)/pupils/Ann", ""),
+                                     (.post, "/api/classes/\(id)/pupils/Ann/approve", "")] {
+            let r = try h.call(method, path, headers: bearer(lee), body: body)
+            #expect(r.status == 404, "\(method) \(path)")
+        }
+        // A player's token on the teacher's routes: 401.
+        #expect(try h.call(.get, "/api/classes/\(id)/pupils", headers: bearer(ann)).status == 401)
+        #expect(try h.call(.delete, "/api/classes/\(id)/pupils/Bo", headers: bearer(rao)).status == 204)
+        #expect(try h.call(.delete, "/api/classes/\(id)/pupils/Bo", headers: bearer(rao)).errorCode == "unknown_pupil")
+        let after = json(try h.call(.get, "/api/classes/\(id)/pupils", headers: bearer(rao)))["pupils"] as? [[String: Any]] ?? []
+        #expect(after.compactMap { $0["name"] as? String } == ["Ann", "Cy"])
+    }
 }

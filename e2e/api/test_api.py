@@ -647,3 +647,28 @@ def test_a_teachers_classes_are_hers_alone():
     assert call("GET", "/api/classes/" + body["id"]).status_code == 401
     assert call("DELETE", "/api/classes/" + body["id"], headers=auth).status_code == 204
     assert call("GET", "/api/classes/" + body["id"], headers=auth).status_code == 404
+
+
+def test_pupils_join_a_class_with_its_code():
+    """Issue 46: the teacher's list, a pupil taking their name with the code, another joining
+    under their own name and let in; in the spec's shapes."""
+    teacher = call("POST", "/api/teachers", json={"name": "R" + uuid.uuid4().hex[:8], "password": "a long passphrase"})
+    auth = {"Authorization": f"Bearer {teacher.json()['token']}"}
+    klass = call("POST", "/api/classes", headers=auth, json={"name": "3B"}).json()
+    listed = call("POST", f"/api/classes/{klass['id']}/pupils", headers=auth, json={"names": ["Ann", "Bo"]})
+    assert [p["name"] for p in listed.json()["pupils"]] == ["Ann", "Bo"]
+    code = klass["join_code"]
+    assert call("GET", f"/api/class_codes/{code.lower()}").json() == {"class": "3B", "names": ["Ann", "Bo"]}
+    ann, ann_token = register("A")
+    took = call("POST", f"/api/players/{ann}/classes", headers={"Authorization": f"Bearer {ann_token}"},
+                json={"code": code, "name": "Ann"})
+    assert took.status_code == 200 and took.json() == {"class": "3B", "name": "Ann", "approved": True}
+    cy, cy_token = register("C")
+    waits = call("POST", f"/api/players/{cy}/classes", headers={"Authorization": f"Bearer {cy_token}"}, json={"code": code})
+    assert waits.json() == {"class": "3B", "name": cy, "approved": False}
+    approved = call("POST", f"/api/classes/{klass['id']}/pupils/{cy}/approve", headers=auth)
+    assert approved.json() == {"name": cy, "joined": True, "approved": True}
+    mine = call("GET", f"/api/players/{cy}/classes", headers={"Authorization": f"Bearer {cy_token}"}).json()
+    assert mine == {"classes": [{"class": "3B", "name": cy, "approved": True}]}
+    assert call("DELETE", f"/api/classes/{klass['id']}/pupils/Bo", headers=auth).status_code == 204
+    assert call("GET", f"/api/class_codes/{code}").json()["names"] == []
