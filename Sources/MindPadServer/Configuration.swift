@@ -29,8 +29,10 @@ public struct Configuration: Sendable {
     /// their fish, and one-time sign-in codes) within 5 minutes before 429.
     /// Default 5.
     public var authFailureLimit: Int = 5
-    /// PBKDF2 rounds for new teachers' passwords (`PasswordHash`); not
-    /// read from the environment: tests lower it, production keeps the default.
+    /// `MINDPAD_PASSWORD_ITERATIONS`: PBKDF2 rounds for new teachers'
+    /// passwords (`PasswordHash`), 1,000…10,000,000. Default 600,000; lower
+    /// only for tests that sign up many teachers (the API fuzz). A hash
+    /// keeps its own rounds, so passwords set before a change still verify.
     public var passwordIterations: Int = PasswordHash.defaultIterations
     /// `MINDPAD_SUSPICIOUS_DRAWING_MS` (default 80) and
     /// `MINDPAD_SUSPICIOUS_ANSWER_MS` (default 300): a correct answer drawn
@@ -105,6 +107,12 @@ public struct Configuration: Sendable {
                 throw ConfigurationError("MINDPAD_AUTH_FAILURE_LIMIT must be 1…1000000, got \(v)")
             }
             authFailureLimit = n
+        }
+        if let v = environment["MINDPAD_PASSWORD_ITERATIONS"] {
+            guard let n = Int(v), (1_000...10_000_000).contains(n) else {
+                throw ConfigurationError("MINDPAD_PASSWORD_ITERATIONS must be 1000…10000000, got \(v)")
+            }
+            passwordIterations = n
         }
         if let v = environment["MINDPAD_SUSPICIOUS_DRAWING_MS"] {
             suspicion.drawingMs = try Self.milliseconds(v, "MINDPAD_SUSPICIOUS_DRAWING_MS")

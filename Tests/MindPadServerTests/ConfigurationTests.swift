@@ -86,6 +86,12 @@ import Testing
         #expect(try Configuration(environment: [:]).authFailureLimit == 5)
         #expect(try Configuration(environment: ["MINDPAD_AUTH_FAILURE_LIMIT": "50"]).authFailureLimit == 50)
         #expect(throws: ConfigurationError.self) { try Configuration(environment: ["MINDPAD_AUTH_FAILURE_LIMIT": "0"]) }
+        // Teachers' password rounds: 600,000 unless told; never below 1,000.
+        #expect(try Configuration(environment: [:]).passwordIterations == 600_000)
+        #expect(try Configuration(environment: ["MINDPAD_PASSWORD_ITERATIONS": "1000"]).passwordIterations == 1_000)
+        for bad in ["999", "0", "-5", "many", "10000001"] {
+            #expect(throws: ConfigurationError.self) { try Configuration(environment: ["MINDPAD_PASSWORD_ITERATIONS": bad]) }
+        }
     }
 
     @Test func anEmptyAdminTokenIsNoToken() throws {

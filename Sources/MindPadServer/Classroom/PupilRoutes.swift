@@ -43,10 +43,9 @@ extension ClassroomRoutes {
     /// pupil who took it) leaves the class.
     static let aPupil = APIRoute(pattern: ["classes", "{id}", "pupils", "{name}"], allowed: [.delete]) { api, captured, request, responder in
         let id: String, name: PlayerName
-        do throws(ScoresAPI.Refusal) {
-            id = try ownClassID(api, request, captured[0])
-            name = try ScoresAPI.playerName(captured[1])
-        } catch { return responder.respond(error.response) }
+        do throws(ScoresAPI.Refusal) { (id, name) = try classAndPupil(api, request, captured) } catch {
+            return responder.respond(error.response)
+        }
         asTeacher(api, request, responder) { connection, teacher in
             try ClassPupilStore(connection).remove(classID: id, teacherID: teacher.id, nameKey: name.key) ? noContent : unknownPupil
         }
@@ -56,10 +55,9 @@ extension ClassroomRoutes {
     static let approve = APIRoute(pattern: ["classes", "{id}", "pupils", "{name}", "approve"], allowed: [.post]) {
         api, captured, request, responder in
         let id: String, name: PlayerName
-        do throws(ScoresAPI.Refusal) {
-            id = try ownClassID(api, request, captured[0])
-            name = try ScoresAPI.playerName(captured[1])
-        } catch { return responder.respond(error.response) }
+        do throws(ScoresAPI.Refusal) { (id, name) = try classAndPupil(api, request, captured) } catch {
+            return responder.respond(error.response)
+        }
         asTeacher(api, request, responder) { connection, teacher in
             guard let pupil = try ClassPupilStore(connection).approve(classID: id, teacherID: teacher.id, nameKey: name.key) else {
                 return unknownPupil
@@ -133,6 +131,12 @@ extension ClassroomRoutes {
             throw ScoresAPI.Refusal(.error(400, code: "bad_class_id", message: "a class id is a UUID"))
         }
         return raw.lowercased()
+    }
+
+    /// A class id and a pupil's name in a path (`…/classes/{id}/pupils/{name}…`).
+    static func classAndPupil(_ api: ScoresAPI, _ request: HTTPRequest,
+                              _ captured: [String]) throws(ScoresAPI.Refusal) -> (String, PlayerName) {
+        (try ownClassID(api, request, captured[0]), try ScoresAPI.playerName(captured[1]))
     }
 
     static let notYourClass = HTTPResponse.error(404, code: "unknown_class", message: "you have no class with this id")
