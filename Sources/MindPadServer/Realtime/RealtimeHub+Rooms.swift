@@ -116,16 +116,13 @@ extension RealtimeHub {
         logger.info("room closed", metadata: ["room": "\(code)"])
     }
 
-    /// Hands a finished run to storage. On the service thread, `durable`
-    /// runs once the run would survive a crash
-    /// (`ResultSink.record(_:durable:completion:)`), and `saved` gets the
-    /// `result_saved` message once storage answered.
-    /// `race`: the round's id; `answers`: the run's graded answers with
-    /// their drawings, kept with the result (within `AnswerRecord`'s bounds).
+    /// Hands a finished run of `room` to storage (`ResultSink`). On the
+    /// service thread, the room hears once the run would survive a crash
+    /// (`resultDurable`) and once storage answered (`resultSaved`, with the
+    /// `result_saved` message). The run's answers keep their drawings,
+    /// within `AnswerRecord`'s bounds.
     func store(_ run: FinishedRun, of room: any GameRoom) {
-        let (result, account, fish, game, code, race, answers) = (run.result, run.account, run.fish, room.game, room.code, run.race,
-                                                                  run.answers)
-        let player = result.player
+        let result = run.result, game = room.game, player = result.player
         let durable = { [weak self, room] in
             guard let self else { return }
             self.perform(room.resultDurable(player, at: self.transport.now), for: room)
@@ -136,14 +133,14 @@ extension RealtimeHub {
         }
         let finishedAtMs = transport.wallClockMs
         let record = GameResultRecord(
-            playerID: account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
+            playerID: run.account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
             mode: result.mode.rawValue, level: result.level, passMark: result.level == nil ? nil : game.passMark,
             score: result.score, correct: result.correct, answered: result.answered,
             durationMs: Int(result.rankedDuration.milliseconds),
-            roomID: code, raceID: race,
-            finishedAtMs: finishedAtMs, keypadAnswers: result.keypadAnswers, fishID: fish,
+            roomID: room.code, raceID: run.race,
+            finishedAtMs: finishedAtMs, keypadAnswers: result.keypadAnswers, fishID: run.fish,
             detail: result.detail?.storedMembers.text, replayDetail: result.detail?.replay?.text,
-            answers: answers, completed: result.completed)
+            answers: run.answers, completed: result.completed)
         let round = result.round
         let mode = result.mode
         let identifier = game.identifier
