@@ -176,4 +176,30 @@ import Testing
         let after = json(try h.call(.get, "/api/classes/\(id)/pupils", headers: bearer(rao)))["pupils"] as? [[String: Any]] ?? []
         #expect(after.compactMap { $0["name"] as? String } == ["Ann", "Cy"])
     }
+
+    /// A teacher deletes themselves: at once, every token, class and list
+    /// of theirs; their pupils stay players; another teacher is untouched.
+    @Test func aTeacherDeletesTheirAccountAndEverythingOfTheirs() throws {
+        let h = try RouteHarness()
+        defer { h.stop() }
+        let rao = try signUp(h, "Ms Rao"), lee = try signUp(h, "Mr Lee")
+        let made = json(try h.call(.post, "/api/classes", headers: bearer(rao), body: Self.body(["name": "3B"])))
+        let id = try #require(made["id"] as? String), code = try #require(made["join_code"] as? String)
+        _ = try h.call(.post, "/api/classes/\(id)/pupils", headers: bearer(rao), body: #"{"names":["Ann"]}"#)
+        let ann = try register(h, "Annie")
+        _ = try h.call(.post, "/api/players/Annie/classes", headers: bearer(ann), body: Self.body(["code": code, "name": "Ann"]))
+        #expect(try h.call(.post, "/api/classes", headers: bearer(lee), body: Self.body(["name": "4A"])).status == 201)
+
+        #expect(try h.call(.delete, "/api/teachers/me").status == 401)
+        #expect(try h.call(.delete, "/api/teachers/me", headers: bearer(rao)).status == 204)
+        // Gone: her token, her class, its code and list; Annie is a player in no class.
+        #expect(try h.call(.get, "/api/classes", headers: bearer(rao)).status == 401)
+        #expect(try h.call(.get, "/api/class_codes/\(code)").errorCode == "unknown_class_code")
+        #expect(try (json(try h.call(.get, "/api/players/Annie/classes", headers: bearer(ann)))["classes"] as? [Any])?.isEmpty == true)
+        let left = try h.db.connect().query("SELECT (SELECT count(*) FROM teachers) AS t, (SELECT count(*) FROM teacher_tokens) AS k, (SELECT count(*) FROM class_pupils) AS p")
+        #expect(left.value("t") == "1" && left.value("k") == "1" && left.value("p") == "0")
+        // The name is free again; the other teacher keeps everything.
+        #expect(try h.call(.post, "/api/teachers", body: Self.body(["name": "Ms Rao", "password": "a new passphrase"])).status == 201)
+        #expect((json(try h.call(.get, "/api/classes", headers: bearer(lee)))["classes"] as? [Any])?.count == 1)
+    }
 }

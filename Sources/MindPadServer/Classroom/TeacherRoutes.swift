@@ -14,7 +14,7 @@ import MindPadStorage
 /// (`AuthPurpose.teacher`); the password is hashed on a database worker,
 /// never on the service thread.
 enum ClassroomRoutes {
-    static let all: [APIRoute] = [teachers, signIn, classes, aClass] + pupilRoutes
+    static let all: [APIRoute] = [teachers, signIn, me, classes, aClass] + pupilRoutes
 
     /// `POST /api/teachers` `{"name", "password"}` → 201 `{"name", "token"}`.
     static let teachers = APIRoute(pattern: ["teachers"], allowed: [.post]) { api, _, request, responder in
@@ -60,6 +60,16 @@ enum ClassroomRoutes {
         }
     }
 
+    /// `DELETE /api/teachers/me` → 204: the teacher whose token it is goes,
+    /// with every token of theirs, their classes and their classes' lists,
+    /// at once (the pupils stay players; only their places go).
+    static let me = APIRoute(pattern: ["teachers", "me"], allowed: [.delete]) { api, _, request, responder in
+        asTeacher(api, request, responder) { connection, teacher in
+            _ = try TeacherStore(connection).deleteTeacher(id: teacher.id)
+            return noContent
+        }
+    }
+
     /// `GET /api/classes` → the teacher's classes, oldest first;
     /// `POST /api/classes` `{"name"}` → 201, the class with its join code.
     static let classes = APIRoute(pattern: ["classes"], allowed: [.get, .post]) { api, _, request, responder in
@@ -99,9 +109,7 @@ enum ClassroomRoutes {
         let notYours = HTTPResponse.error(404, code: "unknown_class", message: "you have no class with this id")
         if request.method == .delete {
             return asTeacher(api, request, responder) { connection, teacher in
-                try TeacherStore(connection).deleteClass(id: id, teacherID: teacher.id)
-                    ? HTTPResponse(status: 204, contentType: "application/json", headers: [("cache-control", "no-store")], body: [])
-                    : notYours
+                try TeacherStore(connection).deleteClass(id: id, teacherID: teacher.id) ? noContent : notYours
             }
         }
         asTeacher(api, request, responder, within: ScoresAPI.readDeadline) { connection, teacher in
