@@ -113,6 +113,10 @@ public struct HTTPResponse: Sendable {
                      headers: [("cache-control", "no-store")], body: Array(text.utf8))
     }
 
+    /// 204: done, nothing to say (a deletion); never cached.
+    public static let noContent = HTTPResponse(status: 204, contentType: "application/json",
+                                               headers: [("cache-control", "no-store")], body: [])
+
     /// 405 with the `Allow` header RFC 9110 §15.5.6 requires; GET implies HEAD.
     public static func methodNotAllowed(allow: [HTTPMethod]) -> HTTPResponse {
         var methods = allow

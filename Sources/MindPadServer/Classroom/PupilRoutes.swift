@@ -47,7 +47,7 @@ extension ClassroomRoutes {
             return responder.respond(error.response)
         }
         asTeacher(api, request, responder) { connection, teacher in
-            try ClassPupilStore(connection).remove(classID: id, teacherID: teacher.id, nameKey: name.key) ? noContent : unknownPupil
+            try ClassPupilStore(connection).remove(classID: id, teacherID: teacher.id, nameKey: name.key) ? .noContent : unknownPupil
         }
     }
 
@@ -144,7 +144,6 @@ extension ClassroomRoutes {
     static let unknownCode = HTTPResponse.error(404, code: "unknown_class_code", message: "no class has this code; check it with your teacher")
     static let badCode = HTTPResponse.error(400, code: "bad_class_code",
                                             message: "a class code is 6 letters and digits, like K7QF3M")
-    static let noContent = HTTPResponse(status: 204, contentType: "application/json", headers: [("cache-control", "no-store")], body: [])
 }
 
 extension ClassroomJSON {

@@ -66,7 +66,7 @@ enum ClassroomRoutes {
     static let me = APIRoute(pattern: ["teachers", "me"], allowed: [.delete]) { api, _, request, responder in
         asTeacher(api, request, responder) { connection, teacher in
             _ = try TeacherStore(connection).deleteTeacher(id: teacher.id)
-            return noContent
+            return .noContent
         }
     }
 
@@ -101,19 +101,15 @@ enum ClassroomRoutes {
     /// `GET /api/classes/{id}` → the class; `DELETE` → 204. 404 for a class
     /// that is not this teacher's.
     static let aClass = APIRoute(pattern: ["classes", "{id}"], allowed: [.get, .delete]) { api, captured, request, responder in
-        do throws(ScoresAPI.Refusal) { _ = try teacherToken(api, request) } catch { return responder.respond(error.response) }
-        guard ClassroomJSON.isClassID(captured[0]) else {
-            return responder.respond(.error(400, code: "bad_class_id", message: "a class id is a UUID"))
-        }
-        let id = captured[0].lowercased()
-        let notYours = HTTPResponse.error(404, code: "unknown_class", message: "you have no class with this id")
+        let id: String
+        do throws(ScoresAPI.Refusal) { id = try ownClassID(api, request, captured[0]) } catch { return responder.respond(error.response) }
         if request.method == .delete {
             return asTeacher(api, request, responder) { connection, teacher in
-                try TeacherStore(connection).deleteClass(id: id, teacherID: teacher.id) ? noContent : notYours
+                try TeacherStore(connection).deleteClass(id: id, teacherID: teacher.id) ? .noContent : notYourClass
             }
         }
         asTeacher(api, request, responder, within: ScoresAPI.readDeadline) { connection, teacher in
-            guard let found = try TeacherStore(connection).ownClass(id: id, teacherID: teacher.id) else { return notYours }
+            guard let found = try TeacherStore(connection).ownClass(id: id, teacherID: teacher.id) else { return notYourClass }
             return .json(200, text: ClassroomJSON.classJSON(found).text)
         }
     }

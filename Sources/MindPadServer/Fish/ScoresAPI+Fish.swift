@@ -51,7 +51,7 @@ extension ScoresAPI {
             guard try FishStore(connection).delete(playerID: found.id, id: id) else {
                 return .error(404, code: "unknown_fish", message: "\(found.name) has no fish with that id")
             }
-            return HTTPResponse(status: 204, contentType: "application/json", headers: [("cache-control", "no-store")], body: [])
+            return .noContent
         }
     }
 
