@@ -89,6 +89,7 @@ public final class MindPadApplication: Sendable {
                                    recognition: recognition, transport: LWSRealtimeTransport(server: server), metrics: metrics)
         // A locked level is refused before it is raced (create_room, join_room).
         realtime.levels = PostgresLevelDirectory(pool: pool)
+        realtime.lessonDirectory = PostgresLessonDirectory(pool: pool)
         // Cluster mode: the directory, the heartbeat, the session channel.
         let cluster = config.instance.map { ClusterMembership(instance: $0, pool: pool, connectionString: url) }
         var drain: DrainControl?

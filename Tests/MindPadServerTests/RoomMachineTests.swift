@@ -125,6 +125,8 @@ import Testing
                 case .memberLeft(let p): "left \(p)"
                 case .lastWordsSaid(let p): "said \(p)"
                 case .disposed: "disposed"
+                case .toConductor(let m): "conductor \(m.type)"
+                case .raceBegan: "race began"
                 }
             }
         }

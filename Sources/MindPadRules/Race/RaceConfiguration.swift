@@ -22,6 +22,11 @@ public struct RaceConfiguration: Sendable, Hashable {
     /// The level raced, for a game with levels (`GameKind.levels`): every
     /// question is drawn at this level. nil for a game without levels.
     public var level: Int?
+    /// A lesson's room (issue 46): a teacher outside the room conducts it
+    /// (`RaceEvent.conduct`): starts it, pauses and resumes it, stops it
+    /// and calls the next round. No member is host, and the room stays
+    /// open when its last member leaves, until the teacher closes it.
+    public var conducted: Bool
 
     /// - Parameters:
     ///   - mode: how the race is played and scored.
@@ -33,6 +38,7 @@ public struct RaceConfiguration: Sendable, Hashable {
     ///   - timeAttackLength: default 150 s.
     ///   - reconnectGrace: default 30 s.
     ///   - level: the level raced (games with levels), default none.
+    ///   - conducted: a lesson's room, conducted by a teacher, default false.
     public init(
         mode: GameMode,
         maxPlayers: Int = 8,
@@ -42,7 +48,8 @@ public struct RaceConfiguration: Sendable, Hashable {
         countdown: RaceDuration = .seconds(3),
         timeAttackLength: RaceDuration = .seconds(150),
         reconnectGrace: RaceDuration = .seconds(30),
-        level: Int? = nil
+        level: Int? = nil,
+        conducted: Bool = false
     ) {
         precondition(maxPlayers >= 1 && maxSpectators >= 0, "a room needs at least one seat")
         precondition(minimumPlayers >= 1 && minimumPlayers <= maxPlayers, "minimumPlayers must fit the seats")
@@ -56,5 +63,6 @@ public struct RaceConfiguration: Sendable, Hashable {
         self.timeAttackLength = timeAttackLength
         self.reconnectGrace = reconnectGrace
         self.level = level
+        self.conducted = conducted
     }
 }

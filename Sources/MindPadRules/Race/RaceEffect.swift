@@ -37,6 +37,8 @@ public enum RaceEffect<Kind: GameKind>: Sendable, Equatable {
     case cancelTick
     /// The last member left: forget the room. Later events are refused.
     case roomDisposed
+    /// A lesson's room: the teacher's `conduct` was refused.
+    case conductorRefused(RaceError)
 }
 
 /// A question on its way to a racer.

@@ -45,6 +45,11 @@ public enum RaceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// is none of the options, a guess of the grid whose rows or columns are
     /// not 1 to 9. Not counted; nothing changed. The text says what is allowed.
     case badAnswer(String)
+    /// A lesson's race is paused by the teacher: nothing is answered until
+    /// it goes on.
+    case paused
+    /// `conduct` in a room no teacher conducts.
+    case notALesson
 
     public var code: String {
         switch self {
@@ -66,6 +71,8 @@ public enum RaceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .raceNotFinished: "race_not_finished"
         case .illegalMove: "illegal_move"
         case .badAnswer: "bad_answer"
+        case .paused: "paused"
+        case .notALesson: "not_a_lesson"
         }
     }
 
@@ -105,6 +112,11 @@ public enum RaceError: Error, Sendable, Hashable, CustomStringConvertible {
             return "A rematch is only possible after the race has finished."
         case .illegalMove(let message), .badAnswer(let message):
             return message
+        case .paused:
+            return "Your teacher paused the race; it goes on when they say."
+        case .notALesson:
+            return "Only a lesson's room is conducted by a teacher."
+
         }
     }
 }

@@ -29,4 +29,27 @@ public enum RaceEvent<Kind: GameKind>: Sendable {
     /// The owner's timer fired (see `RaceEffect.scheduleTick`). Every other
     /// event also processes deadlines that are due, so a late tick is harmless.
     case tick
+    /// A lesson's room only (`RaceConfiguration.conducted`): what the
+    /// teacher conducting it asks. Refusals go to the teacher
+    /// (`RaceEffect.conductorRefused`).
+    case conduct(Conduct)
+}
+
+/// What the teacher conducting a lesson's room asks of it.
+public enum Conduct: Sendable, Hashable {
+    /// Lobby only: the countdown starts, whoever is ready.
+    case start
+    /// While the race runs: every racer's clock stops and answers are
+    /// refused (`RaceError.paused`) until `resume`.
+    case pause
+    case resume
+    /// While the race runs: it ends now; runs still going end as not
+    /// completed, their results so far kept.
+    case stop
+    /// Once the race has finished: back to the lobby for the next round,
+    /// with a new seed (the owner draws it).
+    case nextRound(seed: UInt64)
+    /// The lesson is over: every member leaves (a run still going ends as
+    /// not completed) and the room closes.
+    case close
 }

@@ -32,7 +32,7 @@ extension RaceStateMachine {
         }
         members.append(RoomMember(id: id, name: name, seat: nextSeat, role: role, isReady: false, connection: .connected))
         nextSeat += 1
-        if host == nil { host = id }
+        if host == nil && !configuration.conducted { host = id }
         effects.append(.roomUpdated(snapshot))
         effects.append(resync(id))
     }
@@ -96,7 +96,7 @@ extension RaceStateMachine {
     mutating func removeMember(_ id: PlayerID, leftAt: RaceInstant, into effects: inout [RaceEffect<Kind>]) {
         guard let index = members.firstIndex(where: { $0.id == id }) else { return }
         members.remove(at: index)
-        if host == id { host = nextHost() }
+        if host == id && !configuration.conducted { host = nextHost() }
         switch state {
         case .lobby:
             fillSeats()
@@ -116,7 +116,7 @@ extension RaceStateMachine {
         case .finished, .disposed:
             break
         }
-        if members.isEmpty {
+        if members.isEmpty && !configuration.conducted {
             state = .disposed
             host = nil
             effects.append(.roomDisposed)

@@ -89,6 +89,7 @@ extension RaceStateMachine {
         guard members.first(where: { $0.id == player })?.role == .racer,
               let racer = running.racers.first(where: { $0.id == player }) else { return .notRacing }
         guard racer.isPlaying else { return .alreadyFinished }
+        if running.pausedAt != nil { return .paused }
         let current = QuestionID(round: round, index: racer.questionIndex)
         guard id == current else {
             let stale = id.round < round || (id.round == round && id.index < racer.questionIndex)

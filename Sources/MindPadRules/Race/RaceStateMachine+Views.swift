@@ -21,7 +21,8 @@ extension RaceStateMachine {
                     isConnected: member.isConnected, isHost: member.id == host
                 )
             },
-            maxPlayers: configuration.maxPlayers
+            maxPlayers: configuration.maxPlayers,
+            isPaused: isPaused
         )
     }
 
@@ -51,6 +52,19 @@ extension RaceStateMachine {
             (a.correct, a.questionIndex, -a.seat) > (b.correct, b.questionIndex, -b.seat)
         }
         return leader.map(delivery(for:))
+    }
+
+    /// The question each racer still playing is on, in seat order (a
+    /// lesson's wall, when its teacher comes back).
+    public var playingQuestions: [QuestionDelivery<Kind>] {
+        guard case .running(let running) = state else { return [] }
+        return running.racers.filter(\.isPlaying).map(delivery(for:))
+    }
+
+    /// A lesson's race the teacher paused.
+    public var isPaused: Bool {
+        if case .running(let running) = state { return running.pausedAt != nil }
+        return false
     }
 
     /// The host, if the room has members.

@@ -40,8 +40,10 @@ public struct RaceStateMachine<Kind: GameKind>: Sendable {
 
     struct Running: Sendable {
         let startedAt: RaceInstant
-        /// Time Attack only.
-        let endsAt: RaceInstant?
+        /// Time Attack only; moved on by a pause's length when it ends.
+        var endsAt: RaceInstant?
+        /// A lesson's race the teacher paused, since when.
+        var pausedAt: RaceInstant?
         /// In seat order, including racers who left.
         var racers: [RacerRun<Kind.Attempt>]
     }
@@ -92,6 +94,8 @@ public struct RaceStateMachine<Kind: GameKind>: Sendable {
             rematch(by: id, seed: seed, into: &effects)
         case .tick:
             break
+        case .conduct(let conduct):
+            self.conduct(conduct, at: now, into: &effects)
         }
         // A zero countdown or grace can be due at once.
         advance(to: now, into: &effects)
@@ -124,7 +128,8 @@ public struct RaceStateMachine<Kind: GameKind>: Sendable {
         case .countdown(let startsAt):
             best = (startsAt, .countdownEnds)
         case .running(let running):
-            if let endsAt = running.endsAt { best = (endsAt, .timeAttackEnds) }
+            // A paused race's clock stands still.
+            if let endsAt = running.endsAt, running.pausedAt == nil { best = (endsAt, .timeAttackEnds) }
         case .lobby, .finished, .disposed:
             break
         }

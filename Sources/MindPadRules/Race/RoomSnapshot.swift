@@ -14,6 +14,8 @@ public struct RoomSnapshot: Sendable, Hashable, Codable {
     /// In join order.
     public let members: [MemberSnapshot]
     public let maxPlayers: Int
+    /// A lesson's race the teacher paused (`Conduct.pause`).
+    public var isPaused = false
 }
 
 /// Where a room is in its life.

@@ -35,11 +35,23 @@ enum ClientMessage: Sendable {
     /// reader's learning of their hand (and forgets it), true on;
     /// `forget` forgets what it learned (absent fields: unchanged).
     case reading(learn: Bool?, forget: Bool)
+    /// A teacher's projector opens (or takes back) the lesson of their
+    /// class `classID` (issue 46): a room the teacher conducts. On a
+    /// connection of its own, never a player's.
+    case hostLesson(token: String, classID: String, game: String, mode: GameMode, level: Int?)
+    /// What the teacher conducting a lesson asks; `player` for `kick`.
+    case lesson(LessonAction, player: String?)
+
+    /// What a teacher may ask of their lesson.
+    enum LessonAction: String, Sendable, CaseIterable {
+        case start, pause, resume, stop, next, lock, unlock, kick, end
+    }
 
     /// The client message types, as the protocol names them.
     enum Kind: String, Sendable, CaseIterable {
         case identify, createRoom = "create_room", joinRoom = "join_room", leaveRoom = "leave_room"
         case ready, start, rematch, points, clear, undo, submit, choose, reading
+        case hostLesson = "host_lesson", lesson
     }
 
     var kind: Kind {
@@ -57,6 +69,8 @@ enum ClientMessage: Sendable {
         case .submit: .submit
         case .choose: .choose
         case .reading: .reading
+        case .hostLesson: .hostLesson
+        case .lesson: .lesson
         }
     }
 
@@ -167,6 +181,26 @@ private struct FieldReader {
                 throw bad("\"learn\" and \"forget\" must be true or false.")
             }
             return .reading(learn: learn?.bool, forget: forget?.bool ?? false)
+        case .hostLesson:
+            let token = try string("token")
+            guard !token.isEmpty, token.utf8.count <= 256 else { throw bad("\"token\" must be the teacher's token.") }
+            let classID = try string("class")
+            guard classID.utf8.count == 36, let uuid = UUID(uuidString: classID) else {
+                throw bad("\"class\" must be the id of one of your classes, as GET /api/classes gives it.")
+            }
+            guard let mode = GameMode(rawValue: try string("mode")) else {
+                throw bad("\"mode\" must be \"normal\", \"survival\" or \"time_attack\".")
+            }
+            return .hostLesson(token: token, classID: uuid.uuidString.lowercased(), game: try optionalString("game") ?? GameRegistry.defaultGame,
+                               mode: mode, level: try level())
+        case .lesson:
+            let known = ClientMessage.LessonAction.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let action = ClientMessage.LessonAction(rawValue: try string("action")) else {
+                throw bad("\"action\" must be one of \(known).")
+            }
+            let player = try optionalString("player")
+            if action == .kick, player == nil { throw bad("\"kick\" needs \"player\", the pupil's player_id.") }
+            return .lesson(action, player: player)
         }
     }
 

@@ -73,7 +73,7 @@ public struct GameRegistry: Sendable {
                      "game \(info.identifier): a route that another kind's matches too")
         entries.append(Entry(info: info, openRoom: { code, configuration, seed, now, settings in
             RoomOwner(code: code, race: RaceStateMachine(kind: kind, configuration: configuration, seed: seed, now: now), now: now,
-                      progressInterval: settings.progressInterval, logger: settings.logger)
+                      progressInterval: settings.progressInterval, logger: settings.logger, lesson: settings.lesson)
         }, routes: routes, legacyDetails: legacyDetails))
     }
 

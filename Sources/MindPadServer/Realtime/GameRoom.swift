@@ -14,6 +14,8 @@ enum RoomEvent {
     case setReady(PlayerID, Bool)
     case start(by: PlayerID)
     case rematch(by: PlayerID, seed: UInt64)
+    /// A lesson's room: what the teacher conducting it asks.
+    case conduct(Conduct)
 }
 
 /// An answer as the hub received it, before the room's kind reads it.
@@ -61,4 +63,6 @@ protocol GameRoom: AnyObject {
     /// it will to `player` about their runs (their `finished` and
     /// `result_saved`): `left_room` comes after them.
     func awaitLastWords(of player: PlayerID) -> [RoomAction]
+    /// A lesson's room: the whole picture (`room`) for its teacher.
+    func conductorPicture(at now: RaceInstant) -> [RoomAction]
 }

@@ -29,6 +29,15 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case badFish = "bad_fish"
     case badLevel = "bad_level"
     case levelLocked = "level_locked"
+    // Lessons (issue 46).
+    case classNotFound = "class_not_found"
+    case notConducting = "not_conducting"
+    case notInClass = "not_in_class"
+    case lessonLocked = "lesson_locked"
+    case kicked
+    case lessonEnded = "lesson_ended"
+    case paused
+    case notALesson = "not_a_lesson"
     // A cluster of instances.
     case roomLost = "room_lost"
     case draining
@@ -83,6 +92,8 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
         case .raceNotFinished: self = .raceNotFinished
         case .illegalMove: self = .illegalMove
         case .badAnswer: self = .badAnswer
+        case .paused: self = .paused
+        case .notALesson: self = .notALesson
         }
     }
 

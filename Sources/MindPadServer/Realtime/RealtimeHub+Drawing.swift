@@ -23,6 +23,7 @@ extension RealtimeHub {
         if let error = session.drawing.append(points, stroke: stroke) {
             return reply(session, error)
         }
+        tellConductor(of: player.id) { ServerMessage.padPoints(player: player.id, question: question, stroke: stroke, points: points) }
         carryOut(session.pacer.strokesAdded(at: transport.now), for: session)
     }
 
@@ -30,6 +31,9 @@ extension RealtimeHub {
         guard session.drawing.question == question, !session.drawing.isBeingRead else { return }
         session.drawing.reset(to: question)
         session.pacer.cancel()
+        if let player = session.player {
+            tellConductor(of: player.id) { ServerMessage.padCleared(player: player.id, question: question, undoneStroke: nil) }
+        }
     }
 
     /// Takes back the last stroke; what is left is read again (a live guess
@@ -39,6 +43,9 @@ extension RealtimeHub {
     func undo(stroke: Int, question: QuestionID, session: Session) {
         guard session.drawing.question == question, !session.drawing.isBeingRead,
               session.drawing.removeLast(stroke: stroke) else { return }
+        if let player = session.player {
+            tellConductor(of: player.id) { ServerMessage.padCleared(player: player.id, question: question, undoneStroke: stroke) }
+        }
         if session.drawing.pointCount == 0 {
             session.pacer.cancel()
         } else {
@@ -99,6 +106,11 @@ extension RealtimeHub {
         if case .success(let reading) = result, session.drawing.question == question, session.drawing.lineage == lineage,
            session.drawing.pointCount > 0, !session.drawing.isBeingRead, let guess = reading.guess(question: question, points: points) {
             reply(session, guess)
+            if let player = session.player {
+                tellConductor(of: player.id) {
+                    ServerMessage.padGuess(player: player.id, question: question, read: reading.shown, confidence: reading.confidence)
+                }
+            }
         }
         carryOut(session.pacer.readingFinished(at: transport.now), for: session)
     }

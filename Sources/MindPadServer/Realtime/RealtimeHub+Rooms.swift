@@ -10,6 +10,8 @@ import MindPadStorage
 struct RoomSettings: Sendable {
     let progressInterval: RaceDuration
     let logger: Logger
+    /// A lesson's room: its class's name.
+    var lesson: String? = nil
 }
 
 /// Carrying out what rooms ask (`RoomAction`): sending to players,
@@ -65,6 +67,10 @@ extension RealtimeHub {
             case .disposed:
                 for token in (roomTimers.removeValue(forKey: room.code) ?? [:]).values { transport.cancel(token) }
                 roomDisposed(room.code)
+            case .toConductor(let message):
+                if let connection = lessons[room.code]?.conductor { send(message, toConnection: connection) }
+            case .raceBegan(let race):
+                lessonRaceBegan(race, in: room)
             }
         }
     }
@@ -112,6 +118,7 @@ extension RealtimeHub {
 
     func roomDisposed(_ code: String) {
         rooms[code] = nil
+        lessonRoomDisposed(code)
         if !stopping { cluster?.release(code: code) }
         logger.info("room closed", metadata: ["room": "\(code)"])
     }

@@ -80,6 +80,14 @@ public final class RealtimeHub: @unchecked Sendable {
     /// claim is on its way (`RealtimeHub+Cluster.swift`).
     var sessionClaims: [Int64: Int64] = [:]
     var claiming: [Int64: Set<ConnectionID>] = [:]
+    /// Lessons open here, by room code, and the projector connections
+    /// conducting them (`RealtimeHub+Lessons.swift`).
+    var lessons: [String: Lesson] = [:]
+    var conducting: [ConnectionID: String] = [:]
+    /// Teachers' classes and their pupils, asked when a lesson opens or a
+    /// pupil joins one; nil: lessons are refused (`unavailable`). Set
+    /// before the first connection.
+    public var lessonDirectory: (any LessonDirectory)?
     /// Set once the instance began draining (`RealtimeHub+Drain.swift`).
     var drain: DrainProgress?
     /// Set once the rooms are closed for the process to stop: their codes
@@ -161,6 +169,7 @@ public final class RealtimeHub: @unchecked Sendable {
     public func closed(_ connection: ConnectionID) {
         guard let session = sessions.removeValue(forKey: connection) else { return }
         transport.cancel(session.pacerTimer)
+        if conducting[connection] != nil { conductorLeft(connection) }
         let player: Session.Player?
         switch session.state {
         case .identified(let p), .closing(let p?): player = p
@@ -184,6 +193,11 @@ public final class RealtimeHub: @unchecked Sendable {
             identify(session, name: name, token: token)
             return
         }
+        // A teacher's projector is no player (`RealtimeHub+Lessons.swift`).
+        if case .hostLesson(let token, let classID, let game, let mode, let level) = message {
+            return hostLesson(session, token: token, classID: classID, game: game, mode: mode, level: level)
+        }
+        if case .lesson(let action, let player) = message { return conductLesson(action, player: player, session: session) }
         guard let player = session.player else {
             reply(session, ProtocolError(.notIdentified, "Send \"identify\" with your name first.", request: message.type))
             return
@@ -220,6 +234,8 @@ public final class RealtimeHub: @unchecked Sendable {
             choose(question: question, answer: answer, player: player, session: session)
         case .reading(let learn, let forget):
             setReading(learn: learn, forget: forget, player: player, session: session)
+        case .hostLesson, .lesson:
+            break
         }
     }
 
@@ -300,6 +316,8 @@ public final class RealtimeHub: @unchecked Sendable {
             return reply(session, ProtocolError(.roomNotFound, "There is no room with that code.", request: request))
         }
         if let refusal = Self.fishRefusal(fish, game: room.game, request: request) { return reply(session, refusal) }
+        // A lesson's room: the class's pupils only, at the teacher's level.
+        if lessons[code] != nil { return joinLesson(room, player: player, session: session) }
         // A room of a level above the first: it must be open to the joiner too.
         whenLevelOpen(room.snapshot.level, of: room.game, for: player, session: session, request: request) { [unowned self] in
             guard rooms[code] === room else {

@@ -38,6 +38,11 @@ public struct RealtimeOptions: Sendable {
     /// Rooms open at once; creating one more is refused with `server_full`.
     /// `MINDPAD_MAX_ROOMS`.
     public var maxRooms: Int = 10_000
+    /// How long a lesson waits for its teacher's projector to come back
+    /// before it ends (`MINDPAD_LESSON_AWAY_SECONDS`).
+    public var lessonAwayLimit: RaceDuration = .seconds(600)
+    /// Racers in a lesson's room (a class of 30, and room to spare).
+    public static let lessonSeats = 60
     /// `MINDPAD_MAX_CONNECTIONS`: WebSocket sessions open at once; one more
     /// is closed at once with 1013 (try again later). Default 16,000.
     public var maxConnections: Int = 16_000
@@ -74,6 +79,7 @@ public struct RealtimeOptions: Sendable {
             return n
         }
         if let n = try integer("MINDPAD_MAX_ROOMS", 1...1_000_000) { maxRooms = n }
+        if let v = try seconds("MINDPAD_LESSON_AWAY_SECONDS", 1...86_400) { lessonAwayLimit = v }
         if let n = try integer("MINDPAD_MAX_CONNECTIONS", 1...1_000_000) { maxConnections = n }
         if let n = try integer("MINDPAD_MAX_MESSAGE_BYTES", 1024...(16 << 20)) { maxMessageBytes = n }
         if let n = try integer("MINDPAD_MESSAGES_PER_SECOND", 1...100_000) { messagesPerSecond = Double(n) }

@@ -25,6 +25,10 @@ enum RoomAction {
     case lastWordsSaid(PlayerID)
     /// The room is gone; its timers with it.
     case disposed
+    /// A lesson's room: a message to the teacher conducting it.
+    case toConductor(OutgoingMessage)
+    /// A round's race began under this id (a lesson keeps it for the class's reports).
+    case raceBegan(String)
 }
 
 /// A room's timers: the race's one (countdown, clock, grace) and the

@@ -70,8 +70,15 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
     /// id (the path finder's moves) is encoded again. Emptied at each start.
     private var questions: [QuestionID: (prompt: Kind.Prompt, message: OutgoingMessage)] = [:]
 
-    init(code: String, race: RaceStateMachine<Kind>, now: RaceInstant, progressInterval: RaceDuration, logger: Logger) {
+    /// A lesson's room (`RaceConfiguration.conducted`): its class's name,
+    /// in the room's messages so its pupils know their teacher sees their
+    /// pad; the teacher hears the room too (`RoomAction.toConductor`).
+    let lesson: String?
+
+    init(code: String, race: RaceStateMachine<Kind>, now: RaceInstant, progressInterval: RaceDuration, logger: Logger,
+         lesson: String? = nil) {
         self.code = code
+        self.lesson = race.configuration.conducted ? lesson ?? "" : nil
         self.game = race.kind.info
         self.race = race
         self.now = now
@@ -116,6 +123,7 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         case .setReady(let id, let ready): raceEvent = .setReady(id, ready)
         case .start(let id): raceEvent = .start(by: id)
         case .rematch(let id, let seed): raceEvent = .rematch(by: id, seed: seed)
+        case .conduct(let conduct): raceEvent = .conduct(conduct)
         }
         feed(raceEvent, at: now, request: request, arrival: arrival)
         return take()
@@ -207,10 +215,10 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         switch effect {
         case .roomUpdated(let snapshot):
             // A member who joins or comes back gets `room` instead, first.
-            broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now), except: resyncing)
+            broadcast(ServerMessage.roomUpdated(code: code, snapshot: snapshot, now: now, lesson: lesson), except: resyncing)
         case .resync(let id, let room, let progress, let standings):
             say(ServerMessage.room(code: code, you: id, snapshot: room, progress: progress, standings: standings,
-                                   race: Self.hasRun(room.phase) ? raceID : nil, now: now), to: id)
+                                   race: Self.hasRun(room.phase) ? raceID : nil, now: now, lesson: lesson), to: id)
             if let ended = ended[id], ended.round == race.round {
                 say(ended.finished, to: id)
                 if let saved = ended.saved { say(saved, to: id) }
@@ -228,18 +236,29 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
             reactions = [:]
             questions = [:]
             broadcast(ServerMessage.raceStarted(round: round, mode: mode, race: id, endsAt: endsAt, now: now))
+            actions.append(.raceBegan(id))
         case .sendQuestion(let delivery):
             // The pad takes the answer only where the kind says it may, as
             // the question now stands (the path finder: while guessing).
             actions.append(.questionSent(delivery.id, to: delivery.player,
                                          input: race.kind.handwriting(for: delivery.question, attempt: delivery.attempt)))
-            say(question(delivery), to: delivery.player)
+            let sent = question(delivery)
+            say(sent, to: delivery.player)
+            if lesson != nil {
+                actions.append(.toConductor(ServerMessage.padQuestion(player: delivery.player, question: delivery.id,
+                                                                      prompt: encode(delivery.prompt))))
+            }
         case .answerGraded(let o):
             // A retry keeps the question open: its answer stays unsaid.
             let answer = encode(o.answer), expected = o.retry ? nil : encode(o.correctAnswer)
             say(ServerMessage.graded(question: o.question, answer: answer, expected: expected,
                                      confidence: o.confidence, correct: o.isCorrect, points: o.points,
                                      score: o.score, runOver: o.finishedRun, retry: o.retry), to: o.player)
+            if lesson != nil {
+                actions.append(.toConductor(ServerMessage.padGraded(player: o.player, question: o.question, answer: answer,
+                                                                    expected: expected, correct: o.isCorrect,
+                                                                    confidence: o.confidence, score: o.score)))
+            }
             // The run's answer log (not the path finder's moves).
             if o.isReviewable { log(o, answer: answer, expected: expected, arrival: arrival, graded: &graded) }
             tellFish(o)
@@ -279,6 +298,8 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
         case .roomDisposed:
             progressTimerSet = false
             actions.append(.disposed)
+        case .conductorRefused(let error):
+            actions.append(.toConductor(ServerMessage.error(ProtocolError(error, request: request))))
         }
     }
 
@@ -352,6 +373,23 @@ final class RoomOwner<Kind: GameKind>: GameRoom {
 
     private func broadcast(_ message: OutgoingMessage, except skipped: Set<PlayerID> = []) {
         say(message, to: race.snapshot.members.filter { $0.isConnected && !skipped.contains($0.id) }.map(\.id))
+        if lesson != nil { actions.append(.toConductor(message)) }
+    }
+
+    /// The whole picture for the teacher conducting a lesson's room, who
+    /// (re)connects: as `room` to a member, with no `you`.
+    func conductorPicture(at now: RaceInstant) -> [RoomAction] {
+        self.now = now
+        let snapshot = race.snapshot
+        actions.append(.toConductor(ServerMessage.room(code: code, you: nil, snapshot: snapshot, progress: race.progress,
+                                                       standings: race.standings,
+                                                       race: Self.hasRun(snapshot.phase) ? raceID : nil, now: now,
+                                                       lesson: lesson)))
+        for delivery in race.playingQuestions {
+            actions.append(.toConductor(ServerMessage.padQuestion(player: delivery.player, question: delivery.id,
+                                                                  prompt: encode(delivery.prompt))))
+        }
+        return take()
     }
 
     private func say(_ message: OutgoingMessage, to player: PlayerID) { say(message, to: [player]) }

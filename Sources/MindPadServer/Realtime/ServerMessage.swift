@@ -62,13 +62,16 @@ enum ServerMessage {
     /// `race`: the round's race id while it runs and once it has run (also
     /// in its standings), so a member who comes back or joins mid-race
     /// knows it before `finished`; nil in the lobby and the countdown.
-    static func room(code: String, you: PlayerID, snapshot: RoomSnapshot, progress: RaceProgress?,
-                     standings: Standings?, race: String?, now: RaceInstant) -> OutgoingMessage {
+    /// `you` nil: the teacher conducting a lesson's room, who is no member.
+    /// `lesson`: the class's name in a lesson's room (its pupils show that
+    /// their teacher sees their pad).
+    static func room(code: String, you: PlayerID?, snapshot: RoomSnapshot, progress: RaceProgress?,
+                     standings: Standings?, race: String?, now: RaceInstant, lesson: String? = nil) -> OutgoingMessage {
         OutgoingMessage("room") { out in
             out.field("code", code)
-            out.field("you", you.rawValue)
+            out.field("you", orNull: you?.rawValue)
             out.key("room")
-            room(snapshot, now: now, into: &out)
+            room(snapshot, now: now, lesson: lesson, into: &out)
             out.field("race", race)
             if let progress {
                 out.key("progress")
@@ -81,11 +84,11 @@ enum ServerMessage {
         }
     }
 
-    static func roomUpdated(code: String, snapshot: RoomSnapshot, now: RaceInstant) -> OutgoingMessage {
+    static func roomUpdated(code: String, snapshot: RoomSnapshot, now: RaceInstant, lesson: String? = nil) -> OutgoingMessage {
         OutgoingMessage("room_updated") { out in
             out.field("code", code)
             out.key("room")
-            room(snapshot, now: now, into: &out)
+            room(snapshot, now: now, lesson: lesson, into: &out)
         }
     }
 
@@ -234,9 +237,13 @@ enum ServerMessage {
         Int(max(0, (instant - now).milliseconds))
     }
 
-    static func room(_ s: RoomSnapshot, now: RaceInstant, into out: inout JSONWriter) {
+    static func room(_ s: RoomSnapshot, now: RaceInstant, lesson: String? = nil, into out: inout JSONWriter) {
         out.beginObject()
         out.field("game", s.kind)
+        // A lesson's room: its class, and whether the teacher paused it
+        // (the clock of a paused race stands still: `ends_in_ms` as at the pause).
+        if let lesson { out.field("lesson", lesson) }
+        if s.isPaused { out.field("paused", true) }
         out.field("round", s.round)
         out.field("mode", s.mode.rawValue)
         out.field("level", s.level)

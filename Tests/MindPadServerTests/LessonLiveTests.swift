@@ -1,0 +1,144 @@
+import Foundation
+import MindPadTestSupport
+import Testing
+
+/// A lesson (issue 46) through the real server and PostgreSQL over real
+/// sockets: a teacher's projector opens the class's lesson, its pupils
+/// join, the teacher locks, starts, pauses, kicks, comes back on another
+/// connection and ends it, seeing every pad live.
+@Suite(.serialized) struct LessonLiveTests {
+    private static func body(_ fields: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+    }
+
+    private static func room(_ m: RealtimeClient.Message) -> [String: Any] { m["room"] as? [String: Any] ?? [:] }
+
+    @Test func aTeacherConductsALessonAndSeesEveryPad() throws {
+        let live = try LiveHTTPServer(environment: ["MINDPAD_COUNTDOWN_SECONDS": "0", "MINDPAD_PASSWORD_ITERATIONS": "1000"])
+        defer { live.stop() }
+        let http = LiveHTTPServerPort(port: live.port)
+        let teacher = try #require(try http.call("POST", "/api/teachers", body: Self.body(["name": "Ms Rao", "password": "a good passphrase"]))
+            .json()["token"] as? String)
+        let other = try #require(try http.call("POST", "/api/teachers", body: Self.body(["name": "Mr Lee", "password": "another passphrase"]))
+            .json()["token"] as? String)
+        let made = try http.call("POST", "/api/classes", token: teacher, body: Self.body(["name": "3B"])).json()
+        let classID = try #require(made["id"] as? String), classCode = try #require(made["join_code"] as? String)
+        #expect(try http.call("POST", "/api/classes/\(classID)/pupils", token: teacher, body: #"{"names":["Ann","Bo"]}"#).status == 200)
+        let annToken = try live.register("Annie"), boToken = try live.register("Bobby"), eveToken = try live.register("Eve")
+        for (player, token, name) in [("Annie", annToken, "Ann"), ("Bobby", boToken, "Bo")] {
+            #expect(try http.call("POST", "/api/players/\(player)/classes", token: token,
+                                  body: Self.body(["code": classCode, "name": name])).status == 200)
+        }
+        let host: RealtimeClient.Message = ["type": "host_lesson", "token": teacher, "class": classID, "game": "mindpad", "mode": "normal"]
+
+        // Only the class's own teacher opens its lesson, and never on a player's connection.
+        let stranger = try RealtimeClient(port: live.port, label: "stranger")
+        var theirs = host
+        theirs["token"] = other
+        try stranger.send(theirs)
+        #expect(try stranger.error("class_not_found")["request"] as? String == "host_lesson")
+        try stranger.send(["type": "lesson", "action": "start"])
+        _ = try stranger.error("not_conducting")
+        let ann = try RealtimeClient(port: live.port, label: "Annie")
+        try ann.identify("Annie", token: annToken)
+        try ann.send(host)
+        _ = try ann.error("already_identified")
+
+        let projector = try RealtimeClient(port: live.port, label: "projector")
+        try projector.send(host)
+        let lesson = try projector.next("lesson")
+        let code = try #require(lesson["room"] as? String)
+        #expect(lesson["class_name"] as? String == "3B" && lesson["locked"] as? Bool == false)
+        let picture = try projector.next("room")
+        #expect(picture["you"] is NSNull && Self.room(picture)["lesson"] as? String == "3B" && Self.room(picture)["host"] is NSNull)
+
+        // Pupils of the class join and see that it is a lesson; nobody else does.
+        let joined = try ann.join(code)
+        #expect(Self.room(joined)["lesson"] as? String == "3B")
+        let annID = try #require(joined["you"] as? String)
+        _ = try projector.next("room_updated")
+        let eve = try RealtimeClient(port: live.port, label: "Eve")
+        try eve.identify("Eve", token: eveToken)
+        try eve.send(["type": "join_room", "code": code])
+        _ = try eve.error("not_in_class")
+        // Locked: a newcomer waits outside until the teacher opens it again.
+        try projector.send(["type": "lesson", "action": "lock"])
+        #expect(try projector.next("lesson")["locked"] as? Bool == true)
+        let bo = try RealtimeClient(port: live.port, label: "Bobby")
+        try bo.identify("Bobby", token: boToken)
+        try bo.send(["type": "join_room", "code": code])
+        _ = try bo.error("lesson_locked")
+        try projector.send(["type": "lesson", "action": "unlock"])
+        _ = try projector.next("lesson") { $0["locked"] as? Bool == false }
+        try bo.join(code)
+
+        // A pupil cannot start it; the teacher starts whoever is in.
+        try ann.send(["type": "start"])
+        _ = try ann.error("not_host")
+        try projector.send(["type": "lesson", "action": "start"])
+        _ = try projector.next("race_started")
+        let annQuestion = try ann.next("question"), boQuestion = try bo.next("question")
+        let asked = try projector.next("pad_question") { $0["player"] as? String == annID }
+        #expect(asked["question"] as? String == annQuestion["question"] as? String)
+        #expect((asked["prompt"] as? [String: Any])?["lhs"] as? Int == (annQuestion["prompt"] as? [String: Any])?["lhs"] as? Int)
+
+        // Ann's pad, live on the wall: her strokes, what the reader reads, the grade.
+        let question = try #require(annQuestion["question"] as? String)
+        let digit = expectedDigit(annQuestion)
+        let guess = try ann.draw(digit, question: question)
+        let read = try projector.next("pad_guess") { $0["player"] as? String == annID && $0["question"] as? String == question }
+        #expect(read["read"] is String && (read["confidence"] as? Double ?? -1) >= 0)
+        try ann.send(["type": "submit", "question": question])
+        #expect(try ann.next("graded")["correct"] as? Bool == true)
+        let graded = try projector.next("pad_graded") { $0["player"] as? String == annID }
+        #expect(graded["correct"] as? Bool == true && graded["answer"] as? Int == digit && graded["question"] as? String == question)
+        // Every batch she sent reached the wall before the grade, stroke by stroke.
+        let pads = projector.drain("pad_points").filter { $0["player"] as? String == annID && $0["question"] as? String == question }
+        let strokes = DigitTemplates.strokes(for: digit)
+        #expect(pads.reduce(0) { $0 + (($1["points"] as? [Any])?.count ?? 0) } == guess["points"] as? Int)
+        #expect(Set(pads.compactMap { $0["stroke"] as? Int }) == Set(strokes.indices))
+
+        // Paused: answers wait; resumed: the race goes on.
+        try projector.send(["type": "lesson", "action": "pause"])
+        _ = try bo.next("room_updated") { Self.room($0)["paused"] as? Bool == true }
+        let boQ = try #require(boQuestion["question"] as? String)
+        try bo.draw(expectedDigit(boQuestion), question: boQ)
+        try bo.send(["type": "submit", "question": boQ])
+        _ = try bo.error("paused")
+        try projector.send(["type": "lesson", "action": "resume"])
+        _ = try bo.next("room_updated") { Self.room($0)["paused"] == nil }
+
+        // The projector reloads: a new connection takes the lesson back, with every pad's question.
+        projector.dropConnection()
+        let again = try RealtimeClient(port: live.port, label: "projector again")
+        try again.send(host)
+        #expect(try again.next("lesson")["room"] as? String == code)
+        #expect(Self.room(try again.next("room"))["phase"] as? String == "running")
+        let questions = [try again.next("pad_question"), try again.next("pad_question")]
+        #expect(Set(questions.compactMap { $0["player"] as? String }).count == 2)
+
+        // Kicked: Bobby's run so far is kept, he is out and cannot come back.
+        let boID = try #require(questions.compactMap { $0["player"] as? String }.first { $0 != annID })
+        try again.send(["type": "lesson", "action": "kick", "player": boID])
+        _ = try bo.error("kicked")
+        _ = try bo.next("finished")
+        _ = try bo.next("left_room")
+        #expect(try again.next("lesson")["kicked"] as? [String] == ["Bobby"])
+        try bo.send(["type": "join_room", "code": code])
+        _ = try bo.error("kicked")
+
+        // The end: Ann is told, her run stored; the class keeps the race for its reports.
+        try again.send(["type": "lesson", "action": "end"])
+        _ = try ann.error("lesson_ended")
+        _ = try ann.next("left_room")
+        #expect(try again.next("lesson_ended")["room"] as? String == code)
+        try ann.send(["type": "join_room", "code": code])
+        _ = try ann.error("room_not_found")
+        let db = try live.db.connect()
+        #expect(try db.query("SELECT count(*) AS n FROM class_races WHERE class_id = \(classID)::uuid").value("n") == "1")
+        let stored = try db.query("""
+            SELECT count(*) AS n FROM game_results r JOIN class_races c ON c.race_id = r.race_id WHERE c.class_id = \(classID)::uuid
+            """)
+        #expect(stored.value("n") == "2")
+    }
+}
