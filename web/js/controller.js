@@ -9,6 +9,7 @@ import { Link, api } from "./net.js";
 import { normalizeCode, redeemCode, refusalText } from "./signin.js";
 import { apply, gameInfo, initialState, isSolo, mayAnswer, myRole } from "./state.js";
 import { $, currentScene, errorText, show, toast } from "./ui.js";
+import { renderLesson } from "./scenes/classroom.js";
 import { showAnswerWaiting, showConnState } from "./scenes/banner.js";
 import { hideCountdown, startCountdown } from "./scenes/countdown.js";
 import { enterGame, refreshInput, refuseInput, renderLanes, showGraded, showQuestion, showScore, showWait, showWatched, stopClock } from "./scenes/game.js";
@@ -278,9 +279,9 @@ function handle(msg) {
       break;
     case "identified": onIdentified(prev, msg); renderHandwriting(state); break;
     case "error": onError(msg); if (msg.request === "reading") renderHandwriting(state); break;
-    case "room": onRoom(prev, msg); break;
-    case "room_updated": onRoomUpdated(prev, msg); break;
-    case "left_room": onLeftRoom(); break;
+    case "room": onRoom(prev, msg); renderLesson(state); break;
+    case "room_updated": onRoomUpdated(prev, msg); renderLesson(state); break;
+    case "left_room": onLeftRoom(); renderLesson(state); break;
     case "countdown": startCountdown(state.countdown.endsAt); break;
     case "race_started": flow.unanswered = null; flow.resuming = false; forgetRun(); enterGame(state); break;
     case "question": {

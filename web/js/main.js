@@ -17,6 +17,7 @@ import { initResults, showResults, showStandings } from "./scenes/results.js";
 import { openHome } from "./homes.js";
 import { allKinds, anyKind } from "./kinds/index.js";
 import { initReplay, openReplay, relabelReplay, replayRace } from "./scenes/replay.js";
+import { bootClassroom } from "./scenes/classroom.js";
 
 /** A replay's page (`/replay/<race>`, served as this page) watches a race and joins none. */
 const replay = replayRace(location.pathname);
@@ -71,6 +72,7 @@ function wire() {
     initHandwriting]) init(ctx);
   // Each kind's own scenes and homes (kinds/<kind>/).
   for (const kind of allKinds()) if (kind.boot) kind.boot(ctx);
+  bootClassroom();
   $("lang-switch").addEventListener("click", () => {
     setLang(getLang() === "en" ? "zh" : "en");
     relabel();

@@ -93,6 +93,26 @@ function onRoom(state, msg, now) {
   return next;
 }
 
+/**
+ * The room as it now stands. While the race runs the server's clock is the
+ * truth: Time Attack's end is taken again (a teacher's pause moved it on),
+ * and a pause freezes the clock shown (`pausedAt`) until the race goes on.
+ */
+function onRoomUpdated(state, msg, now) {
+  const r = msg.room;
+  let next = { ...state, room: { ...state.room, room: r } };
+  if (r.phase !== "running" || !state.race.running) return next;
+  const wasPaused = !!(state.room.room && state.room.room.paused), paused = r.paused === true;
+  const patch = {};
+  if (r.ends_in_ms != null) patch.endsAt = now + r.ends_in_ms;
+  if (paused && !wasPaused) patch.pausedAt = now;
+  if (!paused && wasPaused && state.race.pausedAt != null) {
+    patch.startedAt = state.race.startedAt + (now - state.race.pausedAt);
+    patch.pausedAt = null;
+  }
+  return Object.keys(patch).length ? withRace(next, patch) : next;
+}
+
 function onQuestion(state, msg, now) {
   let next = state.race.running ? state : startRace(state, now, state.room ? state.room.room.ends_in_ms : null);
   const same = !!next.race.question && next.race.question.id === msg.question;
@@ -136,7 +156,7 @@ export function apply(state, msg, now = 0) {
       return onRoom(state, msg, now);
     case "room_updated":
       if (!state.room || state.room.code !== msg.code) return state;
-      return { ...state, room: { ...state.room, room: msg.room } };
+      return onRoomUpdated(state, msg, now);
     case "left_room":
       return { ...state, room: null, countdown: null, race: { ...state.race, running: false } };
     case "countdown":

@@ -151,7 +151,7 @@ extension RealtimeHub {
 
     private func lessonMessage(_ code: String) -> OutgoingMessage {
         let lesson = lessons[code]
-        return ServerMessage.lesson(code: code, classID: lesson?.classID ?? "", className: lesson?.className ?? "",
+        return ServerMessage.lesson(code: code, instance: cluster?.instance, classID: lesson?.classID ?? "", className: lesson?.className ?? "",
                                     locked: lesson?.locked ?? false, kicked: (lesson?.kicked.values).map { $0.sorted() } ?? [])
     }
 

@@ -7,9 +7,13 @@ import MindPadRules
 /// messages, and the pads of the pupils drawn live on the wall.
 extension ServerMessage {
     /// The lesson as the teacher sees it: its room, class and settings.
-    static func lesson(code: String, classID: String, className: String, locked: Bool, kicked: [String]) -> OutgoingMessage {
+    /// `instance`: in a cluster, the instance the lesson lives on (the
+    /// projector reconnects with `/ws?instance=…`, as a member does).
+    static func lesson(code: String, instance: String?, classID: String, className: String, locked: Bool,
+                       kicked: [String]) -> OutgoingMessage {
         OutgoingMessage("lesson") { out in
             out.field("room", code)
+            out.field("instance", orNull: instance)
             out.field("class", classID)
             out.field("class_name", className)
             out.field("locked", locked)

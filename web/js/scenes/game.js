@@ -219,7 +219,9 @@ function startClock() {
     const race = ctx.getState().race;
     const now = performance.now();
     const countdown = race.mode === "time_attack";
-    const ms = countdown ? Math.max(0, (race.endsAt ?? now) - now) : now - race.startedAt;
+    // A teacher's pause stops the clock where it stood (state.js, `pausedAt`).
+    const at = race.pausedAt != null ? race.pausedAt : now;
+    const ms = countdown ? Math.max(0, (race.endsAt ?? at) - at) : at - race.startedAt;
     $("clock").textContent = countdown ? fmtTime(Math.ceil(ms / 1000) * 1000) : fmtTime(ms);
     $("clock").classList.toggle("low", countdown && ms < 10000);
   };

@@ -1,0 +1,179 @@
+"""The classroom (issue 46) in real browsers against the real server: a
+teacher signs up, makes a class and pastes its list; three pupils (one on a
+phone) join the class with its code and the lesson with its room code; the
+teacher starts the race on the projector, sees a pupil's handwriting and
+what the reader read live on the wall, pauses, takes a pupil out, hides the
+names and ends the lesson. axe on every teacher screen; screenshots at
+desktop, projector and phone size, in both languages."""
+from selenium.webdriver.common.by import By
+
+from conftest import (ARTIFACTS, DESKTOP, PHONE, answer, draw_digit, el, hidden_digit, new_player, scene, snap, unique_name,
+                      viewport, wait, wait_scene, BASE_URL, current_question)
+from test_kids import axe_check
+
+PROJECTOR = (1920, 1080)
+
+
+def view(drv):
+    return drv.execute_script("return document.body.dataset.view || null")
+
+
+def wait_view(drv, name, timeout=15):
+    wait(drv, lambda d: view(d) == name, timeout, f"teacher view {name}")
+
+
+def snap_projector(drv, name):
+    viewport(drv, PROJECTOR, False)
+    drv.save_screenshot(str(ARTIFACTS / f"{name}-projector.png"))
+    viewport(drv, DESKTOP, False)
+    snap(drv, name)
+
+
+def cards(drv):
+    return drv.execute_script("""
+      return [...document.querySelectorAll('#wall .pad-card')].map((c) => ({
+        player: c.dataset.player, name: c.querySelector('.pad-name').textContent,
+        paths: c.querySelectorAll('.pad-drawing path').length, read: c.querySelector('.pad-read').textContent,
+        graded: c.querySelector('.pad-graded').textContent, correct: c.querySelector('.pad-graded').dataset.correct}));""")
+
+
+def accept_confirm(drv):
+    wait(drv, lambda d: _alert(d), 5, "the confirmation")
+    drv.switch_to.alert.accept()
+
+
+def _alert(drv):
+    try:
+        drv.switch_to.alert
+        return True
+    except Exception:
+        return False
+
+
+def join_class(drv, code, roster_name):
+    el(drv, "#btn-race").click()
+    wait_scene(drv, "race")
+    box = el(drv, "#class-join-code")
+    box.clear()
+    box.send_keys(code.lower()[:3] + "-" + code.lower()[3:])
+    el(drv, "#class-join-go").click()
+    wait(drv, lambda d: el(d, "#class-names").is_displayed(), 10, "the class's names")
+    button = [b for b in drv.find_elements(By.CSS_SELECTOR, "#class-names-list button") if b.text == roster_name]
+    assert button, f"{roster_name} on the list"
+    button[0].click()
+    wait(drv, lambda d: roster_name in el(d, "#class-join-done").text, 10, "in the class")
+
+
+def join_lesson(drv, room):
+    box = el(drv, "#join-code")
+    box.clear()
+    box.send_keys(room)
+    el(drv, "#join-go").click()
+    wait_scene(drv, "lobby")
+    wait(drv, lambda d: el(d, "#lobby-lesson-sign").is_displayed(), 10, "the lesson's sign in the lobby")
+
+
+def test_a_teacher_runs_a_lesson(browser):
+    teacher = browser()
+    teacher.get(BASE_URL + "/teacher.html")
+    wait_view(teacher, "signin")
+    axe_check(teacher, "the teacher's sign-in")
+    snap(teacher, "40-teacher-signin")
+    name = unique_name("Ms Rao ")
+    el(teacher, "#t-name").send_keys(name)
+    el(teacher, "#t-password").send_keys("short")
+    el(teacher, "#signup-go").click()
+    wait(teacher, lambda d: "8" in el(d, "#signin-error").text, 5, "a short password refused")
+    el(teacher, "#t-password").clear()
+    el(teacher, "#t-password").send_keys("a good passphrase")
+    el(teacher, "#signup-go").click()
+    wait_view(teacher, "classes")
+    assert el(teacher, "#teacher-name").text == name
+    el(teacher, "#class-name").send_keys("3B <b>bold</b>")
+    el(teacher, "#class-form button[type=submit]").click()
+    wait_view(teacher, "class")
+    assert el(teacher, "#class-title").text == "3B <b>bold</b>"   # typed text stays text
+    code = el(teacher, "#class-code").text
+    assert len(code) == 6
+    el(teacher, "#roster-names").send_keys("Ann\nBo\nCy")
+    el(teacher, "#roster-form button[type=submit]").click()
+    wait(teacher, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#pupil-list .pupil-name")) == 3, 10, "three names")
+    axe_check(teacher, "the teacher's class")
+    snap(teacher, "41-teacher-class")
+
+    # Three pupils join the class with its code; Cy is on a phone.
+    pupils = {}
+    for roster in ("Ann", "Bo", "Cy"):
+        drv = browser()
+        if roster == "Cy":
+            viewport(drv, PHONE, True)
+        new_player(drv, roster)
+        wait_scene(drv, "menu")
+        join_class(drv, code, roster)
+        pupils[roster] = drv
+    snap(pupils["Ann"], "42-pupil-joined-class")
+    teacher.refresh()
+    wait_view(teacher, "class")
+    wait(teacher, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#pupil-list .pupil-state")] == ["joined"] * 3,
+         10, "every pupil joined")
+
+    # The lesson on the projector.
+    el(teacher, "#lesson-game").send_keys("MindPad")
+    el(teacher, "#lesson-form button[type=submit]").click()
+    wait_view(teacher, "lesson")
+    wait(teacher, lambda d: len(el(d, "#lesson-code").text) >= 4, 10, "the room code")
+    room = el(teacher, "#lesson-code").text
+    for roster, drv in pupils.items():
+        join_lesson(drv, room)
+    wait(teacher, lambda d: len(cards(d)) == 3, 10, "three pads on the wall")
+    axe_check(teacher, "the lesson's lobby")
+    snap_projector(teacher, "43-lesson-lobby")
+
+    el(teacher, "#l-start").click()
+    for drv in pupils.values():
+        wait_scene(drv, "game", 15)
+        wait(drv, lambda d: el(d, "#lesson-sign").is_displayed(), 5, "the sign: the teacher sees the pad")
+    ann, ann_card = pupils["Ann"], None
+    # Ann writes; the wall shows her strokes and what the reader reads before she submits.
+    wait(ann, lambda d: current_question(d)[0] not in (None, ""), 10, "Ann's question")
+    qid, text = current_question(ann)
+    digit = hidden_digit(text)
+    draw_digit(ann, digit)
+    wait(teacher, lambda d: any(c["paths"] > 0 and str(digit) in c["read"] for c in cards(d)), 10, "Ann's pad live on the wall")
+    snap(pupils["Ann"], "44-pupil-lesson-game")
+    el(ann, "#btn-submit").click()
+    wait(teacher, lambda d: any(c["correct"] == "true" for c in cards(d)), 10, "Ann's right answer on the wall")
+    axe_check(teacher, "the wall during the race")
+    snap_projector(teacher, "45-lesson-wall")
+
+    # Paused: every pupil sees it; resumed: gone.
+    el(teacher, "#l-pause").click()
+    for drv in pupils.values():
+        wait(drv, lambda d: el(d, "#paused-veil").is_displayed(), 10, "the pause")
+    snap(pupils["Cy"], "46-pupil-paused")
+    el(teacher, "#l-resume").click()
+    for drv in pupils.values():
+        wait(drv, lambda d: not el(d, "#paused-veil").is_displayed(), 10, "the pause over")
+
+    # Cy is taken out: off the wall, back at the menu, cannot come back.
+    cy_card = [c for c in cards(teacher) if c["name"].startswith("Cy")][0]
+    teacher.find_element(By.CSS_SELECTOR, f'#wall .pad-card[data-player="{cy_card["player"]}"] .pad-kick').click()
+    accept_confirm(teacher)
+    wait(teacher, lambda d: len(cards(d)) == 2, 10, "Cy off the wall")
+    wait(pupils["Cy"], lambda d: scene(d) != "game", 10, "Cy out of the race")
+
+    # Names hidden on the wall; in Chinese.
+    el(teacher, "#l-names").click()
+    wait(teacher, lambda d: all(c["name"].startswith("Pupil") for c in cards(d)), 5, "names hidden")
+    el(teacher, "#lang-switch").click()
+    wait(teacher, lambda d: all(c["name"].startswith("学生") for c in cards(d)), 5, "names hidden, in Chinese")
+    axe_check(teacher, "the wall in Chinese")
+    snap_projector(teacher, "47-lesson-wall-zh")
+    el(teacher, "#lang-switch").click()
+
+    # The end: the pupils are told and go back; the teacher is back at the class.
+    el(teacher, "#l-end").click()
+    accept_confirm(teacher)
+    wait_view(teacher, "class", 15)
+    for roster in ("Ann", "Bo"):
+        wait(pupils[roster], lambda d: scene(d) not in ("game", "lobby"), 15, f"{roster} out of the ended lesson")
