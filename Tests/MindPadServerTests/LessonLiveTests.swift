@@ -92,6 +92,15 @@ import Testing
         #expect(try ann.next("graded")["correct"] as? Bool == true)
         let graded = try projector.next("pad_graded") { $0["player"] as? String == annID }
         #expect(graded["correct"] as? Bool == true && graded["answer"] as? Int == digit && graded["question"] as? String == question)
+        // Her next answer is wrong: read as she wrote it, the sum is what went wrong.
+        let second = try ann.next("question")
+        let secondID = try #require(second["question"] as? String)
+        let wrongDigit = (expectedDigit(second) + 1) % 10
+        try ann.draw(wrongDigit, question: secondID)
+        try ann.send(["type": "submit", "question": secondID])
+        let wrongGrade = try ann.next("graded") { $0["question"] as? String == secondID }
+        #expect(wrongGrade["correct"] as? Bool == false)
+        let wrongConfidence = try #require(wrongGrade["confidence"] as? Double)
         // Every batch she sent reached the wall before the grade, stroke by stroke.
         let pads = projector.drain("pad_points").filter { $0["player"] as? String == annID && $0["question"] as? String == question }
         let strokes = DigitTemplates.strokes(for: digit)
@@ -140,5 +149,34 @@ import Testing
             SELECT count(*) AS n FROM game_results r JOIN class_races c ON c.race_id = r.race_id WHERE c.class_id = \(classID)::uuid
             """)
         #expect(stored.value("n") == "2")
+
+        // The class's report: Ann's two answers, the wrong one classified; the same as CSV; hers alone with strokes.
+        let report = try http.call("GET", "/api/classes/\(classID)/report", token: teacher)
+        #expect(report.status == 200)
+        let body = try report.json()
+        #expect(body["class"] as? String == "3B")
+        let lines = try #require(body["pupils"] as? [[String: Any]])
+        #expect(lines.map { $0["name"] as? String } == ["Ann"])
+        #expect(lines.first?["answers"] as? Int == 2 && lines.first?["right"] as? Int == 1 && lines.first?["wrong"] as? Int == 1)
+        let answers = try #require(body["answers"] as? [[String: Any]])
+        #expect(answers.map { $0["question"] as? String } == [question, secondID])
+        #expect(answers.allSatisfy { $0["strokes"] == nil && $0["race"] as? String != nil && $0["player"] as? String == "Annie" })
+        #expect(answers[0]["wrong_kind"] is NSNull)
+        #expect(answers[1]["wrong_kind"] as? String == (wrongConfidence < 0.8 ? "unclear" : "arithmetic"))
+        #expect(answers[1]["answer"] as? Int == wrongDigit)
+        let csv = try http.call("GET", "/api/classes/\(classID)/report.csv", token: teacher)
+        #expect(csv.status == 200 && csv.header("content-type")?.hasPrefix("text/csv") == true)
+        #expect(csv.header("content-disposition")?.hasPrefix("attachment") == true)
+        let csvLines = csv.text.split(separator: "\r\n")
+        #expect(csvLines.count == 3 && csvLines[0].hasPrefix("pupil,player,finished_at") && csvLines[1].hasPrefix("Ann,Annie,"))
+        let hers = try http.call("GET", "/api/classes/\(classID)/pupils/ann/answers", token: teacher).json()
+        #expect((hers["answers"] as? [[String: Any]])?.allSatisfy { ($0["strokes"] as? [Any])?.isEmpty == false } == true)
+        #expect(try http.call("GET", "/api/classes/\(classID)/pupils/Zed/answers", token: teacher).status == 404)
+        // Nobody else reads them: another teacher, a player, nobody.
+        for path in ["/api/classes/\(classID)/report", "/api/classes/\(classID)/report.csv", "/api/classes/\(classID)/pupils/Ann/answers"] {
+            #expect(try http.call("GET", path, token: other).status == 404, "\(path)")
+            #expect(try http.call("GET", path, token: annToken).status == 401, "\(path)")
+            #expect(try http.call("GET", path).status == 401, "\(path)")
+        }
     }
 }
