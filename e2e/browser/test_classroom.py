@@ -143,6 +143,9 @@ def test_a_teacher_runs_a_lesson(browser):
     snap(pupils["Ann"], "44-pupil-lesson-game")
     el(ann, "#btn-submit").click()
     wait(teacher, lambda d: any(c["correct"] == "true" for c in cards(d)), 10, "Ann's right answer on the wall")
+    # Bo writes a wrong digit: the wall shows it wrong.
+    answer(pupils["Bo"], wrong=True)
+    wait(teacher, lambda d: any(c["correct"] == "false" for c in cards(d)), 10, "Bo's wrong answer on the wall")
     axe_check(teacher, "the wall during the race")
     snap_projector(teacher, "45-lesson-wall")
 
@@ -177,3 +180,32 @@ def test_a_teacher_runs_a_lesson(browser):
     wait_view(teacher, "class", 15)
     for roster in ("Ann", "Bo"):
         wait(pupils[roster], lambda d: scene(d) not in ("game", "lobby"), 15, f"{roster} out of the ended lesson")
+
+    # The report: a line per pupil, the wrong answer classified; Bo's answers with what he wrote; the CSV.
+    el(teacher, "#report-refresh").click()
+    wait(teacher, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#report-body tr")) == 2, 10, "two pupils in the report")
+    rows = teacher.execute_script(
+        "return [...document.querySelectorAll('#report-body tr')].map((tr) => [...tr.cells].map((c) => c.textContent));")
+    by_name = {r[0]: r for r in rows}
+    assert by_name["Ann"][1] == "1" and by_name["Ann"][2] == "100%", rows
+    assert by_name["Bo"][1] == "1" and by_name["Bo"][2] == "0%" and sum(int(x) for x in by_name["Bo"][3:6]) == 1, rows
+    [b for b in teacher.find_elements(By.CSS_SELECTOR, "#report-body button") if b.text == "Bo"][0].click()
+    wait(teacher, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#report-answers .report-answer")) == 1, 10, "Bo's answer")
+    bo_answer = el(teacher, "#report-answers .report-answer")
+    assert "wrong" in bo_answer.get_attribute("class")
+    assert bo_answer.find_elements(By.CSS_SELECTOR, "svg.drawing path"), "Bo's strokes as a thumbnail"
+    assert bo_answer.find_element(By.CSS_SELECTOR, ".report-kind").text in ("Unclear writing", "Too slow", "Wrong arithmetic")
+    assert bo_answer.find_element(By.CSS_SELECTOR, "a.report-replay").get_attribute("href").startswith(BASE_URL + "/replay/")
+    csv = teacher.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      const token = JSON.parse(localStorage.getItem('mindpad.teacher')).token;
+      const id = location.hash.split('=')[1];
+      fetch('/api/classes/' + id + '/report.csv', {headers: {Authorization: 'Bearer ' + token}}).then((r) => r.text()).then(done);""")
+    lines = csv.strip().split("\r\n")
+    assert lines[0].startswith("pupil,player,") and len(lines) == 3, lines
+    axe_check(teacher, "the class's report")
+    snap(teacher, "48-teacher-report")
+    el(teacher, "#lang-switch").click()
+    wait(teacher, lambda d: "报告" in el(d, "#report-card h2").text, 5, "the report in Chinese")
+    snap(teacher, "48-teacher-report-zh")
+    el(teacher, "#lang-switch").click()

@@ -9,6 +9,7 @@ import { api } from "../net.js";
 import { $, errorText, textEl, toast } from "../ui.js";
 import strings from "./strings.js";
 import { Lesson } from "./lesson.js";
+import { downloadCSV, showReport } from "./report.js";
 
 addStrings(strings);
 
@@ -107,6 +108,9 @@ async function showClass(c) {
   $("class-code").textContent = c.join_code;
   showView("class");
   fillLessonForm();
+  $("report-table").hidden = true;
+  $("report-pupil").hidden = true;
+  $("report-empty").hidden = true;
   await loadPupils();
 }
 
@@ -223,6 +227,8 @@ async function boot() {
   $("back-to-classes").addEventListener("click", showClasses);
   $("roster-form").addEventListener("submit", (e) => { e.preventDefault(); addNames(); });
   $("delete-class").addEventListener("click", deleteClass);
+  $("report-refresh").addEventListener("click", () => showReport(current.id, teacher.token, (err) => toast(failure(err))));
+  $("report-csv").addEventListener("click", () => downloadCSV(current.id, current.name, teacher.token));
   $("lesson-game").addEventListener("change", fillModes);
   $("lesson-form").addEventListener("submit", (e) => {
     e.preventDefault();
