@@ -56,6 +56,9 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
     /// Every graded answer of the run, in order (migration 0010), written to
     /// `result_answers` with the result; within `AnswerRecord`'s bounds.
     public var answers: [AnswerRecord]
+    /// Kept off the public boards: a class's lesson result whose teacher
+    /// did not allow them (issue 46). Stored and counted all the same.
+    public var offBoards = false
 
     /// The game of every result stored before results named their game
     /// (migration 0006 made those rows this game's; journal lines of that
@@ -95,7 +98,7 @@ public struct GameResultRecord: Codable, Sendable, Equatable {
 extension GameResultRecord {
     private enum CodingKeys: String, CodingKey {
         case resultID, playerID, game, lowerScoreWins, mode, score, correct, answered, durationMs, roomID, raceID, finishedAtMs
-        case keypadAnswers, fishID, level, passMark, detail, replayDetail, answers, completed
+        case keypadAnswers, fishID, level, passMark, detail, replayDetail, answers, completed, offBoards
         /// Journal lines from 0009 to 0018: the path finder's round, in
         /// the shape of its table of that time (`legacyDetails`).
         case path
@@ -130,6 +133,7 @@ extension GameResultRecord {
         if let legacy = try c.decodeIfPresent(JournalJSON.self, forKey: .path) { legacyDetails["path"] = legacy.text }
         answers = AnswerRecord.bounded(try c.decodeIfPresent([AnswerRecord].self, forKey: .answers) ?? [])
         completed = try c.decodeIfPresent(Bool.self, forKey: .completed)
+        offBoards = try c.decodeIfPresent(Bool.self, forKey: .offBoards) ?? false
     }
 
     /// The key a board orders by, smaller first: -score where more is better.
@@ -138,7 +142,7 @@ extension GameResultRecord {
     /// Whether the result may enter the boards: not a run the racer left
     /// in a game where less is better (it scored 0, which would top the
     /// board).
-    public var entersBoards: Bool { !lowerScoreWins || completed != false }
+    public var entersBoards: Bool { !offBoards && (!lowerScoreWins || completed != false) }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -162,6 +166,7 @@ extension GameResultRecord {
         try c.encodeIfPresent(replayDetail, forKey: .replayDetail)
         try c.encode(answers, forKey: .answers)
         try c.encodeIfPresent(completed, forKey: .completed)
+        if offBoards { try c.encode(offBoards, forKey: .offBoards) }
     }
 }
 

@@ -21,9 +21,16 @@ public struct ClassRecord: Sendable, Equatable {
     public var joinCode: String
     /// Milliseconds since 1970, UTC.
     public var createdAtMs: Int64
+    /// The class's lesson results may enter the public boards (migration 0022).
+    public var publicBoards: Bool
+    /// Days the strokes of the class's lesson answers are kept; nil: as
+    /// long as the server keeps every answer's.
+    public var strokeDays: Int?
 
-    public init(id: String, teacherID: Int64, name: String, joinCode: String, createdAtMs: Int64) {
+    public init(id: String, teacherID: Int64, name: String, joinCode: String, createdAtMs: Int64, publicBoards: Bool = false,
+                strokeDays: Int? = nil) {
         (self.id, self.teacherID, self.name, self.joinCode, self.createdAtMs) = (id, teacherID, name, joinCode, createdAtMs)
+        (self.publicBoards, self.strokeDays) = (publicBoards, strokeDays)
     }
 }
 
@@ -116,7 +123,24 @@ public struct TeacherStore {
         let rows = try connection.query("""
             INSERT INTO classes (id, teacher_id, name, join_code) VALUES (\(id)::uuid, \(teacherID)::bigint, \(name), \(joinCode))
             ON CONFLICT (join_code) DO NOTHING
-            RETURNING id::text AS id, teacher_id, name, join_code, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms
+            RETURNING id::text AS id, teacher_id, name, join_code, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms,
+                   public_boards, stroke_days
+            """)
+        return rows.count == 1 ? try Self.classRecord(rows, 0) : nil
+    }
+
+    /// Changes the teacher's class's privacy settings (a nil argument keeps
+    /// the setting; `strokeDays` `.some(nil)` goes back to the server's
+    /// retention). Returns the class as it now is; nil when not theirs.
+    public func updateClass(id: String, teacherID: Int64, publicBoards: Bool?, strokeDays: Int??) throws -> ClassRecord? {
+        let keepDays = strokeDays == nil
+        let days: Int? = strokeDays ?? nil
+        let rows = try connection.query("""
+            UPDATE classes SET public_boards = COALESCE(\(publicBoards)::boolean, public_boards),
+                               stroke_days = CASE WHEN \(keepDays)::boolean THEN stroke_days ELSE \(days)::integer END
+            WHERE id = \(id)::uuid AND teacher_id = \(teacherID)::bigint
+            RETURNING id::text AS id, teacher_id, name, join_code, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms,
+                      public_boards, stroke_days
             """)
         return rows.count == 1 ? try Self.classRecord(rows, 0) : nil
     }
@@ -124,7 +148,8 @@ public struct TeacherStore {
     /// The teacher's classes, oldest first.
     public func classes(teacherID: Int64) throws -> [ClassRecord] {
         let rows = try connection.query("""
-            SELECT id::text AS id, teacher_id, name, join_code, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms
+            SELECT id::text AS id, teacher_id, name, join_code, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms,
+                   public_boards, stroke_days
             FROM classes WHERE teacher_id = \(teacherID)::bigint ORDER BY created_at, id
             """)
         return try rows.rows.indices.map { try Self.classRecord(rows, $0) }
@@ -134,7 +159,8 @@ public struct TeacherStore {
     /// teacher's class and no class at all look the same).
     public func ownClass(id: String, teacherID: Int64) throws -> ClassRecord? {
         let rows = try connection.query("""
-            SELECT id::text AS id, teacher_id, name, join_code, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms
+            SELECT id::text AS id, teacher_id, name, join_code, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms,
+                   public_boards, stroke_days
             FROM classes WHERE id = \(id)::uuid AND teacher_id = \(teacherID)::bigint
             """)
         return rows.count == 1 ? try Self.classRecord(rows, 0) : nil
@@ -160,6 +186,8 @@ public struct TeacherStore {
     private static func classRecord(_ rows: PostgresRows, _ i: Int) throws -> ClassRecord {
         ClassRecord(id: try ScoreStore.text(rows, "id", i), teacherID: Int64(try ScoreStore.int(rows, "teacher_id", i)),
                     name: try ScoreStore.text(rows, "name", i), joinCode: try ScoreStore.text(rows, "join_code", i),
-                    createdAtMs: Int64(try ScoreStore.int(rows, "created_ms", i)))
+                    createdAtMs: Int64(try ScoreStore.int(rows, "created_ms", i)),
+                    publicBoards: rows.value("public_boards", row: i) == "t",
+                    strokeDays: rows.value("stroke_days", row: i).flatMap { Int($0) })
     }
 }

@@ -172,11 +172,47 @@ import Testing
         let hers = try http.call("GET", "/api/classes/\(classID)/pupils/ann/answers", token: teacher).json()
         #expect((hers["answers"] as? [[String: Any]])?.allSatisfy { ($0["strokes"] as? [Any])?.isEmpty == false } == true)
         #expect(try http.call("GET", "/api/classes/\(classID)/pupils/Zed/answers", token: teacher).status == 404)
+        // Kept off the public boards: the class did not allow them.
+        // (A result for the boards waits in pending_boards in the statement that stores it, or is on them.)
+        #expect(try db.query("""
+            SELECT (SELECT count(*) FROM highscores h JOIN players p ON p.id = h.player_id WHERE p.name = 'Annie')
+                 + (SELECT count(*) FROM pending_boards b JOIN players p ON p.id = b.player_id WHERE p.name = 'Annie') AS n
+            """).value("n") == "0")
+        // The teacher keeps the class's strokes one day: older ones go at once, the answers stay.
+        for (body, code) in [(#"{"stroke_days":0}"#, "invalid_stroke_days"), (#"{"stroke_days":1.5}"#, "invalid_stroke_days"),
+                             (#"{"public_boards":"yes"}"#, "bad_json"), ("[]", "bad_json")] {
+            let r = try http.call("PATCH", "/api/classes/\(classID)", token: teacher, body: body)
+            #expect(r.status == 400 && r.errorCode == code, "\(body)")
+        }
+        #expect(try http.call("PATCH", "/api/classes/\(classID)", token: other, body: #"{"stroke_days":1}"#).status == 404)
+        _ = try db.query("UPDATE result_answers SET finished_at = finished_at - interval '2 days'")
+        let kept = try http.call("PATCH", "/api/classes/\(classID)", token: teacher, body: #"{"stroke_days":1}"#)
+        let keptBody = try kept.json()
+        #expect(kept.status == 200 && keptBody["stroke_days"] as? Int == 1 && keptBody["public_boards"] as? Bool == false)
+        let blanked = try http.call("GET", "/api/classes/\(classID)/pupils/Ann/answers", token: teacher).json()
+        #expect((blanked["answers"] as? [[String: Any]])?.map { $0["strokes"] == nil } == [true, true])
+        #expect(try http.call("PATCH", "/api/classes/\(classID)", token: teacher, body: #"{"stroke_days":null,"public_boards":true}"#)
+                    .json()["stroke_days"] is NSNull)
+
         // Nobody else reads them: another teacher, a player, nobody.
         for path in ["/api/classes/\(classID)/report", "/api/classes/\(classID)/report.csv", "/api/classes/\(classID)/pupils/Ann/answers"] {
             #expect(try http.call("GET", path, token: other).status == 404, "\(path)")
             #expect(try http.call("GET", path, token: annToken).status == 401, "\(path)")
             #expect(try http.call("GET", path).status == 401, "\(path)")
         }
+
+        // One pupil's data, deleted at once: her lesson results and answers, her place; Annie plays on.
+        #expect(try http.call("DELETE", "/api/classes/\(classID)/pupils/Ann/data", token: other).status == 404)
+        #expect(try http.call("DELETE", "/api/classes/\(classID)/pupils/Ann/data", token: annToken).status == 401)
+        #expect(try http.call("DELETE", "/api/classes/\(classID)/pupils/Ann/data", token: teacher).status == 204)
+        #expect(try http.call("DELETE", "/api/classes/\(classID)/pupils/Ann/data", token: teacher).errorCode == "unknown_pupil")
+        #expect(try db.query("SELECT count(*) AS n FROM game_results r JOIN players p ON p.id = r.player_id WHERE p.name = 'Annie'")
+                    .value("n") == "0")
+        #expect(try db.query("SELECT count(*) AS n FROM result_answers").value("n") == "0")
+        #expect(try db.query("SELECT count(*) AS n FROM players WHERE name = 'Annie'").value("n") == "1")
+        let after = try http.call("GET", "/api/classes/\(classID)/report", token: teacher).json()
+        #expect((after["answers"] as? [Any])?.isEmpty == true && (after["pupils"] as? [Any])?.isEmpty == true)
+        let roster = try http.call("GET", "/api/classes/\(classID)/pupils", token: teacher).json()["pupils"] as? [[String: Any]]
+        #expect(roster?.compactMap { $0["name"] as? String } == ["Bo"])
     }
 }

@@ -64,6 +64,29 @@ func result(_ p: PlayerRecord, _ mode: String = "normal", score: Int, ms: Int = 
         #expect(try store.profile(of: bo).highscores.map(\.score) == [0])
     }
 
+    /// Issue 46: a class's lesson result the teacher keeps off the public
+    /// boards is stored and counted, and enters no board; the journal keeps
+    /// the flag.
+    @Test func aResultOffTheBoardsIsStoredButEntersNone() throws {
+        let db = try migratedDatabase()
+        defer { db.drop() }
+        let store = ScoreStore(try db.connect())
+        let cy = try store.player("Cy")
+        var lesson = result(cy, score: 90)
+        lesson.offBoards = true
+        #expect(try store.record(lesson) == RecordOutcome(stored: true, personalBest: false, previousBest: nil))
+        try store.applyAllPendingBoards()
+        #expect(try store.profile(of: cy).highscores.isEmpty)
+        #expect(try db.connect().query("SELECT count(*) AS n FROM game_results").value("n") == "1")
+        let line = try JSONEncoder().encode(lesson)
+        #expect(try JSONDecoder().decode(GameResultRecord.self, from: line).offBoards)
+        #expect(try JSONDecoder().decode(GameResultRecord.self, from: try JSONEncoder().encode(result(cy, score: 1))).offBoards == false)
+        // Played at home, the same player's result enters the boards.
+        #expect(try store.record(result(cy, score: 40)).personalBest)
+        try store.applyAllPendingBoards()
+        #expect(try store.profile(of: cy).highscores.map(\.score) == [40])
+    }
+
     @Test func theSameResultIdLandsOnce() throws {
         let db = try migratedDatabase()
         defer { db.drop() }

@@ -209,3 +209,19 @@ def test_a_teacher_runs_a_lesson(browser):
     wait(teacher, lambda d: "报告" in el(d, "#report-card h2").text, 5, "the report in Chinese")
     snap(teacher, "48-teacher-report-zh")
     el(teacher, "#lang-switch").click()
+
+    # Privacy: the strokes kept one day; Bo's data deleted at once, off the list and out of the report.
+    teacher.execute_script("document.getElementById('privacy-days').value = '1';")
+    el(teacher, "#privacy-form button[type=submit]").click()
+    wait(teacher, lambda d: el(d, "#privacy-done").text != "", 10, "the privacy saved")
+    axe_check(teacher, "the class with its privacy")
+    snap(teacher, "49-teacher-privacy")
+    bo_row = [li for li in teacher.find_elements(By.CSS_SELECTOR, "#pupil-list li")
+              if li.find_element(By.CSS_SELECTOR, ".pupil-name").text == "Bo"][0]
+    bo_row.find_element(By.CSS_SELECTOR, ".wipe").click()
+    accept_confirm(teacher)
+    wait(teacher, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#pupil-list .pupil-name")] == ["Ann", "Cy"], 10,
+         "Bo off the list")
+    el(teacher, "#report-refresh").click()
+    wait(teacher, lambda d: [r.text.split("\n")[0] for r in d.find_elements(By.CSS_SELECTOR, "#report-body th")] == ["Ann"], 10,
+         "only Ann in the report")

@@ -7,9 +7,11 @@ public struct LessonClass: Sendable, Equatable {
     public let classID: String
     public let name: String
     public let teacherID: Int64
+    /// The teacher lets the lesson's results onto the public boards.
+    public let publicBoards: Bool
 
-    public init(classID: String, name: String, teacherID: Int64) {
-        (self.classID, self.name, self.teacherID) = (classID, name, teacherID)
+    public init(classID: String, name: String, teacherID: Int64, publicBoards: Bool = false) {
+        (self.classID, self.name, self.teacherID, self.publicBoards) = (classID, name, teacherID, publicBoards)
     }
 }
 
@@ -44,7 +46,7 @@ public struct PostgresLessonDirectory: LessonDirectory {
             let store = TeacherStore(connection)
             guard let teacher = try store.teacher(tokenHash: tokenHash),
                   let found = try store.ownClass(id: classID, teacherID: teacher.id) else { return nil }
-            return LessonClass(classID: found.id, name: found.name, teacherID: teacher.id)
+            return LessonClass(classID: found.id, name: found.name, teacherID: teacher.id, publicBoards: found.publicBoards)
         }, within: ScoresAPI.readDeadline, completion: { completion($0) })
     }
 

@@ -9,7 +9,7 @@ import MindPadStorage
 /// device's token) joining with the class's code. No pupil e-mail, no pupil
 /// password: a pupil is the player their device already is.
 extension ClassroomRoutes {
-    static let pupilRoutes: [APIRoute] = [pupils, aPupil, approve, classCode, playerClasses]
+    static let pupilRoutes: [APIRoute] = [pupils, aPupil, approve, pupilData, classCode, playerClasses]
 
     /// `GET /api/classes/{id}/pupils` → the class's names: taken or not,
     /// approved or waiting; `POST` `{"names": [...]}` adds roster names
@@ -63,6 +63,23 @@ extension ClassroomRoutes {
                 return unknownPupil
             }
             return .json(200, text: ClassroomJSON.pupil(pupil).text)
+        }
+    }
+
+    /// `DELETE /api/classes/{id}/pupils/{name}/data` → 204: everything the
+    /// class holds of the pupil goes at once (`ClassPrivacyStore.deletePupilData`).
+    static let pupilData = APIRoute(pattern: ["classes", "{id}", "pupils", "{name}", "data"], allowed: [.delete]) {
+        api, captured, request, responder in
+        let id: String, name: PlayerName
+        do throws(ScoresAPI.Refusal) { (id, name) = try classAndPupil(api, request, captured) } catch {
+            return responder.respond(error.response)
+        }
+        asTeacher(api, request, responder) { connection, teacher in
+            switch try ClassPrivacyStore(connection).deletePupilData(classID: id, teacherID: teacher.id, nameKey: name.key) {
+            case nil: notYourClass
+            case false?: unknownPupil
+            case true?: .noContent
+            }
         }
     }
 

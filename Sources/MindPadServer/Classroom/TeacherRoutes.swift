@@ -100,9 +100,22 @@ enum ClassroomRoutes {
 
     /// `GET /api/classes/{id}` → the class; `DELETE` → 204. 404 for a class
     /// that is not this teacher's.
-    static let aClass = APIRoute(pattern: ["classes", "{id}"], allowed: [.get, .delete]) { api, captured, request, responder in
+    static let aClass = APIRoute(pattern: ["classes", "{id}"], allowed: [.get, .patch, .delete]) { api, captured, request, responder in
         let id: String
         do throws(ScoresAPI.Refusal) { id = try ownClassID(api, request, captured[0]) } catch { return responder.respond(error.response) }
+        if request.method == .patch {
+            // The class's privacy settings; a shorter stroke retention
+            // applies at once.
+            let body = request.body
+            return asTeacher(api, request, responder) { connection, teacher in
+                let settings: (publicBoards: Bool?, strokeDays: Int??)
+                do throws(ScoresAPI.Refusal) { settings = try ClassroomJSON.classSettings(body) } catch { return error.response }
+                guard let updated = try TeacherStore(connection).updateClass(id: id, teacherID: teacher.id, publicBoards: settings.publicBoards,
+                                                                            strokeDays: settings.strokeDays) else { return notYourClass }
+                if updated.strokeDays != nil { try ClassPrivacyStore(connection).expireStrokes(classID: id) }
+                return .json(200, text: ClassroomJSON.classJSON(updated).text)
+            }
+        }
         if request.method == .delete {
             return asTeacher(api, request, responder) { connection, teacher in
                 try TeacherStore(connection).deleteClass(id: id, teacherID: teacher.id) ? .noContent : notYourClass
@@ -182,6 +195,33 @@ enum ClassroomJSON {
 
     static func classJSON(_ c: ClassRecord) -> JSON {
         .object([("id", .string(c.id)), ("name", .string(c.name)), ("join_code", .string(c.joinCode)),
-                 ("created_at", .string(ScoresJSON.timestamp(c.createdAtMs)))])
+                 ("created_at", .string(ScoresJSON.timestamp(c.createdAtMs))), ("public_boards", .bool(c.publicBoards)),
+                 ("stroke_days", c.strokeDays.map { .int($0) } ?? .null)])
+    }
+
+    /// `{"public_boards": true|false, "stroke_days": 1…3650 | null}`, each
+    /// optional (absent: unchanged; `stroke_days` null: the server's retention).
+    static func classSettings(_ bytes: [UInt8]) throws(ScoresAPI.Refusal) -> (publicBoards: Bool?, strokeDays: Int??) {
+        guard let body = ScoresAPI.jsonObject(bytes) else {
+            throw ScoresAPI.Refusal(.error(400, code: "bad_json", message: #"send {"public_boards": false, "stroke_days": 7}"#))
+        }
+        var publicBoards: Bool?
+        if let value = body["public_boards"] {
+            guard let flag = value.bool else {
+                throw ScoresAPI.Refusal(.error(400, code: "bad_json", message: "public_boards is true or false"))
+            }
+            publicBoards = flag
+        }
+        var strokeDays: Int??
+        if let value = body["stroke_days"] {
+            if value.isNull {
+                strokeDays = .some(nil)
+            } else if let days = value.integer, (1...3650).contains(days), value.number == Double(days) {
+                strokeDays = .some(days)
+            } else {
+                throw ScoresAPI.Refusal(.error(400, code: "invalid_stroke_days", message: "stroke_days is 1…3650 days, or null"))
+            }
+        }
+        return (publicBoards, strokeDays)
     }
 }

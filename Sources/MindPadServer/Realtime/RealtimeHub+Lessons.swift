@@ -10,6 +10,9 @@ struct Lesson {
     let classID: String
     let className: String
     let teacherID: Int64
+    /// Its results may enter the public boards (the class's setting when
+    /// the lesson opened); else they are stored off them.
+    let publicBoards: Bool
     /// The teacher's projector, while connected.
     var conductor: ConnectionID?
     /// Nobody new may join (pupils who were in the lesson come back).
@@ -88,7 +91,8 @@ extension RealtimeHub {
             let settings = RoomSettings(progressInterval: options.progressInterval, logger: logger, lesson: found.name)
             let room = game.openRoom(code, configuration, seed, transport.now, settings)
             rooms[code] = room
-            lessons[code] = Lesson(classID: found.classID, className: found.name, teacherID: found.teacherID)
+            lessons[code] = Lesson(classID: found.classID, className: found.name, teacherID: found.teacherID,
+                                   publicBoards: found.publicBoards)
             logger.info("lesson opened", metadata: ["room": "\(code)", "game": "\(game.info.identifier)", "mode": "\(mode.rawValue)",
                                                     "conn": "\(session.connection)"])
             conduct(code, room: room, from: session)

@@ -139,7 +139,7 @@ extension RealtimeHub {
             self.perform(room.resultSaved(player, round: result.round, message, at: self.transport.now), for: room)
         }
         let finishedAtMs = transport.wallClockMs
-        let record = GameResultRecord(
+        var record = GameResultRecord(
             playerID: run.account, game: game.identifier, lowerScoreWins: game.boardOrder == .lowerFirst,
             mode: result.mode.rawValue, level: result.level, passMark: result.level == nil ? nil : game.passMark,
             score: result.score, correct: result.correct, answered: result.answered,
@@ -148,6 +148,8 @@ extension RealtimeHub {
             finishedAtMs: finishedAtMs, keypadAnswers: result.keypadAnswers, fishID: run.fish,
             detail: result.detail?.storedMembers.text, replayDetail: result.detail?.replay?.text,
             answers: run.answers, completed: result.completed)
+        // A class's lesson keeps its pupils off the public boards unless the teacher allows them.
+        record.offBoards = lessons[room.code].map { !$0.publicBoards } ?? false
         let round = result.round
         let mode = result.mode
         let identifier = game.identifier

@@ -11,7 +11,8 @@ import Synchronization
 /// deletes in batches of `AnswerStore.deleteBatch` rows, oldest first, so
 /// result writes never wait behind one long transaction. The results
 /// themselves stay (boards, histories); only their answers go. `days` 0
-/// keeps answers forever and never runs.
+/// keeps answers forever. Each run also blanks the strokes of a class's
+/// lesson answers past the class's own `stroke_days` (issue 46).
 public final class AnswerRetention: Sendable {
     public let days: Int
     let interval: Duration
@@ -33,7 +34,6 @@ public final class AnswerRetention: Sendable {
 
     /// Runs once now, then every `interval`, until `stop`.
     public func start() {
-        guard days > 0 else { return }
         let every = DispatchTimeInterval.nanoseconds(Int(interval.wholeNanoseconds))
         timer.withLock { slot in
             let source = DispatchSource.makeTimerSource(queue: .global())
@@ -58,14 +58,20 @@ public final class AnswerRetention: Sendable {
     /// means the next run catches up.
     func runOnce() {
         let cutoff = now().addingTimeInterval(-Double(days) * 86_400)
+        let days = days
         pool.run({ connection in
-            (try AnswerStore(connection).deleteAnswers(finishedBefore: cutoff),
-             try HandStore(connection).deleteHands(updatedBefore: cutoff))
+            // Each class's own, shorter keeping of its lesson strokes runs
+            // even when the server keeps answers forever (days 0).
+            let strokes = try ClassPrivacyStore(connection).expireStrokes()
+            guard days > 0 else { return (0, 0, strokes) }
+            return (try AnswerStore(connection).deleteAnswers(finishedBefore: cutoff),
+                    try HandStore(connection).deleteHands(updatedBefore: cutoff), strokes)
         }, completion: { [self] outcome in
             switch outcome {
-            case .success(let (answers, hands)) where answers + hands > 0:
+            case .success(let (answers, hands, strokes)) where answers + hands + strokes > 0:
                 logger.info("old answers and hands deleted",
-                            metadata: ["rows": "\(answers)", "hands": "\(hands)", "retention_days": "\(days)"])
+                            metadata: ["rows": "\(answers)", "hands": "\(hands)", "class_strokes": "\(strokes)",
+                                       "retention_days": "\(days)"])
             case .success:
                 break
             case .failure(let error):

@@ -111,6 +111,16 @@ async function showClass(c) {
   $("report-table").hidden = true;
   $("report-pupil").hidden = true;
   $("report-empty").hidden = true;
+  $("privacy-boards").checked = !!c.public_boards;
+  $("privacy-days").value = c.stroke_days == null ? "" : String(c.stroke_days);
+  if ($("privacy-days").value !== (c.stroke_days == null ? "" : String(c.stroke_days))) {
+    const o = document.createElement("option");
+    o.value = String(c.stroke_days);
+    o.textContent = t("privacy.dayN", { n: c.stroke_days });
+    $("privacy-days").append(o);
+    $("privacy-days").value = o.value;
+  }
+  $("privacy-done").textContent = "";
   await loadPupils();
 }
 
@@ -129,6 +139,17 @@ async function loadPupils() {
       letIn.type = "button";
       letIn.addEventListener("click", () => pupilAction(`/api/classes/${current.id}/pupils/${encodeURIComponent(p.name)}/approve`, "POST"));
       li.append(letIn);
+    }
+    if (p.joined) {
+      const wipe = textEl("button", "link wipe", t("privacy.deleteData"));
+      wipe.type = "button";
+      wipe.setAttribute("aria-label", t("privacy.deleteDataOf", { name: p.name }));
+      wipe.addEventListener("click", () => {
+        if (confirm(t("privacy.confirmDelete", { name: p.name }))) {
+          pupilAction(`/api/classes/${current.id}/pupils/${encodeURIComponent(p.name)}/data`, "DELETE");
+        }
+      });
+      li.append(wipe);
     }
     const remove = textEl("button", "link remove", "×");
     remove.type = "button";
@@ -228,6 +249,15 @@ async function boot() {
   $("roster-form").addEventListener("submit", (e) => { e.preventDefault(); addNames(); });
   $("delete-class").addEventListener("click", deleteClass);
   $("report-refresh").addEventListener("click", () => showReport(current.id, teacher.token, (err) => toast(failure(err))));
+  $("privacy-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const days = $("privacy-days").value;
+    try {
+      current = await call(`/api/classes/${current.id}`, { method: "PATCH",
+        body: { public_boards: $("privacy-boards").checked, stroke_days: days === "" ? null : Number(days) } });
+      $("privacy-done").textContent = t("privacy.saved");
+    } catch (err) { toast(failure(err)); }
+  });
   $("report-csv").addEventListener("click", () => downloadCSV(current.id, current.name, teacher.token));
   $("lesson-game").addEventListener("change", fillModes);
   $("lesson-form").addEventListener("submit", (e) => {
