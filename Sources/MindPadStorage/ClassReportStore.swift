@@ -13,14 +13,18 @@ public struct ClassAnswerRow: Sendable, Equatable {
     /// When the run finished, milliseconds since 1970 (UTC).
     public var finishedAtMs: Int64
     public var answer: StoredAnswer
+    /// The assignment the run was played for; nil for a lesson's.
+    public var assignmentID: String?
 
-    public init(pupil: String, player: String, game: String, mode: String, raceID: String, finishedAtMs: Int64, answer: StoredAnswer) {
+    public init(pupil: String, player: String, game: String, mode: String, raceID: String, finishedAtMs: Int64, answer: StoredAnswer,
+                assignmentID: String? = nil) {
         (self.pupil, self.player, self.game, self.mode, self.raceID) = (pupil, player, game, mode, raceID)
-        (self.finishedAtMs, self.answer) = (finishedAtMs, answer)
+        (self.finishedAtMs, self.answer, self.assignmentID) = (finishedAtMs, answer, assignmentID)
     }
 }
 
-/// The answers of a class's lessons (migrations 0010, 0020, 0021), read for
+/// The answers of a class's lessons and assignments (migrations 0010,
+/// 0020, 0021, 0023), read for
 /// its teacher only: every query names the teacher, so another's class
 /// reads as none. Blocking: call it from a database worker.
 public struct ClassReportStore {
@@ -43,7 +47,7 @@ public struct ClassReportStore {
         guard try TeacherStore(connection).ownClass(id: classID, teacherID: teacherID) != nil else { return nil }
         let rows = try connection.query("""
             SELECT * FROM (
-                SELECT p.name AS pupil, pl.name AS player, r.game, r.mode, r.race_id,
+                SELECT p.name AS pupil, pl.name AS player, r.game, r.mode, r.race_id, cr.assignment_id::text AS assignment,
                        (extract(epoch FROM a.finished_at) * 1000)::bigint AS finished_ms,
                        a.seq, a.question_id, a.prompt::text AS prompt, a.answer::text AS answer, a.expected::text AS expected,
                        a.correct, a.points, a.input, a.confidence::text AS confidence, a.asked_ms, a.answered_ms,
@@ -64,7 +68,7 @@ public struct ClassReportStore {
                            game: try ScoreStore.text(rows, "game", i), mode: try ScoreStore.text(rows, "mode", i),
                            raceID: try ScoreStore.text(rows, "race_id", i),
                            finishedAtMs: Int64(try ScoreStore.int(rows, "finished_ms", i)),
-                           answer: try StoredAnswer(rows, i))
+                           answer: try StoredAnswer(rows, i), assignmentID: rows.value("assignment", row: i))
         }
     }
 }

@@ -18,12 +18,15 @@ public struct LessonStore {
         return rows.count > 0
     }
 
-    /// The class ran race `raceID` in room `roomID` (a lesson's round).
+    /// The class ran race `raceID` in room `roomID` (a lesson's round, or
+    /// a pupil's run of the assignment `assignmentID`).
     /// Kept once; a class deleted meanwhile keeps nothing.
-    public func recordRace(classID: String, raceID: String, roomID: String, game: String) throws {
+    public func recordRace(classID: String, raceID: String, roomID: String, game: String, assignmentID: String? = nil) throws {
         _ = try connection.query("""
-            INSERT INTO class_races (class_id, race_id, room_id, game)
-            SELECT id, \(raceID), \(roomID), \(game) FROM classes WHERE id = \(classID)::uuid
+            INSERT INTO class_races (class_id, race_id, room_id, game, assignment_id)
+            SELECT id, \(raceID), \(roomID), \(game),
+                   (SELECT a.id FROM class_assignments a WHERE a.id = \(assignmentID)::uuid AND a.class_id = classes.id)
+            FROM classes WHERE id = \(classID)::uuid
             ON CONFLICT DO NOTHING
             """)
     }

@@ -52,8 +52,8 @@ import MindPadStorage
         let report = ClassReport(className: "3B", rows: [Self.row("Ann", correct: true), Self.row("-Bo", correct: false, seq: 1)])
         let lines = report.csv.split(separator: "\r\n", omittingEmptySubsequences: false)
         #expect(lines.count == 4 && lines.last == "")
-        #expect(lines[0].split(separator: ",").count == 16)
-        #expect(lines[1].hasPrefix("Ann,ann99,2023-11-14T22:13:20.000Z,mindpad,normal,race1,r1q0,"))
+        #expect(lines[0].split(separator: ",").count == 17)
+        #expect(lines[1].hasPrefix("Ann,ann99,2023-11-14T22:13:20.000Z,mindpad,normal,race1,,r1q0,"))
         #expect(lines[2].hasPrefix("'-Bo,'-bo99,"))
         #expect(lines[2].hasSuffix(",arithmetic"))
     }

@@ -216,3 +216,97 @@ import Testing
         #expect(roster?.compactMap { $0["name"] as? String } == ["Bo"])
     }
 }
+
+/// Work a teacher sets for a class (issue 46, item 3), through the real
+/// server and PostgreSQL: set, listed for the pupil, played solo over a
+/// real socket, counted for the teacher, in the class's report, off the
+/// public boards; refused to whoever is not the class's.
+@Suite(.serialized) struct AssignmentLiveTests {
+    private static func body(_ fields: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+    }
+
+    @Test func aPupilPlaysTheWorkSetAndItIsInTheReport() throws {
+        let live = try LiveHTTPServer(environment: ["MINDPAD_COUNTDOWN_SECONDS": "0", "MINDPAD_PASSWORD_ITERATIONS": "1000"])
+        defer { live.stop() }
+        let http = LiveHTTPServerPort(port: live.port)
+        let teacher = try #require(try http.call("POST", "/api/teachers", body: Self.body(["name": "Ms Rao", "password": "a good passphrase"]))
+            .json()["token"] as? String)
+        let other = try #require(try http.call("POST", "/api/teachers", body: Self.body(["name": "Mr Lee", "password": "another passphrase"]))
+            .json()["token"] as? String)
+        let made = try http.call("POST", "/api/classes", token: teacher, body: Self.body(["name": "3B"])).json()
+        let classID = try #require(made["id"] as? String), code = try #require(made["join_code"] as? String)
+        #expect(try http.call("POST", "/api/classes/\(classID)/pupils", token: teacher, body: #"{"names":["Ann"]}"#).status == 200)
+        let annToken = try live.register("Annie"), eveToken = try live.register("Eve")
+        #expect(try http.call("POST", "/api/players/Annie/classes", token: annToken, body: Self.body(["code": code, "name": "Ann"])).status == 200)
+
+        // What a teacher may set: a hosted game, a mode it offers, one of its levels, a due time.
+        let path = "/api/classes/\(classID)/assignments"
+        for (bad, error) in [(#"{"game":"chess","mode":"normal"}"#, "unknown_game"), (#"{"game":"mindpad","mode":"relay"}"#, "mode_not_offered"),
+                             (#"{"game":"mindpad","mode":"normal","level":2}"#, "bad_level"),
+                             (#"{"game":"kids_counting","mode":"normal","level":7}"#, "bad_level"),
+                             (#"{"game":"mindpad","mode":"normal","due":"friday"}"#, "bad_due"), ("{}", "bad_json")] {
+            let r = try http.call("POST", path, token: teacher, body: bad)
+            #expect(r.status == 400 && r.errorCode == error, "\(bad): \(r.status) \(r.text)")
+        }
+        #expect(try http.call("POST", path, token: other, body: #"{"game":"mindpad","mode":"normal"}"#).status == 404)
+        let set = try http.call("POST", path, token: teacher, body: #"{"game":"mindpad","mode":"normal","due":"2026-12-18T15:00:00Z"}"#)
+        #expect(set.status == 201)
+        let work = try set.json()
+        let workID = try #require(work["id"] as? String)
+        #expect(work["due"] as? String == "2026-12-18T15:00:00.000Z" && work["played_by"] as? Int == 0 && work["level"] is NSNull)
+        let kids = try http.call("POST", path, token: teacher, body: #"{"game":"kids_counting","mode":"normal"}"#).json()
+        #expect(kids["level"] as? Int == 1)
+
+        // Ann sees both; Eve, in no class, none.
+        let hers = try #require(try http.call("GET", "/api/players/Annie/assignments", token: annToken).json()["assignments"] as? [[String: Any]])
+        #expect(hers.map { $0["id"] as? String } == [kids["id"] as? String, workID])
+        #expect(hers.allSatisfy { $0["class"] as? String == "3B" && $0["played"] as? Bool == false })
+        #expect((try http.call("GET", "/api/players/Eve/assignments", token: eveToken).json()["assignments"] as? [Any])?.isEmpty == true)
+        #expect(try http.call("GET", "/api/players/Annie/assignments", token: eveToken).status == 401)
+
+        // Over a real socket: the wrong mode refused, Eve refused, Ann plays it through.
+        let eve = try RealtimeClient(port: live.port, label: "Eve")
+        try eve.identify("Eve", token: eveToken)
+        try eve.send(["type": "create_room", "game": "mindpad", "mode": "normal", "assignment": workID])
+        _ = try eve.error("not_in_class")
+        try eve.send(["type": "create_room", "game": "mindpad", "mode": "normal", "assignment": "not-a-uuid"])
+        _ = try eve.error("bad_assignment")
+        let ann = try RealtimeClient(port: live.port, label: "Annie")
+        try ann.identify("Annie", token: annToken)
+        try ann.send(["type": "create_room", "game": "mindpad", "mode": "time_attack", "assignment": workID])
+        #expect((try ann.error("bad_assignment")["message"] as? String)?.contains("normal") == true)
+        try ann.send(["type": "create_room", "game": "mindpad", "mode": "normal", "assignment": workID])
+        let room = try ann.next("room")
+        #expect((room["room"] as? [String: Any])?["max_players"] as? Int == 1)
+        try ann.send(["type": "start"])
+        var answered = 0
+        while true {
+            let q = try ann.next(oneOf: ["question", "finished"])
+            if q["type"] as? String == "finished" { break }
+            _ = try ann.answer(expectedDigit(q), question: q["question"] as! String)
+            answered += 1
+        }
+        _ = try ann.next("result_saved")
+        #expect(answered == 10)
+        let played = try #require(try http.call("GET", path, token: teacher).json()["assignments"] as? [[String: Any]])
+        #expect(played.first(where: { $0["id"] as? String == workID })?["played_by"] as? Int == 1)
+        let after = try http.call("GET", "/api/players/Annie/assignments", token: annToken).json()["assignments"] as? [[String: Any]]
+        #expect(after?.first(where: { $0["id"] as? String == workID })?["played"] as? Bool == true)
+        let report = try http.call("GET", "/api/classes/\(classID)/report", token: teacher).json()
+        let answers = try #require(report["answers"] as? [[String: Any]])
+        #expect(answers.count == 10 && answers.allSatisfy { $0["assignment"] as? String == workID && $0["correct"] as? Bool == true })
+        // Off the public boards: the class did not allow them.
+        let db = try live.db.connect()
+        #expect(try db.query("""
+            SELECT (SELECT count(*) FROM highscores) + (SELECT count(*) FROM pending_boards) AS n
+            """).value("n") == "0")
+        // Taken back: gone from Ann's list, her run still in the report.
+        #expect(try http.call("DELETE", "\(path)/\(workID)", token: other).status == 404)
+        #expect(try http.call("DELETE", "\(path)/\(workID)", token: teacher).status == 204)
+        #expect(try http.call("DELETE", "\(path)/\(workID)", token: teacher).errorCode == "unknown_assignment")
+        #expect((try http.call("GET", "/api/players/Annie/assignments", token: annToken).json()["assignments"] as? [Any])?.count == 1)
+        let kept = try http.call("GET", "/api/classes/\(classID)/report", token: teacher).json()["answers"] as? [[String: Any]]
+        #expect(kept?.count == 10 && kept?.allSatisfy { $0["assignment"] is NSNull } == true)
+    }
+}

@@ -102,7 +102,8 @@ struct ClassReport {
         func parsed(_ text: String?) -> JSON { text.flatMap { try? JSON.parse($0) } ?? .null }
         var fields: [(String, JSON)] = [
             ("pupil", .string(a.row.pupil)), ("player", .string(a.row.player)), ("game", .string(a.row.game)),
-            ("mode", .string(a.row.mode)), ("race", .string(a.row.raceID)), ("question", .string(s.questionID)),
+            ("mode", .string(a.row.mode)), ("race", .string(a.row.raceID)),
+            ("assignment", a.row.assignmentID.map { .string($0) } ?? .null), ("question", .string(s.questionID)),
             ("at", .string(ScoresJSON.timestamp(a.row.finishedAtMs))),
             ("prompt", parsed(s.prompt)), ("answer", parsed(s.answer)), ("expected", parsed(s.expected)),
             ("correct", .bool(s.correct)), ("input", .string(s.input)),
@@ -119,11 +120,11 @@ struct ClassReport {
     /// JSON. A cell a spreadsheet would take as a formula (`=`, `+`, `-`,
     /// `@`, a tab or a return first, and not a number) is preceded by `'`.
     var csv: String {
-        var out = "pupil,player,finished_at,game,mode,race,question,prompt,answer,expected,correct,input,confidence,choice,time_ms,wrong_kind\r\n"
+        var out = "pupil,player,finished_at,game,mode,race,assignment,question,prompt,answer,expected,correct,input,confidence,choice,time_ms,wrong_kind\r\n"
         for a in answers {
             let s = a.row.answer
             let cells = [a.row.pupil, a.row.player, ScoresJSON.timestamp(a.row.finishedAtMs), a.row.game, a.row.mode, a.row.raceID,
-                         s.questionID, s.prompt, s.answer, s.expected ?? "", s.correct ? "true" : "false", s.input,
+                         a.row.assignmentID ?? "", s.questionID, s.prompt, s.answer, s.expected ?? "", s.correct ? "true" : "false", s.input,
                          s.confidence.map { String(($0 * 1000).rounded() / 1000) } ?? "", s.choice ?? "", String(a.timeMs),
                          a.kind?.rawValue ?? ""]
             out += cells.map(Self.cell).joined(separator: ",") + "\r\n"

@@ -24,9 +24,14 @@ public protocol LessonDirectory: Sendable {
     func lessonClass(token: String, classID: String, completion: @escaping @Sendable (Result<LessonClass?, PostgresError>) -> Void)
     /// Whether the player is a pupil the teacher let into the class.
     func isPupil(classID: String, playerID: Int64, completion: @escaping @Sendable (Result<Bool, PostgresError>) -> Void)
-    /// The class ran this race (a lesson's round), for its reports; best
-    /// effort (a failure is logged, the lesson goes on).
-    func recordRace(classID: String, raceID: String, roomID: String, game: String)
+    /// The class ran this race (a lesson's round, or a run of the
+    /// assignment `assignmentID`), for its reports; best effort (a failure
+    /// is logged, the lesson goes on).
+    func recordRace(classID: String, raceID: String, roomID: String, game: String, assignmentID: String?)
+    /// The assignment `id` if the player may play it (a pupil let into its
+    /// class), with its class's public-boards setting; nil otherwise.
+    func assignment(id: String, playerID: Int64,
+                    completion: @escaping @Sendable (Result<(record: AssignmentRecord, publicBoards: Bool)?, PostgresError>) -> Void)
 }
 
 /// The lessons' questions on PostgreSQL, on the database workers.
@@ -56,10 +61,18 @@ public struct PostgresLessonDirectory: LessonDirectory {
         }, within: ScoresAPI.readDeadline, completion: { completion($0) })
     }
 
-    public func recordRace(classID: String, raceID: String, roomID: String, game: String) {
+    public func assignment(id: String, playerID: Int64,
+                           completion: @escaping @Sendable (Result<(record: AssignmentRecord, publicBoards: Bool)?, PostgresError>) -> Void) {
+        pool.run({ connection in
+            try AssignmentStore(connection).playable(id: id, playerID: playerID)
+        }, within: ScoresAPI.readDeadline, completion: { completion($0) })
+    }
+
+    public func recordRace(classID: String, raceID: String, roomID: String, game: String, assignmentID: String?) {
         let logger = logger
         pool.run({ connection in
-            try LessonStore(connection).recordRace(classID: classID, raceID: raceID, roomID: roomID, game: game)
+            try LessonStore(connection).recordRace(classID: classID, raceID: raceID, roomID: roomID, game: game,
+                                                   assignmentID: assignmentID)
         }, within: .seconds(5), completion: { result in
             if case .failure(let error) = result {
                 logger.warning("a lesson's race was not recorded", metadata: ["race": "\(raceID)", "error": "\(error)"])

@@ -14,7 +14,7 @@ import MindPadStorage
 /// (`AuthPurpose.teacher`); the password is hashed on a database worker,
 /// never on the service thread.
 enum ClassroomRoutes {
-    static let all: [APIRoute] = [teachers, signIn, me, classes, aClass] + pupilRoutes + reportRoutes
+    static let all: [APIRoute] = [teachers, signIn, me, classes, aClass] + pupilRoutes + reportRoutes + assignmentRoutes
 
     /// `POST /api/teachers` `{"name", "password"}` → 201 `{"name", "token"}`.
     static let teachers = APIRoute(pattern: ["teachers"], allowed: [.post]) { api, _, request, responder in

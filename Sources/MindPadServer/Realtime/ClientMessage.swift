@@ -10,7 +10,10 @@ enum ClientMessage: Sendable {
     /// `game` is a kind's identifier (`mindpad` when absent). `fish`: the
     /// player's pet fish to play with (games that play with fish).
     /// `level`: the level to race (games with levels; checked by the hub).
-    case createRoom(game: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?, level: Int?)
+    /// `assignment`: the id of work a teacher set for the player's class
+    /// (issue 46): a solo run of it, kept with the class.
+    case createRoom(game: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?, level: Int?,
+                    assignment: String? = nil)
     case joinRoom(code: String, fish: UUID?)
     case leaveRoom
     case ready(Bool)
@@ -131,8 +134,16 @@ private struct FieldReader {
             if let maxPlayers, !(1...8).contains(maxPlayers) { throw bad("\"max_players\" must be 1…8.") }
             let maxSpectators = try optionalInt("max_spectators")
             if let maxSpectators, !(0...16).contains(maxSpectators) { throw bad("\"max_spectators\" must be 0…16.") }
+            var assignment: String?
+            if let value = json["assignment"], !value.isNull {
+                guard let text = value.string, text.utf8.count == 36, let id = UUID(uuidString: text) else {
+                    throw ProtocolError(.badAssignment, "\"assignment\" must be the id of work your teacher set, as GET /api/players/{name}/assignments gives it.",
+                                        request: kind.rawValue)
+                }
+                assignment = id.uuidString.lowercased()
+            }
             return .createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators, fish: try fish(),
-                               level: try level())
+                               level: try level(), assignment: assignment)
         case .joinRoom:
             return .joinRoom(code: try string("code"), fish: try fish())
         case .leaveRoom:

@@ -38,6 +38,7 @@ enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case lessonEnded = "lesson_ended"
     case paused
     case notALesson = "not_a_lesson"
+    case badAssignment = "bad_assignment"
     // A cluster of instances.
     case roomLost = "room_lost"
     case draining

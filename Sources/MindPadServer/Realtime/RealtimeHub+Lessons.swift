@@ -305,13 +305,27 @@ extension RealtimeHub {
 
     /// A lesson's round began: the class keeps its race for its reports.
     func lessonRaceBegan(_ race: String, in room: any GameRoom) {
-        guard let lesson = lessons[room.code] else { return }
-        lessonDirectory?.recordRace(classID: lesson.classID, raceID: race, roomID: room.code, game: room.game.identifier)
+        if let lesson = lessons[room.code] {
+            lessonDirectory?.recordRace(classID: lesson.classID, raceID: race, roomID: room.code, game: room.game.identifier,
+                                        assignmentID: nil)
+        } else if let work = assignmentRooms[room.code] {
+            lessonDirectory?.recordRace(classID: work.classID, raceID: race, roomID: room.code, game: room.game.identifier,
+                                        assignmentID: work.assignmentID)
+        }
+    }
+
+    /// A result of `room` stays off the public boards: a class's lesson or
+    /// assignment whose teacher did not allow them.
+    func keepsOffBoards(_ room: any GameRoom) -> Bool {
+        if let lesson = lessons[room.code] { return !lesson.publicBoards }
+        if let work = assignmentRooms[room.code] { return !work.publicBoards }
+        return false
     }
 
     /// The room of a lesson closed by itself (it never does while the
     /// lesson lasts; a stop of the server): the lesson goes with it.
     func lessonRoomDisposed(_ code: String) {
+        assignmentRooms[code] = nil
         guard let lesson = lessons.removeValue(forKey: code) else { return }
         transport.cancel(lesson.awayTimer)
         if let conductor = lesson.conductor {

@@ -149,7 +149,7 @@ extension RealtimeHub {
             detail: result.detail?.storedMembers.text, replayDetail: result.detail?.replay?.text,
             answers: run.answers, completed: result.completed)
         // A class's lesson keeps its pupils off the public boards unless the teacher allows them.
-        record.offBoards = lessons[room.code].map { !$0.publicBoards } ?? false
+        record.offBoards = keepsOffBoards(room)
         let round = result.round
         let mode = result.mode
         let identifier = game.identifier

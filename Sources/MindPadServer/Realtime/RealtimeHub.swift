@@ -84,6 +84,8 @@ public final class RealtimeHub: @unchecked Sendable {
     /// conducting them (`RealtimeHub+Lessons.swift`).
     var lessons: [String: Lesson] = [:]
     var conducting: [ConnectionID: String] = [:]
+    /// Solo rooms playing work a teacher set, by room code.
+    var assignmentRooms: [String: AssignmentRoom] = [:]
     /// Teachers' classes and their pupils, asked when a lesson opens or a
     /// pupil joins one; nil: lessons are refused (`unavailable`). Set
     /// before the first connection.
@@ -205,7 +207,10 @@ public final class RealtimeHub: @unchecked Sendable {
         switch message {
         case .identify:
             break
-        case .createRoom(let game, let mode, let maxPlayers, let maxSpectators, let fish, let level):
+        case .createRoom(let game, let mode, let maxPlayers, let maxSpectators, let fish, let level, let assignment):
+            if let assignment {
+                return playAssignment(assignment, game: game, mode: mode, level: level, fish: fish, for: player, session: session)
+            }
             createRoom(game: game, mode: mode, maxPlayers: maxPlayers, maxSpectators: maxSpectators, fish: fish, level: level,
                        for: player, session: session)
         case .joinRoom(let input, let fish):
@@ -247,7 +252,7 @@ public final class RealtimeHub: @unchecked Sendable {
         return room
     }
 
-    private func createRoom(game identifier: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?,
+    func createRoom(game identifier: String, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?,
                             level: Int?, for player: Session.Player, session: Session) {
         let request = ClientMessage.Kind.createRoom.rawValue
         if let code = memberships[player.id] {
@@ -274,8 +279,8 @@ public final class RealtimeHub: @unchecked Sendable {
     /// `create_room` once its request was checked (the level's lock may
     /// have been asked of the database meanwhile: what may have changed is
     /// checked again).
-    private func openRoom(game: GameRegistry.Entry, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?,
-                          level: Int?, for player: Session.Player, session: Session) {
+    func openRoom(game: GameRegistry.Entry, mode: GameMode, maxPlayers: Int?, maxSpectators: Int?, fish: UUID?,
+                  level: Int?, for player: Session.Player, session: Session, assignment: AssignmentRoom? = nil) {
         let request = ClientMessage.Kind.createRoom.rawValue
         let identifier = game.info.identifier
         if let code = memberships[player.id] {
@@ -293,6 +298,7 @@ public final class RealtimeHub: @unchecked Sendable {
             configuration.level = game.info.levels.isEmpty ? nil : level ?? 1
             let room = game.openRoom(code, configuration, seed, transport.now, RoomSettings(progressInterval: options.progressInterval, logger: logger))
             rooms[code] = room
+            if let assignment { assignmentRooms[code] = assignment }
             logger.info("room created", metadata: ["room": "\(code)", "game": "\(identifier)", "mode": "\(mode.rawValue)",
                                                    "level": "\(configuration.level.map(String.init) ?? "-")", "conn": "\(session.connection)"])
             feed(room, .join(player, fish: fish), request: request)
