@@ -225,3 +225,29 @@ def test_a_teacher_runs_a_lesson(browser):
     el(teacher, "#report-refresh").click()
     wait(teacher, lambda d: [r.text.split("\n")[0] for r in d.find_elements(By.CSS_SELECTOR, "#report-body th")] == ["Ann"], 10,
          "only Ann in the report")
+
+    # Work to play at home: Survival, due a day; Ann sees it on her menu, plays it, and it counts.
+    teacher.execute_script("""
+      const g = document.getElementById('work-game'); g.value = 'mindpad'; g.dispatchEvent(new Event('change'));
+      document.getElementById('work-mode').value = 'survival';
+      document.getElementById('work-due').value = '2026-12-18';""")
+    el(teacher, "#work-form button[type=submit]").click()
+    wait(teacher, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#set-work li")) == 1, 10, "the work set")
+    assert "0 of 2" in el(teacher, "#set-work li").text
+    ann = pupils["Ann"]
+    ann.refresh()
+    wait_scene(ann, "menu", 20)
+    wait(ann, lambda d: el(d, "#menu-work").is_displayed(), 10, "the work on Ann's menu")
+    assert "3B <b>bold</b>" in el(ann, "#menu-work-list li").text and "Survival" in el(ann, "#menu-work-list li").text
+    axe_check(ann, "the menu with work")
+    snap(ann, "50-pupil-work")
+    el(ann, "#menu-work-list li button").click()
+    wait_scene(ann, "game", 15)
+    answer(ann, wrong=True)
+    wait(ann, lambda d: scene(d) != "game", 20, "the Survival run over")
+    el(teacher, "#back-to-classes").click()
+    wait_view(teacher, "classes")
+    [b for b in teacher.find_elements(By.CSS_SELECTOR, "#class-list .class-open")][0].click()
+    wait_view(teacher, "class")
+    wait(teacher, lambda d: "1 of 2" in el(d, "#set-work li").text, 10, "the work played by Ann")
+    snap(teacher, "51-teacher-work")

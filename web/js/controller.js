@@ -9,7 +9,7 @@ import { Link, api } from "./net.js";
 import { normalizeCode, redeemCode, refusalText } from "./signin.js";
 import { apply, gameInfo, initialState, isSolo, mayAnswer, myRole } from "./state.js";
 import { $, currentScene, errorText, show, toast } from "./ui.js";
-import { renderLesson } from "./scenes/classroom.js";
+import { refreshAssignments, renderLesson } from "./scenes/classroom.js";
 import { showAnswerWaiting, showConnState } from "./scenes/banner.js";
 import { hideCountdown, startCountdown } from "./scenes/countdown.js";
 import { enterGame, refreshInput, refuseInput, renderLanes, showGraded, showQuestion, showScore, showWait, showWatched, stopClock } from "./scenes/game.js";
@@ -118,6 +118,7 @@ export function chooseGame(id) {
 export function showMenu() {
   renderMenu(state);
   show("menu");
+  refreshAssignments();
 }
 
 export function setPlayerHeader() {

@@ -307,4 +307,10 @@ export default {
   "err.lesson_ended": "The lesson is over.",
   "err.lesson_locked": "The lesson is closed to newcomers; ask your teacher.",
   "err.paused": "Your teacher paused the race; your answer waits until it goes on.",
+  "work.title": "Work from your teacher",
+  "work.due": "due {day}",
+  "work.done": "done ✓",
+  "work.play": "Play",
+  "work.again": "Play again",
+  "err.bad_assignment": "That work has changed; open the menu again.",
 };

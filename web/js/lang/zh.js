@@ -307,4 +307,10 @@ export default {
   "err.lesson_ended": "这节课结束了。",
   "err.lesson_locked": "这节课不再接受新同学；请问老师。",
   "err.paused": "老师暂停了比赛；恢复后再提交答案。",
+  "work.title": "老师布置的练习",
+  "work.due": "{day} 截止",
+  "work.done": "已完成 ✓",
+  "work.play": "开始",
+  "work.again": "再玩一次",
+  "err.bad_assignment": "这项练习已更改；请重新打开菜单。",
 };

@@ -1,7 +1,9 @@
 // A pupil's side of the classroom (issue 46): joining a class with the code
 // the teacher shows, and, in a lesson's room, the sign that the teacher
 // sees their pad and the pause the teacher called.
-import { t } from "../i18n.js";
+import { gameName, levelName } from "../catalog.js";
+import { modeName } from "../format.js";
+import { getLang, t } from "../i18n.js";
 import { identity } from "../identity.js";
 import { api } from "../net.js";
 import { $, textEl } from "../ui.js";
@@ -55,8 +57,46 @@ async function join(rosterName) {
   }
 }
 
-export function bootClassroom() {
+let ctx = null;   // {play(game, mode, extra), games()}
+
+export function bootClassroom(context) {
+  ctx = context;
   $("class-join-form").addEventListener("submit", (e) => { e.preventDefault(); find(); });
+}
+
+/**
+ * The work teachers set for the player's classes, on the menu: each with
+ * its class, game, mode, level and due day, done or not, and Play (a solo
+ * run kept with the class). Nothing shows for a player in no class.
+ */
+export async function refreshAssignments() {
+  const me = identity.name, token = me && identity.token(me);
+  const box = $("menu-work");
+  if (!token) { box.hidden = true; return; }
+  let list = [];
+  try { list = (await api(`/api/players/${encodeURIComponent(me)}/assignments`, { token })).assignments || []; } catch (_) { list = []; }
+  box.hidden = list.length === 0;
+  const games = (ctx && ctx.games()) || [];
+  const lang = getLang();
+  $("menu-work-list").replaceChildren(...list.map((a) => {
+    const li = document.createElement("li");
+    const entry = games.find((g) => g.id === a.game) || null;
+    const parts = [a.class, entry ? gameName(entry, lang) : a.game, modeName(a.mode)];
+    if (a.level != null) parts.push(entry ? levelName(entry, a.level, lang) : String(a.level));
+    const text = document.createElement("div");
+    text.className = "work-text";
+    text.append(textEl("strong", "", parts.join(" · ")));
+    if (a.due) {
+      const due = new Date(a.due).toLocaleDateString(lang === "zh" ? "zh-CN" : "en", { weekday: "short", day: "numeric", month: "short" });
+      text.append(textEl("small", "muted", t("work.due", { day: due })));
+    }
+    if (a.played) text.append(textEl("small", "work-done", t("work.done")));
+    const play = textEl("button", a.played ? "secondary" : "primary", t(a.played ? "work.again" : "work.play"));
+    play.type = "button";
+    play.addEventListener("click", () => ctx.play(a.game, a.mode, { ...(a.level != null ? { level: a.level } : {}), assignment: a.id }));
+    li.append(text, play);
+    return li;
+  }));
 }
 
 /** The lesson's sign and pause, from the room as it stands (none outside a lesson). */

@@ -122,6 +122,7 @@ async function showClass(c) {
   }
   $("privacy-done").textContent = "";
   await loadPupils();
+  await loadWork();
 }
 
 async function loadPupils() {
@@ -191,22 +192,67 @@ function option(value, text) {
   return o;
 }
 
+/** The game, mode and level pickers of a form (`prefix`: lesson, work). */
 function fillLessonForm() {
-  const sel = $("lesson-game"), lang = getLang();
-  const before = sel.value;
-  sel.replaceChildren(...games.map((g) => option(g.id, gameName(g, lang))));
-  if (before && games.some((g) => g.id === before)) sel.value = before;
-  fillModes();
+  for (const prefix of ["lesson", "work"]) {
+    const sel = $(`${prefix}-game`), lang = getLang();
+    const before = sel.value;
+    sel.replaceChildren(...games.map((g) => option(g.id, gameName(g, lang))));
+    if (before && games.some((g) => g.id === before)) sel.value = before;
+    fillModes(prefix);
+  }
 }
 
-function fillModes() {
-  const game = games.find((g) => g.id === $("lesson-game").value);
-  const modeSel = $("lesson-mode"), before = modeSel.value;
+function fillModes(prefix = "lesson") {
+  const game = games.find((g) => g.id === $(`${prefix}-game`).value);
+  const modeSel = $(`${prefix}-mode`), before = modeSel.value;
   modeSel.replaceChildren(...modesOf(game).map((m) => option(m, modeName(m))));
   if (before && modesOf(game).includes(before)) modeSel.value = before;
   const levels = game && Array.isArray(game.levels) ? game.levels : [];
-  $("lesson-level-field").hidden = levels.length === 0;
-  $("lesson-level").replaceChildren(...levels.map((l) => option(String(l.level), `${l.level} · ${levelName(game, l.level, getLang())}`)));
+  $(`${prefix}-level-field`).hidden = levels.length === 0;
+  $(`${prefix}-level`).replaceChildren(...levels.map((l) => option(String(l.level), `${l.level} · ${levelName(game, l.level, getLang())}`)));
+}
+
+// Work set to play at home.
+
+async function loadWork() {
+  let list = [], pupils = 0;
+  try {
+    list = (await call(`/api/classes/${current.id}/assignments`)).assignments || [];
+    pupils = ((await call(`/api/classes/${current.id}/pupils`)).pupils || []).filter((p) => p.joined && p.approved).length;
+  } catch (err) { toast(failure(err)); return; }
+  const lang = getLang();
+  $("set-work").replaceChildren(...list.map((a) => {
+    const li = document.createElement("li");
+    const entry = games.find((g) => g.id === a.game);
+    const parts = [entry ? gameName(entry, lang) : a.game, modeName(a.mode)];
+    if (a.level != null) parts.push(entry ? levelName(entry, a.level, lang) : String(a.level));
+    if (a.due) parts.push(t("work.due", { day: new Date(a.due).toLocaleDateString(lang === "zh" ? "zh-CN" : "en") }));
+    li.append(textEl("span", "work-what", parts.join(" · ")), textEl("span", "work-count", t("work.playedBy", { n: a.played_by, of: pupils })));
+    const drop = textEl("button", "link remove", "×");
+    drop.type = "button";
+    drop.setAttribute("aria-label", t("work.takeBack", { what: parts.join(" · ") }));
+    drop.addEventListener("click", async () => {
+      try { await call(`/api/classes/${current.id}/assignments/${a.id}`, { method: "DELETE" }); } catch (err) { toast(failure(err)); }
+      loadWork();
+    });
+    li.append(drop);
+    return li;
+  }));
+}
+
+async function setWork() {
+  $("work-error").textContent = "";
+  const due = $("work-due").value;
+  const body = { game: $("work-game").value, mode: $("work-mode").value };
+  if (!$("work-level-field").hidden) body.level = Number($("work-level").value);
+  // The end of the chosen day, where the teacher is.
+  if (due) body.due = new Date(`${due}T23:59:59`).toISOString();
+  try {
+    await call(`/api/classes/${current.id}/assignments`, { method: "POST", body });
+    $("work-due").value = "";
+    loadWork();
+  } catch (err) { $("work-error").textContent = failure(err); }
 }
 
 function openLesson(setup) {
@@ -259,7 +305,9 @@ async function boot() {
     } catch (err) { toast(failure(err)); }
   });
   $("report-csv").addEventListener("click", () => downloadCSV(current.id, current.name, teacher.token));
-  $("lesson-game").addEventListener("change", fillModes);
+  $("lesson-game").addEventListener("change", () => fillModes("lesson"));
+  $("work-game").addEventListener("change", () => fillModes("work"));
+  $("work-form").addEventListener("submit", (e) => { e.preventDefault(); setWork(); });
   $("lesson-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const game = $("lesson-game").value;
