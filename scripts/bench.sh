@@ -7,6 +7,7 @@
 #   BENCH_STAGE=loops scripts/bench.sh  only poll against libuv side by side (BENCH_LOOPS,
 #                                 BENCH_LOOP_SIZES to choose), printed, no report
 #   BENCH_STAGE=storage scripts/bench.sh  only stage 4 (storage.json in $BENCH_OUT), no report
+#   BENCH_STAGE=classroom scripts/bench.sh  only the classroom (classroom.json), printed, no report
 #
 # Stages (results in .build/bench/, or $BENCH_OUT):
 #   1. builds: mindpad (release), tools/loadgen (release), the lws echo (gcc)
@@ -22,6 +23,9 @@
 #      10,000 and 50,000 idle connections (several
 #      loopback source addresses); decode time per client message, three
 #      decoders side by side on every kind of client message (wirebench)
+#   3c. classroom (issue 46): 20 classes of 30 pupils drawing at a child's
+#      pace and 20 projectors drawing every pad (scripts/classroom-setup.py
+#      makes the teachers, classes and pupils over HTTP first)
 #   3b. balancer (issue 21): 1,000 racers straight to one instance,
 #      through HAProxy to that one instance, and through HAProxy to three
 #      (cluster mode, i1..i3), one after the other in the same run
@@ -214,6 +218,27 @@ except Exception: print(9999); sys.exit()
 lost=d['lost_guesses']+d['lost_grades']+d['connect_errors']+d['unexpected_closes']
 print(9999 if lost else max(d['submit_to_grade'].get('p99_ms', 9999), d['stroke_to_guess_unthrottled'].get('p99_ms', 9999)))" "$1"; }
 
+# classroom DIR → DIR/classroom.json (issue 46): classes of pupils drawing at a
+# child's pace (a digit of 16 batches 100 ms apart every 5 s), each class's
+# projector drawing every pad; pen → projector and the pupils' own latencies.
+classroom() {
+    local cr_url
+    cr_url=$(fresh_db mindpad_bench_classroom)
+    serve "$cr_url"
+    python3 scripts/classroom-setup.py "http://127.0.0.1:$port" "$cr_classes" "$cr_pupils" "$out/classroom-setup.json" \
+        || echo "bench: classroom set-up failed" >&2
+    timeout 300 "$loadgen" --mode classroom --loop "$loadgen_loop" --port "$port" --classroom "$out/classroom-setup.json" \
+        --duration "$duration" --ramp 400 --cycle 5 --batches 16 --batch-interval 0.1 \
+        --server-pid "$server_pid" --label "classroom-${cr_classes}x${cr_pupils}" --out "$1/classroom.json" > /dev/null || true
+    stop_pid "$server_pid"
+}
+if [ "$quick" = 1 ]; then cr_classes=4; cr_pupils=10; else cr_classes=20; cr_pupils=30; fi
+if [ "$stage" = classroom ]; then
+    classroom "$out"
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps({k: d[k] for k in ('classes','racers','pen_to_projector','pads_lost','stroke_to_guess_unthrottled','submit_to_grade','lost_guesses','lost_grades','connect_errors','unexpected_closes','server_cpu_percent','loadgen_cpu_percent','errors_by_code')}, indent=1))" "$out/classroom.json"
+    exit 0
+fi
+
 rt_url=$(fresh_db mindpad_bench_rt)
 # The loops side by side: at each size, poll then libuv, echo and mindpad on each.
 for n in "${loop_sizes[@]}"; do
@@ -338,6 +363,9 @@ balance 1 "haproxy1-$cluster_n"
 instances 1
 cl_load "$cl_base" "direct-$cluster_n"
 balance 3 "haproxy3-$cluster_n"
+
+# The classroom (issue 46).
+classroom "$out"
 
 # Decoding client messages: three decoders side by side (issue 13).
 swift build -c release -j 1 --product wirebench >/dev/null

@@ -35,6 +35,10 @@ let messages: [(String, String)] = [
     ("ready", #"{"type":"ready","ready":true}"#),
     ("start", #"{"type":"start"}"#),
     ("rematch", #"{"type":"rematch"}"#),
+    ("choose", #"{"type":"choose","question":"r1q3","answer":7}"#),
+    ("reading", #"{"type":"reading","learn":false,"forget":true}"#),
+    ("host_lesson", #"{"type":"host_lesson","token":"9a2d57de9a9d4dccd46548732d7bcb840e748be9becaf115f0b4afaf31e9abaa","class":"3f2b8c1e-6a4d-4e0b-9a57-1c2d3e4f5a6b","game":"mindpad","mode":"time_attack"}"#),
+    ("lesson", #"{"type":"lesson","action":"kick","player":"p12"}"#),
 ]
 // Every kind the server reads is here.
 precondition(Set(messages.map { ClientMessageDecoder.decode($0.1).type }) == Set(ClientMessageDecoder.kinds),

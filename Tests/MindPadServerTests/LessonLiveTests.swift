@@ -310,3 +310,98 @@ import Testing
         #expect(kept?.count == 10 && kept?.allSatisfy { $0["assignment"] is NSNull } == true)
     }
 }
+
+/// A class of 30 survives (issue 46, "Targets"): every pupil's connection
+/// drops at once mid-race with the projector's, and all come back: each
+/// pupil resumes at the question they were on, the projector takes the
+/// lesson back, the race runs to its end and every result is stored.
+@Suite(.serialized) struct LessonSurvivalLiveTests {
+    private static func body(_ fields: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+    }
+
+    /// Answers the question `q` right on the keypad; the next message of the run.
+    private static func answerTyped(_ c: RealtimeClient, _ q: RealtimeClient.Message) throws -> RealtimeClient.Message {
+        let id = q["question"] as! String
+        try c.send(["type": "submit", "question": id, "answer": expectedDigit(q)])
+        let graded = try c.next("graded") { $0["question"] as? String == id }
+        #expect(graded["correct"] as? Bool == true)
+        return try c.next(oneOf: ["question", "finished"])
+    }
+
+    @Test func thirtyPupilsAndTheProjectorDropAtOnceAndLoseNothing() throws {
+        let live = try LiveHTTPServer(environment: ["MINDPAD_COUNTDOWN_SECONDS": "0", "MINDPAD_PASSWORD_ITERATIONS": "1000"])
+        defer { live.stop() }
+        let http = LiveHTTPServerPort(port: live.port)
+        let teacher = try #require(try http.call("POST", "/api/teachers", body: Self.body(["name": "Ms Rao", "password": "a good passphrase"]))
+            .json()["token"] as? String)
+        let made = try http.call("POST", "/api/classes", token: teacher, body: Self.body(["name": "3B"])).json()
+        let classID = try #require(made["id"] as? String), code = try #require(made["join_code"] as? String)
+        let roster = (0..<30).map { "Pupil\($0)" }
+        #expect(try http.call("POST", "/api/classes/\(classID)/pupils", token: teacher, body: Self.body(["names": roster])).status == 200)
+        var tokens: [String] = []
+        for (i, name) in roster.enumerated() {
+            let token = try live.register("Kid\(i)")
+            #expect(try http.call("POST", "/api/players/Kid\(i)/classes", token: token, body: Self.body(["code": code, "name": name])).status == 200)
+            tokens.append(token)
+        }
+        let host: RealtimeClient.Message = ["type": "host_lesson", "token": teacher, "class": classID, "game": "mindpad", "mode": "normal"]
+        let projector = try RealtimeClient(port: live.port, label: "projector")
+        try projector.send(host)
+        let room = try #require(try projector.next("lesson")["room"] as? String)
+        var pupils: [RealtimeClient] = []
+        for i in 0..<30 {
+            let c = try RealtimeClient(port: live.port, label: "Kid\(i)")
+            try c.identify("Kid\(i)", token: tokens[i])
+            try c.join(room)
+            pupils.append(c)
+        }
+        _ = try projector.next("room_updated") { (($0["room"] as? [String: Any])?["members"] as? [Any])?.count == 30 }
+        try projector.send(["type": "lesson", "action": "start"])
+        // Three questions each, then everybody's connection goes at once.
+        var current: [RealtimeClient.Message] = []
+        for c in pupils {
+            var q = try c.next("question")
+            for _ in 0..<3 { q = try Self.answerTyped(c, q) }
+            current.append(q)
+        }
+        #expect(current.allSatisfy { $0["question"] as? String == "r1q3" })
+        projector.dropConnection()
+        for c in pupils { c.dropConnection() }
+
+        // Everybody back within the grace: the same race, the question each was on.
+        var back: [RealtimeClient] = []
+        for i in 0..<30 {
+            let c = try RealtimeClient(port: live.port, label: "Kid\(i) again")
+            try c.identify("Kid\(i)", token: tokens[i])
+            let picture = try c.next("room")
+            #expect(picture["code"] as? String == room && (picture["room"] as? [String: Any])?["phase"] as? String == "running")
+            #expect((picture["progress"] as? [String: Any]).map { _ in true } == true)
+            current[i] = try c.next("question")
+            #expect(current[i]["question"] as? String == "r1q3")
+            back.append(c)
+        }
+        let again = try RealtimeClient(port: live.port, label: "projector again")
+        try again.send(host)
+        #expect(try again.next("lesson")["room"] as? String == room)
+        _ = try again.next("room")
+        var asked = Set<String>()
+        for _ in 0..<30 { asked.insert(try again.next("pad_question")["player"] as? String ?? "") }
+        #expect(asked.count == 30)
+
+        // The race runs to its end: every pupil's ten answers, every result stored.
+        for (i, c) in back.enumerated() {
+            var q = current[i]
+            while q["type"] as? String == "question" { q = try Self.answerTyped(c, q) }
+            #expect((q["result"] as? [String: Any])?["correct"] as? Int == 10)
+            _ = try c.next("result_saved")
+        }
+        let standings = try again.next("standings")
+        #expect((standings["entries"] as? [Any])?.count == 30)
+        let db = try live.db.connect()
+        #expect(try db.query("""
+            SELECT count(*) AS n FROM game_results r JOIN class_races c ON c.race_id = r.race_id
+            WHERE c.class_id = \(classID)::uuid AND r.correct = 10 AND r.completed
+            """).value("n") == "30")
+    }
+}

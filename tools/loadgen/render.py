@@ -463,6 +463,35 @@ else:
     w("Not run.")
 w("")
 
+# ---------------------------------------------------------------- classroom
+cr = load("classroom.json")
+w("### The classroom (issue 46)")
+w("")
+if cr:
+    p2p = cr.get("pen_to_projector", {})
+    lost = cr["pads_lost"] + cr["lost_guesses"] + cr["lost_grades"] + cr["connect_errors"] + cr["unexpected_closes"]
+    ok = p2p.get("p99_ms", 1e9) <= 150 and lost == 0
+    w(f"{cr['classes']} classes, {cr['racers'] - cr['classes']} pupils and {cr['projectors']} projectors on one server "
+      "(`BENCH_STAGE=classroom scripts/bench.sh`; `scripts/classroom-setup.py` makes the teachers, classes and pupils over "
+      "HTTP first): each class's projector opens its lesson (Time Attack), its pupils join, the projector starts it, and every "
+      "pupil writes a digit as 16 batches 100 ms apart every 5 s, waits for the live guess, submits. Pen → projector is from a "
+      "pupil's batch leaving the load generator to the projector's `pad_points` of it, the load generator beside the server on "
+      f"the same {machine.get('cores', '?')} cores. Target: p99 ≤ 150 ms, nothing lost: {mark(ok)}.")
+    w("")
+    w("| measure | count | p50 ms | p90 ms | p99 ms | max ms |")
+    w("|---|---:|---:|---:|---:|---:|")
+    for label, key in (("pen → projector", "pen_to_projector"), ("stroke → guess (unthrottled)", "stroke_to_guess_unthrottled"),
+                       ("submit → graded", "submit_to_grade")):
+        h = cr.get(key, {})
+        w(f"| {label} | {h.get('count', 0):,} | {ms(h.get('p50_ms'))} | {ms(h.get('p90_ms'))} | {ms(h.get('p99_ms'))} | {ms(h.get('max_ms'))} |")
+    w("")
+    w(f"Lost: {cr['pads_lost']} batches never drawn on a projector, {cr['lost_guesses']} guesses, {cr['lost_grades']} grades; "
+      f"{cr['connect_errors']} connection errors, {cr['unexpected_closes']} unexpected closes; errors {cr['errors_by_code'] or 'none'}. "
+      f"Server CPU {cr['server_cpu_percent']} % of one core, load generator {cr['loadgen_cpu_percent']} %.")
+else:
+    w("Not run.")
+w("")
+
 # ---------------------------------------------------------------- storage
 st = load("storage.json")
 w("## Storage (issue 6)")

@@ -14,6 +14,14 @@
 // echo: the same messages on the same schedule against an echo server;
 //   each echo is the "guess"/"grade" of the message it returns.
 // idle: connections that only take `welcome` and stay open; RSS per connection.
+// classroom (issue 46): `--classroom setup.json` (teachers, classes and pupils
+//   made beforehand over HTTP: scripts/classroom-setup.py): per class, a
+//   projector opens the class's lesson (`host_lesson`), its pupils join,
+//   the projector starts it once all are in, and every pupil draws as the
+//   racers do (at `--cycle`, `--batches`, `--batch-interval`: classroom pace).
+//   Pen → projector: from a pupil's batch leaving to the projector's
+//   `pad_points` of it (each pupil's batches in order); a batch the
+//   projector never saw within 2 s is lost.
 //
 //   --loop poll|libuv     the event loop (default: MINDPAD_EVENT_LOOP, as the server)
 //   --sources N           spread connections over N loopback source addresses
@@ -54,6 +62,8 @@ struct Options {
     /// Created when the measured window begins (and removed first): lets a
     /// profiler start on the window rather than on a guess of the ramp's length.
     var mark: String?
+    /// classroom: the setup file (scripts/classroom-setup.py).
+    var classroom: String?
 }
 
 var opt = Options()
@@ -76,6 +86,9 @@ while let a = argv.next() {
     case "--loop": opt.loop = mindpad_loop_parse(v())
     case "--sources": opt.sources = max(1, min(254, Int(v()) ?? 1))
     case "--mark": opt.mark = v()
+    case "--classroom": opt.classroom = v()
+    case "--batches": opt.batches = max(2, Int(v()) ?? 12)
+    case "--batch-interval": opt.batchInterval = Double(v()) ?? 0.05
     default:
         FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
         exit(2)
@@ -86,7 +99,23 @@ if opt.loop < 0 {
     exit(2)
 }
 if opt.mode == "race" { opt.racers = (opt.racers / 8) * 8 }
-let total = opt.mode == "idle" ? opt.connections : opt.racers
+
+/// classroom: each class's teacher token, class id and pupils (name, token).
+struct ClassSetup { let token: String; let classID: String; let pupils: [(name: String, token: String)] }
+let classes: [ClassSetup] = {
+    guard opt.mode == "classroom" else { return [] }
+    guard let path = opt.classroom, let data = FileManager.default.contents(atPath: path),
+          let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let list = json["classes"] as? [[String: Any]] else {
+        FileHandle.standardError.write("classroom: --classroom FILE with {\"classes\": [...]} is needed\n".data(using: .utf8)!)
+        exit(2)
+    }
+    return list.map { c in
+        ClassSetup(token: c["token"] as? String ?? "", classID: c["class"] as? String ?? "",
+                   pupils: (c["pupils"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", $0["token"] as? String ?? "") })
+    }
+}()
+let total = opt.mode == "idle" ? opt.connections : opt.mode == "classroom" ? classes.reduce(0) { $0 + $1.pupils.count + 1 } : opt.racers
 
 @inline(__always) func nowNs() -> UInt64 {
     var ts = timespec()
@@ -210,6 +239,10 @@ final class Conn {
     var token: String?            // from `identified`, to identify again after `moved`
     var instance: String?         // `moved` named it: the next connection asks for it
     var hopping = false           // closed for `moved`: not an unexpected close
+    /// classroom: the class's projector (the last seat of its class).
+    var isProjector = false
+    /// classroom: a pupil's batches not yet seen on the projector, in order.
+    var padQueue: [(question: String, at: UInt64)] = []
     init(index: Int, room: Int, seat: Int) { self.index = index; self.room = room; self.seat = seat }
 }
 
@@ -218,10 +251,28 @@ final class Room {
     var readySent = 0
     var allReady = false
     var started = false
+    /// classroom: pupils in the lesson's room.
+    var joined = 0
+    var firstJoinAt: UInt64 = 0
 }
 
-var conns: [Conn] = (0..<total).map { Conn(index: $0, room: $0 / 8, seat: $0 % 8) }
-var rooms: [Room] = (0..<(total / 8 + 1)).map { _ in Room() }
+var conns: [Conn] = {
+    guard opt.mode == "classroom" else { return (0..<total).map { Conn(index: $0, room: $0 / 8, seat: $0 % 8) } }
+    var out: [Conn] = []
+    for (k, c) in classes.enumerated() {
+        for seat in 0...c.pupils.count {
+            let conn = Conn(index: out.count, room: k, seat: seat)
+            conn.isProjector = seat == c.pupils.count
+            out.append(conn)
+        }
+    }
+    return out
+}()
+var rooms: [Room] = (0..<(opt.mode == "classroom" ? classes.count : total / 8 + 1)).map { _ in Room() }
+/// classroom: each pupil's connection by player id (from `identified`).
+var byPlayer: [String: Int] = [:]
+var penToProjector = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+var padsLost = 0, padsSkipped = 0
 var byWsi: [OpaquePointer: Int] = [:]
 let runID = String(UInt32.random(in: 0...UInt32.max), radix: 36)
 
@@ -415,6 +466,7 @@ func sendBatch(_ c: Conn, now: UInt64) {
     c.batchesSent += 1
     c.pointsSent += 5
     if opt.mode == "echo" { c.echoQueue.append(now) } else { c.pending.append((c.pointsSent, now)) }
+    if opt.mode == "classroom" { c.padQueue.append((c.question, now)) }
     c.nextBatchAt = now + UInt64(opt.batchInterval * 1e9)
     if c.batchesSent == opt.batches { c.waitingFinalGuessSince = now } else { due.push(c.nextBatchAt, c.index) }
 }
@@ -512,6 +564,15 @@ func tick(_ now: UInt64) {
                     c.phase = .joining
                     enqueue(c, #"{"type":"join_room","code":"\#(code)"}"#, type: "join_room")
                 }
+            case .lobby where opt.mode == "classroom":
+                // The teacher starts once every pupil is in (or 30 s after the first came).
+                let r = rooms[c.room]
+                if c.isProjector, !r.started, r.joined > 0,
+                   r.joined >= classes[c.room].pupils.count || now > r.firstJoinAt + 30_000_000_000,
+                   now > c.startSentAt + 300_000_000 {
+                    c.startSentAt = now
+                    enqueue(c, #"{"type":"lesson","action":"start"}"#, type: "lesson")
+                }
             case .lobby:
                 let r = rooms[c.room]
                 if c.seat == 0, !r.started, r.allReady, now > c.startSentAt + 300_000_000 {
@@ -557,6 +618,44 @@ func handle(_ c: Conn, _ b: [UInt8], now: UInt64) {
     let type = stringField(b, #""type":""#) ?? "?"
     receivedByType[type, default: 0] += 1
     switch type {
+    case "welcome" where opt.mode == "classroom":
+        welcomed += 1
+        let setup = classes[c.room]
+        if c.isProjector {
+            c.phase = .joining
+            enqueue(c, #"{"type":"host_lesson","token":"\#(setup.token)","class":"\#(setup.classID)","game":"mindpad","mode":"time_attack"}"#,
+                    type: "host_lesson")
+        } else {
+            c.phase = .identifying
+            let pupil = setup.pupils[c.seat]
+            enqueue(c, #"{"type":"identify","name":"\#(pupil.name)","token":"\#(pupil.token)"}"#, type: "identify")
+        }
+    case "identified" where opt.mode == "classroom":
+        if let id = stringField(b, #""player_id":""#) { byPlayer[id] = c.index }
+        c.phase = .waitingCode
+    case "lesson":
+        if let code = stringField(b, #""room":""#) { rooms[c.room].code = code }
+        if c.phase == .joining { c.phase = .lobby }
+    case "room" where opt.mode == "classroom":
+        if !c.isProjector && c.phase == .joining {
+            c.phase = .lobby
+            let r = rooms[c.room]
+            if r.joined == 0 { r.firstJoinAt = now }
+            r.joined += 1
+        }
+    case "pad_points":
+        // The projector drew a pupil's batch: the oldest of theirs not yet seen
+        // for that question (one the server dropped, for an old question, is skipped).
+        guard let player = stringField(b, #""player":""#), let i = byPlayer[player],
+              let question = stringField(b, #""question":""#) else { break }
+        let pupil = conns[i]
+        while let first = pupil.padQueue.first, first.question != question {
+            pupil.padQueue.removeFirst()
+            padsSkipped += 1
+        }
+        guard let first = pupil.padQueue.first else { break }
+        pupil.padQueue.removeFirst()
+        if measuring && first.at >= measureFrom { _ = penToProjector.record((now - first.at) / 1000) }
     case "welcome":
         welcomed += 1
         if opt.mode == "race" {
@@ -625,7 +724,7 @@ func handle(_ c: Conn, _ b: [UInt8], now: UInt64) {
     case "error":
         let code = stringField(b, #""code":""#) ?? "?"
         let request = stringField(b, #""request":""#) ?? "-"
-        if (code == "players_not_ready" || code == "not_in_lobby") && request == "start" { break }  // start retried by tick
+        if (code == "players_not_ready" || code == "not_in_lobby") && (request == "start" || request == "lesson") { break }  // start retried by tick
         errorsByCode[code + "/" + request, default: 0] += 1
     case "moved":
         // The room is on another instance: the callback closes this
@@ -635,6 +734,8 @@ func handle(_ c: Conn, _ b: [UInt8], now: UInt64) {
         hops += 1
     case "finished", "standings":
         c.phase = .done
+    case "pad_question", "pad_guess", "pad_graded", "pad_clear", "progress":
+        break
     default:
         break
     }
@@ -841,6 +942,11 @@ while true {
     _ = mindpad_loop_service(loop)
 }
 let windowSeconds = Double(nowNs() - measureFrom) / 1e9
+// classroom: a batch of the window the projector had not seen 2 s before its end is lost.
+if opt.mode == "classroom" {
+    let cutoff = nowNs() - 2_000_000_000
+    for c in conns { padsLost += c.padQueue.count { $0.at >= measureFrom && $0.at < cutoff } }
+}
 // Outstanding at the end of the window are not "lost": they were in flight.
 stopping = true
 let rssEndKB = procKB(opt.serverPids, "VmRSS") ?? 0
@@ -862,6 +968,8 @@ var report: [String: Any] = [
     "sent_by_type": sentByType, "received_by_type": receivedByType, "errors_by_code": errorsByCode,
     "lost_guesses": lostGuesses, "lost_grades": lostGrades, "connect_errors": connectErrors,
     "unexpected_closes": unexpectedCloses, "hops": hops,
+    "pen_to_projector": summary(penToProjector), "pads_lost": padsLost, "pads_skipped": padsSkipped,
+    "classes": classes.count, "projectors": opt.mode == "classroom" ? classes.count : 0,
     "stroke_to_guess": summary(strokeToGuess), "stroke_to_guess_unthrottled": summary(strokeToGuessOpen), "submit_to_grade": summary(submitToGrade),
     "server_cpu_percent": (cpuPercent * 10).rounded() / 10, "server_rss_before_kb": rssBeforeKB,
     "server_rss_max_kb": max(rssMaxKB, rssEndKB), "server_rss_end_kb": rssEndKB,
