@@ -181,14 +181,17 @@ public struct ClassPupilStore {
     }
 
     /// The classes the player is in: the class's name, the player's name in
-    /// it and whether the teacher let them in; by class name.
-    public func classes(of playerID: Int64) throws -> [(className: String, pupil: PupilRecord)] {
+    /// it, whether the teacher let them in, and the room of the lesson the
+    /// class is having now (to a pupil let in; migration 0024); by class name.
+    public func classes(of playerID: Int64) throws -> [(className: String, pupil: PupilRecord, lesson: String?)] {
         let rows = try connection.query("""
-            SELECT c.name AS class_name, p.name, p.player_id, p.approved
+            SELECT c.name AS class_name, p.name, p.player_id, p.approved,
+                   CASE WHEN p.approved AND c.lesson_since > now() - interval '12 hours' THEN c.lesson_room END AS lesson
             FROM class_pupils p JOIN classes c ON c.id = p.class_id
             WHERE p.player_id = \(playerID)::bigint ORDER BY c.name, c.id
             """)
-        return try rows.rows.indices.map { (try ScoreStore.text(rows, "class_name", $0), try Self.pupil(rows, $0)) }
+        return try rows.rows.indices.map { (try ScoreStore.text(rows, "class_name", $0), try Self.pupil(rows, $0),
+                                            rows.value("lesson", row: $0)) }
     }
 
     private static func pupil(_ rows: PostgresRows, _ i: Int) throws -> PupilRecord {

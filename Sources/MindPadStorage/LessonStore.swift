@@ -31,6 +31,23 @@ public struct LessonStore {
             """)
     }
 
+    /// The class is having a lesson in room `room` (on `instance`, in a cluster) from now.
+    public func setLesson(classID: String, room: String, instance: String?) throws {
+        _ = try connection.query("""
+            UPDATE classes SET lesson_room = \(room), lesson_instance = \(instance), lesson_since = now()
+            WHERE id = \(classID)::uuid
+            """)
+    }
+
+    /// The lesson in room `room` ended: the class has none now (unless a
+    /// newer one, in another room, took its place meanwhile).
+    public func clearLesson(classID: String, room: String) throws {
+        _ = try connection.query("""
+            UPDATE classes SET lesson_room = NULL, lesson_instance = NULL, lesson_since = NULL
+            WHERE id = \(classID)::uuid AND lesson_room = \(room)
+            """)
+    }
+
     /// The race ids of the class's lessons, oldest first.
     public func races(classID: String) throws -> [String] {
         let rows = try connection.query("""

@@ -52,6 +52,11 @@ import Testing
         let picture = try projector.next("room")
         #expect(picture["you"] is NSNull && Self.room(picture)["lesson"] as? String == "3B" && Self.room(picture)["host"] is NSNull)
 
+        // The class's pupils find the lesson without its code.
+        let lessonNow = { () -> Any? in
+            (try? http.call("GET", "/api/players/Annie/classes", token: annToken).json()["classes"] as? [[String: Any]])?.first?["lesson"]
+        }
+        #expect(DatabaseHangTests.poll(.seconds(5)) { lessonNow() as? String == code })
         // Pupils of the class join and see that it is a lesson; nobody else does.
         let joined = try ann.join(code)
         #expect(Self.room(joined)["lesson"] as? String == "3B")
@@ -143,6 +148,7 @@ import Testing
         #expect(try again.next("lesson_ended")["room"] as? String == code)
         try ann.send(["type": "join_room", "code": code])
         _ = try ann.error("room_not_found")
+        #expect(DatabaseHangTests.poll(.seconds(5)) { lessonNow() is NSNull })
         let db = try live.db.connect()
         #expect(try db.query("SELECT count(*) AS n FROM class_races WHERE class_id = \(classID)::uuid").value("n") == "1")
         let stored = try db.query("""

@@ -134,6 +134,8 @@ class FakeServer:
                     return self.json(fake.leaderboard())
                 if path.startswith("/api/players/") and path.endswith("/assignments"):
                     return self.json({"assignments": []})   # a player in no class (issue 46)
+                if path.startswith("/api/players/") and path.endswith("/classes"):
+                    return self.json({"classes": []})
                 if path.startswith("/api/players/"):
                     game = fake.game(self.path)
                     return self.json({"name": "Me", "created_at": "2026-01-01T00:00:00Z", "game": game["id"], "recent": [],

@@ -124,7 +124,18 @@ def test_a_teacher_runs_a_lesson(browser):
     wait(teacher, lambda d: len(el(d, "#lesson-code").text) >= 4, 10, "the room code")
     room = el(teacher, "#lesson-code").text
     for roster, drv in pupils.items():
-        join_lesson(drv, room)
+        if roster != "Bo":
+            join_lesson(drv, room)
+    # Bo finds the lesson on his menu and joins it with one tap, no code.
+    bo = pupils["Bo"]
+    el(bo, "#scene-race .back").click()
+    wait_scene(bo, "menu")
+    wait(bo, lambda d: el(d, "#menu-lessons").is_displayed(), 10, "the class's lesson on Bo's menu")
+    assert "3B <b>bold</b> is having a lesson" in el(bo, "#menu-lessons").text
+    snap(bo, "42-pupil-lesson-now")
+    el(bo, "#menu-lessons-list button").click()
+    wait_scene(bo, "lobby")
+    assert el(bo, "#lobby-code").text == room
     wait(teacher, lambda d: len(cards(d)) == 3, 10, "three pads on the wall")
     axe_check(teacher, "the lesson's lobby")
     snap_projector(teacher, "43-lesson-lobby")

@@ -28,6 +28,9 @@ public protocol LessonDirectory: Sendable {
     /// assignment `assignmentID`), for its reports; best effort (a failure
     /// is logged, the lesson goes on).
     func recordRace(classID: String, raceID: String, roomID: String, game: String, assignmentID: String?)
+    /// The class is having a lesson in `room` now (`room` nil: the lesson in
+    /// `ended` is over); best effort, as `recordRace`.
+    func lessonNow(classID: String, room: String?, ended: String?, instance: String?)
     /// The assignment `id` if the player may play it (a pupil let into its
     /// class), with its class's public-boards setting; nil otherwise.
     func assignment(id: String, playerID: Int64,
@@ -66,6 +69,19 @@ public struct PostgresLessonDirectory: LessonDirectory {
         pool.run({ connection in
             try AssignmentStore(connection).playable(id: id, playerID: playerID)
         }, within: ScoresAPI.readDeadline, completion: { completion($0) })
+    }
+
+    public func lessonNow(classID: String, room: String?, ended: String?, instance: String?) {
+        let logger = logger
+        pool.run({ connection in
+            let store = LessonStore(connection)
+            if let room { try store.setLesson(classID: classID, room: room, instance: instance) }
+            if let ended { try store.clearLesson(classID: classID, room: ended) }
+        }, within: .seconds(5), completion: { result in
+            if case .failure(let error) = result {
+                logger.warning("the class's lesson now was not recorded", metadata: ["error": "\(error)"])
+            }
+        })
     }
 
     public func recordRace(classID: String, raceID: String, roomID: String, game: String, assignmentID: String?) {

@@ -136,7 +136,9 @@ extension ClassroomRoutes {
         }
         api.runAsPlayer(player, responder, within: ScoresAPI.readDeadline) { connection, found in
             let list = try ClassPupilStore(connection).classes(of: found.id)
-            return .json(200, text: JSON.object([("classes", .array(list.map { ClassroomJSON.membership($0.className, $0.pupil) }))]).text)
+            return .json(200, text: JSON.object([("classes", .array(list.map {
+                ClassroomJSON.membership($0.className, $0.pupil, lesson: $0.lesson)
+            }))]).text)
         }
     }
 
@@ -191,7 +193,11 @@ extension ClassroomJSON {
         .object([("pupils", .array(list.map(pupil)))])
     }
 
-    static func membership(_ className: String, _ p: PupilRecord) -> JSON {
-        .object([("class", .string(className)), ("name", .string(p.name)), ("approved", .bool(p.approved))])
+    /// `lesson`: the room of the lesson the class is having now (a pupil's
+    /// list of classes only).
+    static func membership(_ className: String, _ p: PupilRecord, lesson: String?? = nil) -> JSON {
+        var fields: [(String, JSON)] = [("class", .string(className)), ("name", .string(p.name)), ("approved", .bool(p.approved))]
+        if let lesson { fields.append(("lesson", lesson.map { .string($0) } ?? .null)) }
+        return .object(fields)
     }
 }

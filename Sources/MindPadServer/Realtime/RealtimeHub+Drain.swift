@@ -83,6 +83,16 @@ extension RealtimeHub {
     /// Every member leaves `room` and their connection closes with 1012
     /// (after error `draining` when `sayingDraining`).
     private func close(_ room: any GameRoom, sayingDraining: Bool) {
+        // A lesson's projector reconnects elsewhere (plain /ws) and opens
+        // the class's lesson anew there; its pupils find it (issue 46).
+        if let conductor = lessons[room.code]?.conductor, let session = sessions[conductor], !session.isClosing {
+            conducting[conductor] = nil
+            lessons[room.code]?.conductor = nil
+            send(ServerMessage.error(ProtocolError(.draining, "This server is restarting; open the lesson again.")), toConnection: conductor)
+            session.state = .closing(nil)
+            transport.close(conductor, code: 1012, reason: "server restarting")
+        }
+        defer { if lessons[room.code] != nil { feed(room, .conduct(.close), request: nil) } }
         for member in room.snapshot.members {
             let connection = online[member.id]
             feed(room, .leave(member.id), request: nil)

@@ -93,6 +93,8 @@ extension RealtimeHub {
             rooms[code] = room
             lessons[code] = Lesson(classID: found.classID, className: found.name, teacherID: found.teacherID,
                                    publicBoards: found.publicBoards)
+            // The class's pupils find it without its code (GET /api/players/{name}/classes).
+            lessonDirectory?.lessonNow(classID: found.classID, room: code, ended: nil, instance: cluster?.instance)
             logger.info("lesson opened", metadata: ["room": "\(code)", "game": "\(game.info.identifier)", "mode": "\(mode.rawValue)",
                                                     "conn": "\(session.connection)"])
             conduct(code, room: room, from: session)
@@ -217,6 +219,7 @@ extension RealtimeHub {
             feed(room, .conduct(.close), request: request)
         }
         lessons[code] = nil
+        lessonDirectory?.lessonNow(classID: lesson.classID, room: nil, ended: code, instance: nil)
         if let conductor = lesson.conductor {
             conducting[conductor] = nil
             send(ServerMessage.lessonEnded(code: code), toConnection: conductor)
@@ -322,12 +325,13 @@ extension RealtimeHub {
         return false
     }
 
-    /// The room of a lesson closed by itself (it never does while the
-    /// lesson lasts; a stop of the server): the lesson goes with it.
+    /// The room of a lesson closed without the teacher (a drain): the
+    /// lesson goes with it, and its projector is told.
     func lessonRoomDisposed(_ code: String) {
         assignmentRooms[code] = nil
         guard let lesson = lessons.removeValue(forKey: code) else { return }
         transport.cancel(lesson.awayTimer)
+        lessonDirectory?.lessonNow(classID: lesson.classID, room: nil, ended: code, instance: nil)
         if let conductor = lesson.conductor {
             conducting[conductor] = nil
             send(ServerMessage.lessonEnded(code: code), toConnection: conductor)

@@ -313,4 +313,7 @@ export default {
   "work.play": "Play",
   "work.again": "Play again",
   "err.bad_assignment": "That work has changed; open the menu again.",
+  "lesson.title": "Your class now",
+  "lesson.now": "{class} is having a lesson",
+  "lesson.join": "Join",
 };

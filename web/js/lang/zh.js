@@ -313,4 +313,7 @@ export default {
   "work.play": "开始",
   "work.again": "再玩一次",
   "err.bad_assignment": "这项练习已更改；请重新打开菜单。",
+  "lesson.title": "你的班级正在上课",
+  "lesson.now": "{class} 正在上课",
+  "lesson.join": "加入",
 };

@@ -72,6 +72,7 @@ export function bootClassroom(context) {
 export async function refreshAssignments() {
   const me = identity.name, token = me && identity.token(me);
   const box = $("menu-work");
+  refreshLessons();
   if (!token) { box.hidden = true; return; }
   let list = [];
   try { list = (await api(`/api/players/${encodeURIComponent(me)}/assignments`, { token })).assignments || []; } catch (_) { list = []; }
@@ -109,4 +110,34 @@ export function renderLesson(state) {
     el.textContent = lesson === null ? "" : t("class.watched", { class: lesson });
   }
   $("paused-veil").hidden = !(lesson !== null && room.paused === true && room.phase === "running");
+}
+
+let lessonPoll = null;
+
+/**
+ * The lessons the player's classes are having now, on the menu: Join
+ * without typing the code. While the menu shows and the player is in a
+ * class, asked again every 5 s (a lesson the teacher opens, or one opened
+ * anew on another server after a restart, shows by itself).
+ */
+async function refreshLessons() {
+  clearTimeout(lessonPoll);
+  const me = identity.name, token = me && identity.token(me);
+  const box = $("menu-lessons");
+  if (!token) { box.hidden = true; return; }
+  let classes = [];
+  try { classes = (await api(`/api/players/${encodeURIComponent(me)}/classes`, { token })).classes || []; } catch (_) { classes = []; }
+  if (document.body.dataset.scene !== "menu") return;
+  const live = classes.filter((c) => typeof c.lesson === "string" && c.lesson);
+  box.hidden = live.length === 0;
+  $("menu-lessons-list").replaceChildren(...live.map((c) => {
+    const li = document.createElement("li");
+    li.append(textEl("strong", "", t("lesson.now", { class: c.class })));
+    const join = textEl("button", "primary", t("lesson.join"));
+    join.type = "button";
+    join.addEventListener("click", () => ctx.join(c.lesson));
+    li.append(join);
+    return li;
+  }));
+  if (classes.length) lessonPoll = setTimeout(() => { if (document.body.dataset.scene === "menu") refreshLessons(); }, 5000);
 }
