@@ -231,3 +231,93 @@ def test_an_added_instance_takes_new_rooms_and_moves_none(cluster):
         assert not [m for m in p.seen if m["type"] == "error"], p.seen
     for p in newcomers + [a, b]:
         p.close()
+
+
+def api(method, path, body=None, token=None):
+    """A call of the HTTP API through HAProxy; the JSON answer."""
+    import json
+    import urllib.request
+    from conftest import URL
+    req = urllib.request.Request(URL + path, data=None if body is None else json.dumps(body).encode(), method=method,
+                                 headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(req, timeout=20) as r:
+        return json.load(r)
+
+
+class Projector(Player):
+    """A teacher's projector: a connection that never identifies; it opens the class's lesson."""
+
+    def connect(self, instance=None):
+        import websocket
+        from conftest import LISTEN_PORT
+        query = f"?instance={instance}" if instance else ""
+        self.ws = websocket.create_connection(f"ws://127.0.0.1:{LISTEN_PORT}/ws{query}", subprotocols=["mindpad.v1"], timeout=20)
+        self.expect("welcome")
+        return self
+
+    def host(self, token, class_id):
+        self.send({"type": "host_lesson", "token": token, "class": class_id, "game": "mindpad", "mode": "normal"})
+        lesson = self.expect("lesson")
+        self.instance = lesson["instance"]
+        return lesson
+
+
+def test_a_lesson_survives_its_instance_draining(cluster):
+    """Issue 46: a class's lesson races on an instance that drains. The race
+    runs to its end and every pupil's result is stored; the projector,
+    closed with 1012, opens the lesson anew on another instance; the pupils,
+    closed too, find it through their classes and are all in it again."""
+    import uuid
+    up = {name for name, state in cluster.states().items() if state.startswith("UP")}
+    assert len(up) >= 2, cluster.states()
+    run = uuid.uuid4().hex[:4]
+    teacher = api("POST", "/api/teachers", {"name": f"Rao{run}", "password": "a good passphrase"})["token"]
+    klass = api("POST", "/api/classes", {"name": "3B"}, teacher)
+    api("POST", f"/api/classes/{klass['id']}/pupils", {"names": ["Ann", "Bo", "Cy", "Di"]}, teacher)
+    pupils = []
+    for roster in ("Ann", "Bo", "Cy", "Di"):
+        p = Player(roster).connect()
+        api("POST", f"/api/players/{p.name}/classes", {"code": klass["join_code"], "name": roster}, p.token)
+        pupils.append(p)
+
+    projector = Projector("Projector").connect()
+    lesson = projector.host(teacher, klass["id"])
+    code, owner = lesson["room"], lesson["instance"]
+    assert owner in up
+    for p in pupils:
+        assert api("GET", f"/api/players/{p.name}/classes", token=p.token)["classes"][0]["lesson"] == code
+        got = p.room_request({"type": "join_room", "code": code})
+        assert got["type"] == "room" and got["code"] == code and p.instance == owner, got
+    projector.send({"type": "lesson", "action": "start"})
+    for p in pupils:
+        p.expect("race_started")
+        answer(p, 2)
+
+    # The lesson's instance drains mid-race: the pupils finish their runs, every result is stored, everyone is closed.
+    assert cluster.drain(owner) == (202, {"draining": True, "rooms": 1})
+    for p in pupils:
+        answer(p, 8)
+    for p in pupils:
+        p.expect_all("standings", "result_saved", since=p.last_index("race_started"), timeout=30)
+        assert p.close_code() == 1012
+    assert projector.close_code() == 1012
+    stored = sql("SELECT count(*) FROM game_results r JOIN class_races c ON c.race_id = r.race_id "
+                 "WHERE c.class_id = :'id'::uuid AND r.correct = 10 AND r.completed;", id=klass["id"])
+    assert stored == [["4"]], stored
+    cluster.wait_states({owner: "DOWN"}, f"HAProxy to take {owner} out")
+
+    # The projector opens the lesson anew elsewhere; every pupil finds it and is in it again.
+    projector.connect()
+    again = projector.host(teacher, klass["id"])
+    assert again["instance"] != owner and again["room"] != code, again
+    for p in pupils:
+        p.connect()
+        found = api("GET", f"/api/players/{p.name}/classes", token=p.token)["classes"][0]["lesson"]
+        assert found == again["room"], (found, again)
+        got = p.room_request({"type": "join_room", "code": found})
+        assert got["type"] == "room" and got["code"] == again["room"], got
+    want = {p.name for p in pupils}
+    members = set()
+    while members != want:
+        members = {m["name"] for m in projector.expect("room_updated")["room"]["members"]}
+    assert cluster.procs[owner].wait(30) == 0
