@@ -38,7 +38,7 @@ public final class GameServer: WebServerDelegate, Sendable {
         scores = ScoresAPI(pool: pool, directory: directory, adminToken: configuration.adminToken, games: games, metrics: metrics,
                            weather: weather, trustedProxies: configuration.trustedProxies, authFailureLimit: configuration.authFailureLimit,
                            suspicion: configuration.suspicion, passwordIterations: configuration.passwordIterations,
-                           logger: Logger(label: "mindpad.scores"))
+                           recognizer: recognition?.recognizer, logger: Logger(label: "mindpad.scores"))
     }
 
     public func webServer(_ server: WebServer, handle request: HTTPRequest, responder answer: HTTPResponder) {

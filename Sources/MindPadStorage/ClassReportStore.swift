@@ -40,8 +40,8 @@ public struct ClassReportStore {
 
     /// The answers the class's approved pupils gave in its lessons, oldest
     /// first: every pupil's, or one pupil's (`pupilKey`, the name's key);
-    /// with their strokes when `strokes`. nil when the class is not the
-    /// teacher's.
+    /// with their strokes when `strokes` (a wrong drawn answer's always: the
+    /// report reads it again). nil when the class is not the teacher's.
     public func answers(classID: String, teacherID: Int64, pupilKey: String? = nil, strokes: Bool = false,
                         limit: Int = maxAnswers) throws -> [ClassAnswerRow]? {
         guard try TeacherStore(connection).ownClass(id: classID, teacherID: teacherID) != nil else { return nil }
@@ -51,7 +51,8 @@ public struct ClassReportStore {
                        (extract(epoch FROM a.finished_at) * 1000)::bigint AS finished_ms,
                        a.seq, a.question_id, a.prompt::text AS prompt, a.answer::text AS answer, a.expected::text AS expected,
                        a.correct, a.points, a.input, a.confidence::text AS confidence, a.asked_ms, a.answered_ms,
-                       CASE WHEN \(strokes)::boolean THEN a.strokes::text END AS strokes, a.choice::text AS choice, a.finished_at
+                       CASE WHEN \(strokes)::boolean OR (NOT a.correct AND a.input = 'drawn') THEN a.strokes::text END AS strokes,
+                       a.choice::text AS choice, a.finished_at
                 FROM class_races cr
                 JOIN game_results r ON r.race_id = cr.race_id
                 JOIN class_pupils p ON p.class_id = cr.class_id AND p.player_id = r.player_id AND p.approved

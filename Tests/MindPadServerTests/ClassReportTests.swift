@@ -1,4 +1,5 @@
 import Testing
+import MindPadRecognition
 import MindPadStorage
 
 @testable import MindPadServer
@@ -39,6 +40,31 @@ import MindPadStorage
         let a = Self.row("Bo", correct: false, choice: #"[{"place":0,"options":[7,1],"tapped":1}]"#).answer
         #expect(ClassReport.classify(a, timeMs: 1000, usualMs: 1000) == .unclear)
         #expect(ClassReport.median([5, 1, 3]) == 3 && ClassReport.median([4, 1, 3, 2]) == 2 && ClassReport.median([]) == 0)
+    }
+
+    /// A wrong answer read surely, with no choice offered: its strokes read
+    /// again without the pupil's hand. When they most likely show the right
+    /// digit, the pupil wrote it and was misread (unclear writing); when they
+    /// show what was taken, the sum was wrong.
+    @Test func strokesThatShowTheRightDigitAreAMisreading() throws {
+        let recognizer = try Recognizer.bundled()
+        func drawn(_ digit: Int) -> String {
+            AnswerRecord.strokesText(DigitTemplates.strokes(for: digit).map { $0.map { [$0.x, $0.y, $0.t] } })
+        }
+        func wrong(strokesOf digit: Int) -> ClassAnswerRow {
+            var row = Self.row("Ann", correct: false, confidence: 0.97, expected: "7", answer: "1")
+            row.answer.strokes = drawn(digit)
+            return row
+        }
+        let reread = ClassReport.rereader(recognizer)
+        #expect(reread(wrong(strokesOf: 7).answer) == 7)
+        let report = ClassReport(className: "3B", rows: [wrong(strokesOf: 7), wrong(strokesOf: 1)], reread: reread)
+        #expect(report.answers.map(\.kind) == [.unclear, .arithmetic])
+        // Without a recognizer nothing is read again: the confident reading stands.
+        #expect(ClassReport(className: "3B", rows: [wrong(strokesOf: 7)]).answers.map(\.kind) == [.arithmetic])
+        // The class report carries no strokes; one pupil's does.
+        #expect(report.json["answers"]?.array?.first?["strokes"] == nil)
+        #expect(ClassReport(className: "3B", rows: [wrong(strokesOf: 7)], withStrokes: true).json["answers"]?.array?.first?["strokes"] != nil)
     }
 
     @Test func theCSVIsOneRowAnAnswerAndNoCellIsAFormula() {

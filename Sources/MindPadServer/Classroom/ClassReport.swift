@@ -1,5 +1,6 @@
 import Foundation
 import MindPadJSON
+import MindPadRecognition
 import MindPadStorage
 
 /// Why a pupil's answer was wrong, as a teacher reads it (issue 46, item
@@ -8,8 +9,10 @@ import MindPadStorage
 enum WrongAnswerKind: String, Sendable, CaseIterable {
     /// Unclear writing: a drawn answer the reader was unsure of (below
     /// `ClassReport.sureReading`), one the pupil picked among readings
-    /// offered (a choice), or one where the right answer was among the
-    /// readings offered: the hand, not the sum, may be what went wrong.
+    /// offered (a choice), one where the right answer was among the
+    /// readings offered, or one whose strokes, read again without the
+    /// pupil's learned hand, most likely show the right digit: the hand,
+    /// not the sum, may be what went wrong.
     case unclear
     /// Too slow: far longer than this pupil usually takes
     /// (`ClassReport.isSlow`).
@@ -36,15 +39,37 @@ struct ClassReport {
 
     let className: String
     let answers: [Answer]
+    /// Strokes are part of the JSON (one pupil's report).
+    let withStrokes: Bool
 
-    init(className: String, rows: [ClassAnswerRow]) {
+    /// `reread`: the digit a wrong drawn answer's strokes most likely show,
+    /// read without the pupil's hand (nil: not known).
+    init(className: String, rows: [ClassAnswerRow], withStrokes: Bool = false, reread: (StoredAnswer) -> Int? = { _ in nil }) {
         self.className = className
+        self.withStrokes = withStrokes
         var times: [String: [Int]] = [:]
         for row in rows { times[row.pupil, default: []].append(row.answer.answeredMs - row.answer.askedMs) }
         let medians = times.mapValues { Self.median($0) }
         answers = rows.map { row in
             let time = row.answer.answeredMs - row.answer.askedMs
-            return Answer(row: row, timeMs: time, kind: Self.classify(row.answer, timeMs: time, usualMs: medians[row.pupil] ?? time))
+            let again = row.answer.correct || row.answer.input != "drawn" ? nil : reread(row.answer)
+            return Answer(row: row, timeMs: time,
+                          kind: Self.classify(row.answer, timeMs: time, usualMs: medians[row.pupil] ?? time, reread: again))
+        }
+    }
+
+    /// The digit `recognizer` reads in a stored drawing of one digit (the
+    /// answer and the right one each a single digit), without any hand.
+    static func rereader(_ recognizer: Recognizer?) -> (StoredAnswer) -> Int? {
+        guard let recognizer else { return { _ in nil } }
+        let workspace = recognizer.makeWorkspace()
+        return { answer in
+            guard let expected = answer.expected, let digit = Int(expected), (0...9).contains(digit),
+                  let text = answer.strokes, let raw = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[[Double]]]
+            else { return nil }
+            let strokes = raw.map { $0.compactMap { p in p.count >= 2 ? StrokePoint(x: p[0], y: p[1], t: p.count > 2 ? p[2] : 0) : nil } }
+            guard let reading = try? recognizer.recognize(Drawing(strokes: strokes), in: workspace), !reading.unsure else { return nil }
+            return reading.digit
         }
     }
 
@@ -59,11 +84,12 @@ struct ClassReport {
     }
 
     /// nil for a right answer.
-    static func classify(_ a: StoredAnswer, timeMs: Int, usualMs: Int) -> WrongAnswerKind? {
+    static func classify(_ a: StoredAnswer, timeMs: Int, usualMs: Int, reread: Int? = nil) -> WrongAnswerKind? {
         guard !a.correct else { return nil }
         if a.input == "drawn" {
             if a.choice != nil || (a.confidence ?? 1) < sureReading { return .unclear }
             if let expected = a.expected, offered(in: a.choice).contains(where: { $0 == expected }) { return .unclear }
+            if let reread, let expected = a.expected, String(reread) == expected { return .unclear }
         }
         return isSlow(timeMs: timeMs, usualMs: usualMs) ? .slow : .arithmetic
     }
@@ -94,10 +120,11 @@ struct ClassReport {
     /// The report as JSON: the pupils' lines and every answer (with its
     /// strokes when storage read them).
     var json: JSON {
-        .object([("class", .string(className)), ("pupils", pupils), ("answers", .array(answers.map(Self.answerJSON)))])
+        .object([("class", .string(className)), ("pupils", pupils),
+                 ("answers", .array(answers.map { Self.answerJSON($0, strokes: withStrokes) }))])
     }
 
-    static func answerJSON(_ a: Answer) -> JSON {
+    static func answerJSON(_ a: Answer, strokes withStrokes: Bool) -> JSON {
         let s = a.row.answer
         func parsed(_ text: String?) -> JSON { text.flatMap { try? JSON.parse($0) } ?? .null }
         var fields: [(String, JSON)] = [
@@ -111,7 +138,7 @@ struct ClassReport {
             ("choice", parsed(s.choice)), ("time_ms", .int(a.timeMs)),
             ("wrong_kind", a.kind.map { .string($0.rawValue) } ?? .null),
         ]
-        if let strokes = s.strokes { fields.append(("strokes", parsed(strokes))) }
+        if withStrokes, let strokes = s.strokes { fields.append(("strokes", parsed(strokes))) }
         return .object(fields)
     }
 

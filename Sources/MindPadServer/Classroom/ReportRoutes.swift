@@ -1,6 +1,7 @@
 import Foundation
 import MindPadHTTP
 import MindPadJSON
+import MindPadRecognition
 import MindPadRules
 import MindPadStorage
 
@@ -15,8 +16,9 @@ extension ClassroomRoutes {
     static let report = APIRoute(pattern: ["classes", "{id}", "report"], allowed: [.get]) { api, captured, request, responder in
         let id: String
         do throws(ScoresAPI.Refusal) { id = try ownClassID(api, request, captured[0]) } catch { return responder.respond(error.response) }
+        let recognizer = api.recognizer
         asTeacher(api, request, responder, within: .seconds(5)) { connection, teacher in
-            guard let report = try classReport(connection, id: id, teacher: teacher) else { return notYourClass }
+            guard let report = try classReport(connection, id: id, teacher: teacher, recognizer: recognizer) else { return notYourClass }
             return .json(200, text: report.json.text)
         }
     }
@@ -26,8 +28,9 @@ extension ClassroomRoutes {
     static let reportCSV = APIRoute(pattern: ["classes", "{id}", "report.csv"], allowed: [.get]) { api, captured, request, responder in
         let id: String
         do throws(ScoresAPI.Refusal) { id = try ownClassID(api, request, captured[0]) } catch { return responder.respond(error.response) }
+        let recognizer = api.recognizer
         asTeacher(api, request, responder, within: .seconds(5)) { connection, teacher in
-            guard let report = try classReport(connection, id: id, teacher: teacher) else { return notYourClass }
+            guard let report = try classReport(connection, id: id, teacher: teacher, recognizer: recognizer) else { return notYourClass }
             return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8",
                                 headers: [("content-disposition", "attachment; filename=\"class-report.csv\""),
                                           ("cache-control", "no-store")],
@@ -43,11 +46,13 @@ extension ClassroomRoutes {
         do throws(ScoresAPI.Refusal) { (id, name) = try classAndPupil(api, request, captured) } catch {
             return responder.respond(error.response)
         }
+        let recognizer = api.recognizer
         asTeacher(api, request, responder, within: .seconds(5)) { connection, teacher in
             guard try ClassPupilStore(connection).pupils(classID: id, teacherID: teacher.id)?
                 .contains(where: { (try? PlayerName(validating: $0.name))?.key == name.key }) == true
             else { return unknownPupil }
-            guard let report = try classReport(connection, id: id, teacher: teacher, pupilKey: name.key, strokes: true) else {
+            guard let report = try classReport(connection, id: id, teacher: teacher, pupilKey: name.key, strokes: true,
+                                               recognizer: recognizer) else {
                 return notYourClass
             }
             return .json(200, text: report.json.text)
@@ -55,10 +60,10 @@ extension ClassroomRoutes {
     }
 
     private static func classReport(_ connection: PostgresConnection, id: String, teacher: TeacherRecord, pupilKey: String? = nil,
-                                    strokes: Bool = false) throws -> ClassReport? {
+                                    strokes: Bool = false, recognizer: Recognizer?) throws -> ClassReport? {
         guard let found = try TeacherStore(connection).ownClass(id: id, teacherID: teacher.id),
               let rows = try ClassReportStore(connection).answers(classID: id, teacherID: teacher.id, pupilKey: pupilKey,
                                                                  strokes: strokes) else { return nil }
-        return ClassReport(className: found.name, rows: rows)
+        return ClassReport(className: found.name, rows: rows, withStrokes: strokes, reread: ClassReport.rereader(recognizer))
     }
 }

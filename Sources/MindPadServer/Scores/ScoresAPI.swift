@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MindPadJSON
 import MindPadRules
+import MindPadRecognition
 import MindPadStorage
 import Synchronization
 
@@ -38,13 +39,17 @@ final class ScoresAPI: Sendable {
     let weather: WeatherService
     /// What the operator's suspicious-races list flags.
     let suspicion: SuspicionThresholds
+    /// Reads a class's wrong answers' strokes again, without the pupil's
+    /// learned hand, for its report (`ClassReport`); nil: not read again.
+    let recognizer: Recognizer?
     static let maxLimit = 100
 
     init(pool: DatabaseWorkerPool, directory: any PlayerDirectory, adminToken: String?, games: GameRegistry,
          metrics: ServerMetrics, weather: WeatherService, trustedProxies: TrustedProxies = .none, authFailureLimit: Int = 5,
          suspicion: SuspicionThresholds = SuspicionThresholds(), passwordIterations: Int = PasswordHash.defaultIterations,
-         logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
+         recognizer: Recognizer? = nil, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
         self.suspicion = suspicion
+        self.recognizer = recognizer
         self.passwordIterations = passwordIterations
         let routes = ClassroomRoutes.all + games.routes
         precondition(routes.indices.allSatisfy { i in routes[..<i].allSatisfy { !$0.overlaps(routes[i]) } },
