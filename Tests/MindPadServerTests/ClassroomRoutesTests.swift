@@ -177,6 +177,48 @@ import Testing
         #expect(after.compactMap { $0["name"] as? String } == ["Ann", "Cy"])
     }
 
+    /// Every route of a class (its settings, list, pupils' data, reports,
+    /// CSV, work) is its teacher's alone: 401 without a token or with a
+    /// player's, 404 with another teacher's; and nothing changed for it.
+    @Test func everyRouteOfAClassIsItsTeachersAlone() throws {
+        let h = try RouteHarness()
+        defer { h.stop() }
+        let rao = try signUp(h, "Ms Rao"), lee = try signUp(h, "Mr Lee")
+        let made = json(try h.call(.post, "/api/classes", headers: bearer(rao), body: Self.body(["name": "3B"])))
+        let id = try #require(made["id"] as? String), code = try #require(made["join_code"] as? String)
+        _ = try h.call(.post, "/api/classes/\(id)/pupils", headers: bearer(rao), body: #"{"names":["Ann","Bo"]}"#)
+        let ann = try register(h, "Annie")
+        #expect(try h.call(.post, "/api/players/Annie/classes", headers: bearer(ann), body: Self.body(["code": code, "name": "Ann"])).status == 200)
+        let work = json(try h.call(.post, "/api/classes/\(id)/assignments", headers: bearer(rao), body: #"{"game":"mindpad","mode":"normal"}"#))
+        let workID = try #require(work["id"] as? String)
+        let routes: [(HTTPMethod, String, String)] = [
+            (.get, "/api/classes/\(id)", ""), (.patch, "/api/classes/\(id)", #"{"public_boards":true}"#), (.delete, "/api/classes/\(id)", ""),
+            (.get, "/api/classes/\(id)/pupils", ""), (.post, "/api/classes/\(id)/pupils", #"{"names":["Cy"]}"#),
+            (.delete, "/api/classes/\(id)/pupils/Ann", ""), (.post, "/api/classes/\(id)/pupils/Ann/approve", ""),
+            (.delete, "/api/classes/\(id)/pupils/Ann/data", ""), (.get, "/api/classes/\(id)/pupils/Ann/answers", ""),
+            (.get, "/api/classes/\(id)/report", ""), (.get, "/api/classes/\(id)/report.csv", ""),
+            (.get, "/api/classes/\(id)/assignments", ""), (.post, "/api/classes/\(id)/assignments", #"{"game":"mindpad","mode":"survival"}"#),
+            (.delete, "/api/classes/\(id)/assignments/\(workID)", ""),
+        ]
+        for (n, (method, path, body)) in routes.enumerated() {
+            // Each wrong token from its own address: the limiter blocks an address after five.
+            let none = try h.call(method, path, body: body)
+            #expect(none.status == 401 && none.header("www-authenticate") != nil, "\(method) \(path) without a token")
+            let player = try h.call(method, path, headers: bearer(ann), body: body, peer: "10.0.1.\(n)")
+            #expect(player.status == 401, "\(method) \(path) with a player's token: \(player.status)")
+            let other = try h.call(method, path, headers: bearer(lee), body: body, peer: "10.0.2.\(n)")
+            #expect(other.status == 404, "\(method) \(path) with another teacher's token: \(other.status)")
+        }
+        // Nothing changed: the class, its settings, its list, Ann's place and the work are as they were.
+        let now = json(try h.call(.get, "/api/classes/\(id)", headers: bearer(rao)))
+        #expect(now["public_boards"] as? Bool == false && now["name"] as? String == "3B")
+        let list = json(try h.call(.get, "/api/classes/\(id)/pupils", headers: bearer(rao)))["pupils"] as? [[String: Any]] ?? []
+        #expect(list.map { "\($0["name"] as? String ?? "-") \($0["joined"] as? Bool == true)" } == ["Ann true", "Bo false"])
+        let still = json(try h.call(.get, "/api/classes/\(id)/assignments", headers: bearer(rao)))["assignments"] as? [[String: Any]]
+        #expect(still?.map { $0["id"] as? String } == [workID])
+        #expect(try h.call(.get, "/api/classes/\(id)/report", headers: bearer(rao)).status == 200)
+    }
+
     /// A teacher deletes themselves: at once, every token, class and list
     /// of theirs; their pupils stay players; another teacher is untouched.
     @Test func aTeacherDeletesTheirAccountAndEverythingOfTheirs() throws {

@@ -38,9 +38,11 @@ final class RouteHarness {
     }
 
     /// The answer to `method target` (path and query as sent, percent-encoded).
-    func call(_ method: HTTPMethod, _ target: String, headers: [String: String] = [:], body: String = "") throws -> HTTPResponse {
+    /// `peer`: the client's address (the failed-token limiter counts per address).
+    func call(_ method: HTTPMethod, _ target: String, headers: [String: String] = [:], body: String = "",
+              peer: String = "127.0.0.1") throws -> HTTPResponse {
         let request = HTTPRequest(method: method, target: try HTTPRequestTarget.parse(target),
-                                  headers: headers, body: Array(body.utf8), peer: "127.0.0.1")
+                                  headers: headers, body: Array(body.utf8), peer: peer)
         let answered = DispatchSemaphore(value: 0)
         let answer = Mutex<HTTPResponse?>(nil)
         server.handle(request, responder: HTTPResponder { response in
