@@ -29,6 +29,15 @@ def snap_projector(drv, name):
     snap(drv, name)
 
 
+def snap_zh(drv, name, says):
+    """The same screen in Chinese (desktop and phone), then back to English."""
+    el(drv, "#lang-switch").click()
+    wait(drv, lambda d: says in d.find_element(By.TAG_NAME, "main").text, 5, f"{name} in Chinese")
+    snap(drv, f"{name}-zh")
+    el(drv, "#lang-switch").click()
+    wait(drv, lambda d: says not in d.find_element(By.TAG_NAME, "main").text, 5, f"{name} in English again")
+
+
 def cards(drv):
     return drv.execute_script("""
       return [...document.querySelectorAll('#wall .pad-card')].map((c) => ({
@@ -79,6 +88,7 @@ def test_a_teacher_runs_a_lesson(browser):
     wait_view(teacher, "signin")
     axe_check(teacher, "the teacher's sign-in")
     snap(teacher, "40-teacher-signin")
+    snap_zh(teacher, "40-teacher-signin", "教师专区")
     name = unique_name("Ms Rao ")
     el(teacher, "#t-name").send_keys(name)
     el(teacher, "#t-password").send_keys("short")
@@ -100,6 +110,7 @@ def test_a_teacher_runs_a_lesson(browser):
     wait(teacher, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#pupil-list .pupil-name")) == 3, 10, "three names")
     axe_check(teacher, "the teacher's class")
     snap(teacher, "41-teacher-class")
+    snap_zh(teacher, "41-teacher-class", "开始上课")
 
     # Three pupils join the class with its code; Cy is on a phone.
     pupils = {}
@@ -258,6 +269,9 @@ def test_a_teacher_runs_a_lesson(browser):
     wait(ann, lambda d: scene(d) != "game", 20, "the Survival run over")
     el(teacher, "#back-to-classes").click()
     wait_view(teacher, "classes")
+    axe_check(teacher, "the teacher's classes")
+    snap(teacher, "52-teacher-classes")
+    snap_zh(teacher, "52-teacher-classes", "你的班级")
     [b for b in teacher.find_elements(By.CSS_SELECTOR, "#class-list .class-open")][0].click()
     wait_view(teacher, "class")
     wait(teacher, lambda d: "1 of 2" in el(d, "#set-work li").text, 10, "the work played by Ann")
