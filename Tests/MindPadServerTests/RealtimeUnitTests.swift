@@ -175,6 +175,27 @@ import Testing
         }
     }
 
+    /// Every client message kind has its section, and every message the
+    /// server writes (each `OutgoingMessage("type")` in Sources) is shown in
+    /// docs/protocol.md (issue 46's lessons among them).
+    @Test func everyMessageIsDocumented() throws {
+        let root = ServerProcess.projectRoot
+        let doc = try String(contentsOf: root.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        for kind in ClientMessage.Kind.allCases {
+            #expect(doc.contains("### `\(kind.rawValue)`"), "docs/protocol.md has no section for \(kind.rawValue)")
+        }
+        let sources = root.appendingPathComponent("Sources/MindPadServer/Realtime")
+        var types = Set<String>()
+        for file in try FileManager.default.contentsOfDirectory(atPath: sources.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: /OutgoingMessage\("([a-z_]+)"/) { types.insert(String(match.1)) }
+        }
+        #expect(types.isSuperset(of: ["room", "lesson", "pad_points", "pad_guess", "pad_graded", "pad_question", "pad_clear", "lesson_ended"]))
+        for type in types {
+            #expect(doc.contains("\"type\":\"\(type)\""), "docs/protocol.md shows no \(type) message")
+        }
+    }
+
     @Test func theTransportClockRoundsUpSoDeadlinesAreNeverEarly() {
         #expect(LWSRealtimeTransport.millisecondsRoundedUp(.zero) == 0)
         #expect(LWSRealtimeTransport.millisecondsRoundedUp(.milliseconds(5)) == 5)
