@@ -114,13 +114,22 @@ def test_a_teacher_runs_a_lesson(browser):
 
     # Three pupils join the class with its code; Cy is on a phone.
     pupils = {}
+    link = el(teacher, "#class-link").text
+    assert link == f"{BASE_URL}/?class={code}"
     for roster in ("Ann", "Bo", "Cy"):
         drv = browser()
-        if roster == "Cy":
+        if roster != "Cy":
+            new_player(drv, roster)
+            wait_scene(drv, "menu")
+            join_class(drv, code, roster)
+        else:
+            # Cy, on a phone, opens the class's link: after his name, straight to the class's list.
             viewport(drv, PHONE, True)
-        new_player(drv, roster)
-        wait_scene(drv, "menu")
-        join_class(drv, code, roster)
+            new_player(drv, roster, path=link[len(BASE_URL):])
+            wait_scene(drv, "race", 15)
+            wait(drv, lambda d: el(d, "#class-names").is_displayed(), 10, "the class's names from its link")
+            [b for b in drv.find_elements(By.CSS_SELECTOR, "#class-names-list button") if b.text == "Cy"][0].click()
+            wait(drv, lambda d: "Cy" in el(d, "#class-join-done").text, 10, "Cy in the class")
         pupils[roster] = drv
     snap(pupils["Ann"], "42-pupil-joined-class")
     teacher.refresh()

@@ -72,7 +72,8 @@ function wire() {
     initHandwriting]) init(ctx);
   // Each kind's own scenes and homes (kinds/<kind>/).
   for (const kind of allKinds()) if (kind.boot) kind.boot(ctx);
-  bootClassroom({ play: app.playSolo, games: () => app.getState().catalog, join: (code) => app.send({ type: "join_room", code }) });
+  bootClassroom({ play: app.playSolo, games: () => app.getState().catalog, join: (code) => app.send({ type: "join_room", code }),
+    openRace: showRace });
   $("lang-switch").addEventListener("click", () => {
     setLang(getLang() === "en" ? "zh" : "en");
     relabel();

@@ -59,9 +59,24 @@ async function join(rosterName) {
 
 let ctx = null;   // {play(game, mode, extra), games()}
 
+/** A class's link (`/?class=CODE`, on the teacher's board): its code, until the menu first shows. */
+let linked = new URLSearchParams(location.search).get("class");
+
 export function bootClassroom(context) {
   ctx = context;
   $("class-join-form").addEventListener("submit", (e) => { e.preventDefault(); find(); });
+}
+
+/** The menu shows with a class's link pending: straight to joining that class. */
+function followClassLink() {
+  if (!linked || !ctx) return false;
+  const code = linked;
+  linked = null;
+  history.replaceState(null, "", location.pathname);
+  ctx.openRace();
+  $("class-join-code").value = code;
+  find();
+  return true;
 }
 
 /**
@@ -70,6 +85,7 @@ export function bootClassroom(context) {
  * run kept with the class). Nothing shows for a player in no class.
  */
 export async function refreshAssignments() {
+  if (followClassLink()) return;
   const me = identity.name, token = me && identity.token(me);
   const box = $("menu-work");
   refreshLessons();

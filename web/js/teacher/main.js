@@ -106,6 +106,9 @@ async function showClass(c) {
   location.hash = `class=${c.id}`;
   $("class-title").textContent = c.name;
   $("class-code").textContent = c.join_code;
+  const link = `${location.origin}/?class=${encodeURIComponent(c.join_code)}`;
+  $("class-link").href = link;
+  $("class-link").textContent = link;
   showView("class");
   fillLessonForm();
   $("report-table").hidden = true;
