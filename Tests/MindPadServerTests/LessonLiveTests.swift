@@ -50,6 +50,9 @@ import Testing
         let code = try #require(lesson["room"] as? String)
         #expect(lesson["class_name"] as? String == "3B" && lesson["locked"] as? Bool == false)
         let picture = try projector.next("room")
+        // The projector is never a player.
+        try projector.send(["type": "identify", "name": "Sneaky"])
+        _ = try projector.error("already_identified")
         #expect(picture["you"] is NSNull && Self.room(picture)["lesson"] as? String == "3B" && Self.room(picture)["host"] is NSNull)
 
         // The class's pupils find the lesson without its code.

@@ -669,6 +669,6 @@ def test_pupils_join_a_class_with_its_code():
     approved = call("POST", f"/api/classes/{klass['id']}/pupils/{cy}/approve", headers=auth)
     assert approved.json() == {"name": cy, "joined": True, "approved": True}
     mine = call("GET", f"/api/players/{cy}/classes", headers={"Authorization": f"Bearer {cy_token}"}).json()
-    assert mine == {"classes": [{"class": "3B", "name": cy, "approved": True}]}
+    assert mine == {"classes": [{"class": "3B", "name": cy, "approved": True, "lesson": None}]}
     assert call("DELETE", f"/api/classes/{klass['id']}/pupils/Bo", headers=auth).status_code == 204
     assert call("GET", f"/api/class_codes/{code}").json()["names"] == []

@@ -13,6 +13,11 @@ extension RealtimeHub {
         case .identifying, .identified, .closing:
             return reply(session, ProtocolError(.alreadyIdentified, "This connection is already identified.", request: request))
         }
+        // A teacher's projector is never a player (`host_lesson`).
+        if conducting[session.connection] != nil {
+            return reply(session, ProtocolError(.alreadyIdentified, "This connection conducts a lesson; a player connects on their own.",
+                                                request: request))
+        }
         let name: PlayerName
         do {
             name = try PlayerName(validating: raw)
