@@ -6,10 +6,12 @@ import Testing
 /// sockets: a teacher's projector opens the class's lesson, its pupils
 /// join, the teacher locks, starts, pauses, kicks, comes back on another
 /// connection and ends it, seeing every pad live.
+/// A JSON request body.
+private func jsonBody(_ fields: [String: Any]) -> String {
+    String(decoding: try! JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+}
+
 @Suite(.serialized) struct LessonLiveTests {
-    private static func body(_ fields: [String: Any]) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
-    }
 
     private static func room(_ m: RealtimeClient.Message) -> [String: Any] { m["room"] as? [String: Any] ?? [:] }
 
@@ -17,17 +19,17 @@ import Testing
         let live = try LiveHTTPServer(environment: ["MINDPAD_COUNTDOWN_SECONDS": "0", "MINDPAD_PASSWORD_ITERATIONS": "1000"])
         defer { live.stop() }
         let http = LiveHTTPServerPort(port: live.port)
-        let teacher = try #require(try http.call("POST", "/api/teachers", body: Self.body(["name": "Ms Rao", "password": "a good passphrase"]))
+        let teacher = try #require(try http.call("POST", "/api/teachers", body: jsonBody(["name": "Ms Rao", "password": "a good passphrase"]))
             .json()["token"] as? String)
-        let other = try #require(try http.call("POST", "/api/teachers", body: Self.body(["name": "Mr Lee", "password": "another passphrase"]))
+        let other = try #require(try http.call("POST", "/api/teachers", body: jsonBody(["name": "Mr Lee", "password": "another passphrase"]))
             .json()["token"] as? String)
-        let made = try http.call("POST", "/api/classes", token: teacher, body: Self.body(["name": "3B"])).json()
+        let made = try http.call("POST", "/api/classes", token: teacher, body: jsonBody(["name": "3B"])).json()
         let classID = try #require(made["id"] as? String), classCode = try #require(made["join_code"] as? String)
         #expect(try http.call("POST", "/api/classes/\(classID)/pupils", token: teacher, body: #"{"names":["Ann","Bo"]}"#).status == 200)
         let annToken = try live.register("Annie"), boToken = try live.register("Bobby"), eveToken = try live.register("Eve")
         for (player, token, name) in [("Annie", annToken, "Ann"), ("Bobby", boToken, "Bo")] {
             #expect(try http.call("POST", "/api/players/\(player)/classes", token: token,
-                                  body: Self.body(["code": classCode, "name": name])).status == 200)
+                                  body: jsonBody(["code": classCode, "name": name])).status == 200)
         }
         let host: RealtimeClient.Message = ["type": "host_lesson", "token": teacher, "class": classID, "game": "mindpad", "mode": "normal"]
 
@@ -149,6 +151,10 @@ import Testing
         _ = try ann.error("lesson_ended")
         _ = try ann.next("left_room")
         #expect(try again.next("lesson_ended")["room"] as? String == code)
+        // Said once: the answer to its next message comes after anything else it was sent.
+        try again.send(["type": "lesson", "action": "start"])
+        _ = try again.error("not_conducting")
+        #expect(again.drain("lesson_ended").isEmpty)
         try ann.send(["type": "join_room", "code": code])
         _ = try ann.error("room_not_found")
         #expect(DatabaseHangTests.poll(.seconds(5)) { lessonNow() is NSNull })
@@ -231,23 +237,20 @@ import Testing
 /// real socket, counted for the teacher, in the class's report, off the
 /// public boards; refused to whoever is not the class's.
 @Suite(.serialized) struct AssignmentLiveTests {
-    private static func body(_ fields: [String: Any]) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
-    }
 
     @Test func aPupilPlaysTheWorkSetAndItIsInTheReport() throws {
         let live = try LiveHTTPServer(environment: ["MINDPAD_COUNTDOWN_SECONDS": "0", "MINDPAD_PASSWORD_ITERATIONS": "1000"])
         defer { live.stop() }
         let http = LiveHTTPServerPort(port: live.port)
-        let teacher = try #require(try http.call("POST", "/api/teachers", body: Self.body(["name": "Ms Rao", "password": "a good passphrase"]))
+        let teacher = try #require(try http.call("POST", "/api/teachers", body: jsonBody(["name": "Ms Rao", "password": "a good passphrase"]))
             .json()["token"] as? String)
-        let other = try #require(try http.call("POST", "/api/teachers", body: Self.body(["name": "Mr Lee", "password": "another passphrase"]))
+        let other = try #require(try http.call("POST", "/api/teachers", body: jsonBody(["name": "Mr Lee", "password": "another passphrase"]))
             .json()["token"] as? String)
-        let made = try http.call("POST", "/api/classes", token: teacher, body: Self.body(["name": "3B"])).json()
+        let made = try http.call("POST", "/api/classes", token: teacher, body: jsonBody(["name": "3B"])).json()
         let classID = try #require(made["id"] as? String), code = try #require(made["join_code"] as? String)
         #expect(try http.call("POST", "/api/classes/\(classID)/pupils", token: teacher, body: #"{"names":["Ann"]}"#).status == 200)
         let annToken = try live.register("Annie"), eveToken = try live.register("Eve")
-        #expect(try http.call("POST", "/api/players/Annie/classes", token: annToken, body: Self.body(["code": code, "name": "Ann"])).status == 200)
+        #expect(try http.call("POST", "/api/players/Annie/classes", token: annToken, body: jsonBody(["code": code, "name": "Ann"])).status == 200)
 
         // What a teacher may set: a hosted game, a mode it offers, one of its levels, a due time.
         let path = "/api/classes/\(classID)/assignments"
@@ -325,9 +328,6 @@ import Testing
 /// pupil resumes at the question they were on, the projector takes the
 /// lesson back, the race runs to its end and every result is stored.
 @Suite(.serialized) struct LessonSurvivalLiveTests {
-    private static func body(_ fields: [String: Any]) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
-    }
 
     /// Answers the question `q` right on the keypad; the next message of the run.
     private static func answerTyped(_ c: RealtimeClient, _ q: RealtimeClient.Message) throws -> RealtimeClient.Message {
@@ -342,16 +342,16 @@ import Testing
         let live = try LiveHTTPServer(environment: ["MINDPAD_COUNTDOWN_SECONDS": "0", "MINDPAD_PASSWORD_ITERATIONS": "1000"])
         defer { live.stop() }
         let http = LiveHTTPServerPort(port: live.port)
-        let teacher = try #require(try http.call("POST", "/api/teachers", body: Self.body(["name": "Ms Rao", "password": "a good passphrase"]))
+        let teacher = try #require(try http.call("POST", "/api/teachers", body: jsonBody(["name": "Ms Rao", "password": "a good passphrase"]))
             .json()["token"] as? String)
-        let made = try http.call("POST", "/api/classes", token: teacher, body: Self.body(["name": "3B"])).json()
+        let made = try http.call("POST", "/api/classes", token: teacher, body: jsonBody(["name": "3B"])).json()
         let classID = try #require(made["id"] as? String), code = try #require(made["join_code"] as? String)
         let roster = (0..<30).map { "Pupil\($0)" }
-        #expect(try http.call("POST", "/api/classes/\(classID)/pupils", token: teacher, body: Self.body(["names": roster])).status == 200)
+        #expect(try http.call("POST", "/api/classes/\(classID)/pupils", token: teacher, body: jsonBody(["names": roster])).status == 200)
         var tokens: [String] = []
         for (i, name) in roster.enumerated() {
             let token = try live.register("Kid\(i)")
-            #expect(try http.call("POST", "/api/players/Kid\(i)/classes", token: token, body: Self.body(["code": code, "name": name])).status == 200)
+            #expect(try http.call("POST", "/api/players/Kid\(i)/classes", token: token, body: jsonBody(["code": code, "name": name])).status == 200)
             tokens.append(token)
         }
         let host: RealtimeClient.Message = ["type": "host_lesson", "token": teacher, "class": classID, "game": "mindpad", "mode": "normal"]

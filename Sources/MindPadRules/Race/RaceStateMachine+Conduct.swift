@@ -77,12 +77,7 @@ extension RaceStateMachine {
         case .lobby, .countdown, .running: return effects.append(.conductorRefused(.raceNotFinished))
         case .disposed: return effects.append(.conductorRefused(.roomClosed))
         }
-        round += 1
-        seed = newSeed
-        state = .lobby
-        for index in members.indices { members[index].isReady = false }
-        fillSeats()
-        effects.append(.roomUpdated(snapshot))
+        beginNextRound(seed: newSeed, into: &effects)
     }
 
     private mutating func close(at now: RaceInstant, into effects: inout [RaceEffect<Kind>]) {

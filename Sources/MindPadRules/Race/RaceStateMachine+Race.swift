@@ -259,6 +259,12 @@ extension RaceStateMachine {
             effects.append(.rejected(id, .notHost))
             return
         }
+        beginNextRound(seed: newSeed, into: &effects)
+    }
+
+    /// Back to the lobby for the next round, with a new seed: nobody is
+    /// ready, spectators take free seats (a rematch, a lesson's next round).
+    mutating func beginNextRound(seed newSeed: UInt64, into effects: inout [RaceEffect<Kind>]) {
         round += 1
         seed = newSeed
         state = .lobby

@@ -39,13 +39,10 @@ extension RealtimeHub {
         if conducting[session.connection] != nil {
             return reply(session, ProtocolError(.alreadyInRoom, "This connection conducts a lesson already; end it first.", request: request))
         }
-        guard let game = games.entry(identifier) else {
-            let known = games.games.map(\.identifier).joined(separator: ", ")
-            return reply(session, ProtocolError(.unknownGame, "There is no game \"\(ClientMessage.printable(identifier))\"; games: \(known).", request: request))
-        }
-        guard game.info.modes.contains(mode) else {
-            let offered = game.info.modes.map(\.rawValue).joined(separator: ", ")
-            return reply(session, ProtocolError(.modeNotOffered, "\(game.info.names.en) is played in \(offered).", request: request))
+        let game: GameRegistry.Entry
+        switch hostedGame(identifier, mode: mode, request: request) {
+        case .success(let entry): game = entry
+        case .failure(let refusal): return reply(session, refusal)
         }
         if let refusal = Self.levelRefusal(level, game: game.info, request: request) { return reply(session, refusal) }
         guard let directory = lessonDirectory else {
@@ -210,20 +207,15 @@ extension RealtimeHub {
     /// The lesson is over: every pupil taken out (their runs stored), the
     /// room closed, the projector told.
     func endLesson(_ code: String, request: String? = nil) {
-        guard let lesson = lessons[code] else { return }
-        transport.cancel(lesson.awayTimer)
+        guard lessons[code] != nil else { return }
         if let room = rooms[code] {
             for member in room.snapshot.members {
                 takeOut(member.id, from: room, because: ProtocolError(.lessonEnded, "The lesson is over.", request: request))
             }
+            // The room closes: its disposal ends the lesson (`lessonRoomDisposed`).
             feed(room, .conduct(.close), request: request)
         }
-        lessons[code] = nil
-        lessonDirectory?.lessonNow(classID: lesson.classID, room: nil, ended: code, instance: nil)
-        if let conductor = lesson.conductor {
-            conducting[conductor] = nil
-            send(ServerMessage.lessonEnded(code: code), toConnection: conductor)
-        }
+        lessonRoomDisposed(code)
         logger.info("lesson ended", metadata: ["room": "\(code)"])
     }
 
@@ -325,8 +317,10 @@ extension RealtimeHub {
         return false
     }
 
-    /// The room of a lesson closed without the teacher (a drain): the
-    /// lesson goes with it, and its projector is told.
+    /// A lesson's room closed (the teacher ended the lesson, the projector
+    /// stayed away, a drain): the lesson goes with it, the class has none
+    /// now, and its projector, if still there, is told. Once: a second call
+    /// finds no lesson.
     func lessonRoomDisposed(_ code: String) {
         assignmentRooms[code] = nil
         guard let lesson = lessons.removeValue(forKey: code) else { return }

@@ -258,13 +258,10 @@ public final class RealtimeHub: @unchecked Sendable {
         if let code = memberships[player.id] {
             return reply(session, ProtocolError(.alreadyInRoom, "You are already in room \(code); leave it first.", request: request))
         }
-        guard let game = games.entry(identifier) else {
-            let known = games.games.map(\.identifier).joined(separator: ", ")
-            return reply(session, ProtocolError(.unknownGame, "There is no game \"\(ClientMessage.printable(identifier))\"; games: \(known).", request: request))
-        }
-        guard game.info.modes.contains(mode) else {
-            let offered = game.info.modes.map(\.rawValue).joined(separator: ", ")
-            return reply(session, ProtocolError(.modeNotOffered, "\(game.info.names.en) is played in \(offered).", request: request))
+        let game: GameRegistry.Entry
+        switch hostedGame(identifier, mode: mode, request: request) {
+        case .success(let entry): game = entry
+        case .failure(let refusal): return reply(session, refusal)
         }
         if let refusal = Self.fishRefusal(fish, game: game.info, request: request) { return reply(session, refusal) }
         if let refusal = Self.levelRefusal(level, game: game.info, request: request) { return reply(session, refusal) }
@@ -334,6 +331,20 @@ public final class RealtimeHub: @unchecked Sendable {
             }
             feed(room, .join(player, fish: fish), request: request)
         }
+    }
+
+    /// The game `identifier` if this server hosts it in `mode`; else why not
+    /// (`unknown_game`, `mode_not_offered`), for `create_room` and `host_lesson`.
+    func hostedGame(_ identifier: String, mode: GameMode, request: String) -> Result<GameRegistry.Entry, ProtocolError> {
+        guard let game = games.entry(identifier) else {
+            let known = games.games.map(\.identifier).joined(separator: ", ")
+            return .failure(ProtocolError(.unknownGame, "There is no game \"\(ClientMessage.printable(identifier))\"; games: \(known).", request: request))
+        }
+        guard game.info.modes.contains(mode) else {
+            let offered = game.info.modes.map(\.rawValue).joined(separator: ", ")
+            return .failure(ProtocolError(.modeNotOffered, "\(game.info.names.en) is played in \(offered).", request: request))
+        }
+        return .success(game)
     }
 
     /// A level the game does not have (out of its ladder, or any level of a
