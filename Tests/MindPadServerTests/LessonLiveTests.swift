@@ -11,6 +11,26 @@ private func jsonBody(_ fields: [String: Any]) -> String {
     String(decoding: try! JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
 }
 
+/// A teacher signed up through the real API; their token.
+private func signUpTeacher(_ http: LiveHTTPServerPort, _ name: String) throws -> String {
+    let r = try http.call("POST", "/api/teachers", body: jsonBody(["name": name, "password": "a good passphrase"]))
+    guard r.status == 201, let token = try r.json()["token"] as? String else {
+        throw LiveHTTPError(description: "sign up \(name): \(r.status) \(r.text)")
+    }
+    return token
+}
+
+/// The teacher's class 3B with `names` on its list: its id and code.
+private func classWithList(_ http: LiveHTTPServerPort, teacher: String, names: [String]) throws -> (id: String, code: String) {
+    let made = try http.call("POST", "/api/classes", token: teacher, body: jsonBody(["name": "3B"])).json()
+    guard let id = made["id"] as? String, let code = made["join_code"] as? String else {
+        throw LiveHTTPError(description: "no class made: \(made)")
+    }
+    let listed = try http.call("POST", "/api/classes/\(id)/pupils", token: teacher, body: jsonBody(["names": names]))
+    guard listed.status == 200 else { throw LiveHTTPError(description: "list refused: \(listed.status) \(listed.text)") }
+    return (id, code)
+}
+
 @Suite(.serialized) struct LessonLiveTests {
 
     private static func room(_ m: RealtimeClient.Message) -> [String: Any] { m["room"] as? [String: Any] ?? [:] }
@@ -19,13 +39,8 @@ private func jsonBody(_ fields: [String: Any]) -> String {
         let live = try LiveHTTPServer(environment: ["MINDPAD_COUNTDOWN_SECONDS": "0", "MINDPAD_PASSWORD_ITERATIONS": "1000"])
         defer { live.stop() }
         let http = LiveHTTPServerPort(port: live.port)
-        let teacher = try #require(try http.call("POST", "/api/teachers", body: jsonBody(["name": "Ms Rao", "password": "a good passphrase"]))
-            .json()["token"] as? String)
-        let other = try #require(try http.call("POST", "/api/teachers", body: jsonBody(["name": "Mr Lee", "password": "another passphrase"]))
-            .json()["token"] as? String)
-        let made = try http.call("POST", "/api/classes", token: teacher, body: jsonBody(["name": "3B"])).json()
-        let classID = try #require(made["id"] as? String), classCode = try #require(made["join_code"] as? String)
-        #expect(try http.call("POST", "/api/classes/\(classID)/pupils", token: teacher, body: #"{"names":["Ann","Bo"]}"#).status == 200)
+        let teacher = try signUpTeacher(http, "Ms Rao"), other = try signUpTeacher(http, "Mr Lee")
+        let (classID, classCode) = try classWithList(http, teacher: teacher, names: ["Ann", "Bo"])
         let annToken = try live.register("Annie"), boToken = try live.register("Bobby"), eveToken = try live.register("Eve")
         for (player, token, name) in [("Annie", annToken, "Ann"), ("Bobby", boToken, "Bo")] {
             #expect(try http.call("POST", "/api/players/\(player)/classes", token: token,
@@ -242,13 +257,8 @@ private func jsonBody(_ fields: [String: Any]) -> String {
         let live = try LiveHTTPServer(environment: ["MINDPAD_COUNTDOWN_SECONDS": "0", "MINDPAD_PASSWORD_ITERATIONS": "1000"])
         defer { live.stop() }
         let http = LiveHTTPServerPort(port: live.port)
-        let teacher = try #require(try http.call("POST", "/api/teachers", body: jsonBody(["name": "Ms Rao", "password": "a good passphrase"]))
-            .json()["token"] as? String)
-        let other = try #require(try http.call("POST", "/api/teachers", body: jsonBody(["name": "Mr Lee", "password": "another passphrase"]))
-            .json()["token"] as? String)
-        let made = try http.call("POST", "/api/classes", token: teacher, body: jsonBody(["name": "3B"])).json()
-        let classID = try #require(made["id"] as? String), code = try #require(made["join_code"] as? String)
-        #expect(try http.call("POST", "/api/classes/\(classID)/pupils", token: teacher, body: #"{"names":["Ann"]}"#).status == 200)
+        let teacher = try signUpTeacher(http, "Ms Rao"), other = try signUpTeacher(http, "Mr Lee")
+        let (classID, code) = try classWithList(http, teacher: teacher, names: ["Ann"])
         let annToken = try live.register("Annie"), eveToken = try live.register("Eve")
         #expect(try http.call("POST", "/api/players/Annie/classes", token: annToken, body: jsonBody(["code": code, "name": "Ann"])).status == 200)
 
@@ -342,12 +352,9 @@ private func jsonBody(_ fields: [String: Any]) -> String {
         let live = try LiveHTTPServer(environment: ["MINDPAD_COUNTDOWN_SECONDS": "0", "MINDPAD_PASSWORD_ITERATIONS": "1000"])
         defer { live.stop() }
         let http = LiveHTTPServerPort(port: live.port)
-        let teacher = try #require(try http.call("POST", "/api/teachers", body: jsonBody(["name": "Ms Rao", "password": "a good passphrase"]))
-            .json()["token"] as? String)
-        let made = try http.call("POST", "/api/classes", token: teacher, body: jsonBody(["name": "3B"])).json()
-        let classID = try #require(made["id"] as? String), code = try #require(made["join_code"] as? String)
+        let teacher = try signUpTeacher(http, "Ms Rao")
         let roster = (0..<30).map { "Pupil\($0)" }
-        #expect(try http.call("POST", "/api/classes/\(classID)/pupils", token: teacher, body: jsonBody(["names": roster])).status == 200)
+        let (classID, code) = try classWithList(http, teacher: teacher, names: roster)
         var tokens: [String] = []
         for (i, name) in roster.enumerated() {
             let token = try live.register("Kid\(i)")
