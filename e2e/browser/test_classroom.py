@@ -185,6 +185,7 @@ def test_a_teacher_runs_a_lesson(browser):
     for drv in pupils.values():
         wait(drv, lambda d: el(d, "#paused-veil").is_displayed(), 10, "the pause")
     snap(pupils["Cy"], "46-pupil-paused")
+    snap_zh(pupils["Cy"], "46-pupil-paused", "老师暂停了比赛")
     el(teacher, "#l-resume").click()
     for drv in pupils.values():
         wait(drv, lambda d: not el(d, "#paused-veil").is_displayed(), 10, "the pause over")
@@ -272,6 +273,7 @@ def test_a_teacher_runs_a_lesson(browser):
     assert "3B <b>bold</b>" in el(ann, "#menu-work-list li").text and "Survival" in el(ann, "#menu-work-list li").text
     axe_check(ann, "the menu with work")
     snap(ann, "50-pupil-work")
+    snap_zh(ann, "50-pupil-work", "老师布置的练习")
     el(ann, "#menu-work-list li button").click()
     wait_scene(ann, "game", 15)
     answer(ann, wrong=True)

@@ -17,7 +17,7 @@ import { initResults, showResults, showStandings } from "./scenes/results.js";
 import { openHome } from "./homes.js";
 import { allKinds, anyKind } from "./kinds/index.js";
 import { initReplay, openReplay, relabelReplay, replayRace } from "./scenes/replay.js";
-import { bootClassroom } from "./scenes/classroom.js";
+import { bootClassroom, relabelClassroom } from "./scenes/classroom.js";
 
 /** A replay's page (`/replay/<race>`, served as this page) watches a race and joins none. */
 const replay = replayRace(location.pathname);
@@ -65,6 +65,7 @@ function relabel() {
   relabelBanner();
   relabelDevice();
   relabelHandwriting();
+  relabelClassroom(state, scene);
 }
 
 function wire() {

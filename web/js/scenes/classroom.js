@@ -157,3 +157,9 @@ async function refreshLessons() {
   }));
   if (classes.length) lessonPoll = setTimeout(() => { if (document.body.dataset.scene === "menu") refreshLessons(); }, 5000);
 }
+
+/** After a language switch: the lesson's sign, and the menu's lessons and work, in the new language. */
+export function relabelClassroom(state, scene) {
+  renderLesson(state);
+  if (scene === "menu") refreshAssignments();
+}
