@@ -41,10 +41,11 @@ public struct ClassReportStore {
     /// The answers the class's approved pupils gave in its lessons, oldest
     /// first: every pupil's, or one pupil's (`pupilKey`, the name's key);
     /// with their strokes when `strokes` (a wrong drawn answer's always: the
-    /// report reads it again). nil when the class is not the teacher's.
+    /// report reads it again), with the class's name. nil when the class is
+    /// not the teacher's.
     public func answers(classID: String, teacherID: Int64, pupilKey: String? = nil, strokes: Bool = false,
-                        limit: Int = maxAnswers) throws -> [ClassAnswerRow]? {
-        guard try TeacherStore(connection).ownClass(id: classID, teacherID: teacherID) != nil else { return nil }
+                        limit: Int = maxAnswers) throws -> (className: String, rows: [ClassAnswerRow])? {
+        guard let found = try TeacherStore(connection).ownClass(id: classID, teacherID: teacherID) else { return nil }
         let rows = try connection.query("""
             SELECT * FROM (
                 SELECT p.name AS pupil, pl.name AS player, r.game, r.mode, r.race_id, cr.assignment_id::text AS assignment,
@@ -64,12 +65,12 @@ public struct ClassReportStore {
                 LIMIT \(limit)::bigint
             ) newest ORDER BY finished_at, race_id, pupil, seq
             """)
-        return try rows.rows.indices.map { i in
+        return (found.name, try rows.rows.indices.map { i in
             ClassAnswerRow(pupil: try ScoreStore.text(rows, "pupil", i), player: try ScoreStore.text(rows, "player", i),
                            game: try ScoreStore.text(rows, "game", i), mode: try ScoreStore.text(rows, "mode", i),
                            raceID: try ScoreStore.text(rows, "race_id", i),
                            finishedAtMs: Int64(try ScoreStore.int(rows, "finished_ms", i)),
                            answer: try StoredAnswer(rows, i), assignmentID: rows.value("assignment", row: i))
-        }
+        })
     }
 }

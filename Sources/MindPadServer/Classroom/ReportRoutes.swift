@@ -13,28 +13,26 @@ extension ClassroomRoutes {
 
     /// `GET /api/classes/{id}/report` → the pupils' lines and every answer,
     /// without strokes.
-    static let report = APIRoute(pattern: ["classes", "{id}", "report"], allowed: [.get]) { api, captured, request, responder in
-        let id: String
-        do throws(ScoresAPI.Refusal) { id = try ownClassID(api, request, captured[0]) } catch { return responder.respond(error.response) }
-        let recognizer = api.recognizer
-        asTeacher(api, request, responder, within: .seconds(5)) { connection, teacher in
-            guard let report = try classReport(connection, id: id, teacher: teacher, recognizer: recognizer) else { return notYourClass }
-            return .json(200, text: report.json.text)
-        }
-    }
+    static let report = wholeClass(["classes", "{id}", "report"]) { .json(200, text: $0.json.text) }
 
     /// `GET /api/classes/{id}/report.csv` → the same answers as CSV, a
     /// file to save (`content-disposition: attachment`).
-    static let reportCSV = APIRoute(pattern: ["classes", "{id}", "report.csv"], allowed: [.get]) { api, captured, request, responder in
-        let id: String
-        do throws(ScoresAPI.Refusal) { id = try ownClassID(api, request, captured[0]) } catch { return responder.respond(error.response) }
-        let recognizer = api.recognizer
-        asTeacher(api, request, responder, within: .seconds(5)) { connection, teacher in
-            guard let report = try classReport(connection, id: id, teacher: teacher, recognizer: recognizer) else { return notYourClass }
-            return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8",
-                                headers: [("content-disposition", "attachment; filename=\"class-report.csv\""),
-                                          ("cache-control", "no-store")],
-                                body: Array(report.csv.utf8))
+    static let reportCSV = wholeClass(["classes", "{id}", "report.csv"]) { report in
+        HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8",
+                     headers: [("content-disposition", "attachment; filename=\"class-report.csv\""), ("cache-control", "no-store")],
+                     body: Array(report.csv.utf8))
+    }
+
+    /// A route answering the class's whole report in the form `answer` gives it.
+    private static func wholeClass(_ pattern: [String], _ answer: @escaping @Sendable (ClassReport) -> HTTPResponse) -> APIRoute {
+        APIRoute(pattern: pattern, allowed: [.get]) { api, captured, request, responder in
+            let id: String
+            do throws(ScoresAPI.Refusal) { id = try ownClassID(api, request, captured[0]) } catch { return responder.respond(error.response) }
+            let recognizer = api.recognizer
+            asTeacher(api, request, responder, within: .seconds(5)) { connection, teacher in
+                guard let report = try classReport(connection, id: id, teacher: teacher, recognizer: recognizer) else { return notYourClass }
+                return answer(report)
+            }
         }
     }
 
@@ -61,9 +59,8 @@ extension ClassroomRoutes {
 
     private static func classReport(_ connection: PostgresConnection, id: String, teacher: TeacherRecord, pupilKey: String? = nil,
                                     strokes: Bool = false, recognizer: Recognizer?) throws -> ClassReport? {
-        guard let found = try TeacherStore(connection).ownClass(id: id, teacherID: teacher.id),
-              let rows = try ClassReportStore(connection).answers(classID: id, teacherID: teacher.id, pupilKey: pupilKey,
-                                                                 strokes: strokes) else { return nil }
-        return ClassReport(className: found.name, rows: rows, withStrokes: strokes, reread: ClassReport.rereader(recognizer))
+        guard let found = try ClassReportStore(connection).answers(classID: id, teacherID: teacher.id, pupilKey: pupilKey,
+                                                                   strokes: strokes) else { return nil }
+        return ClassReport(className: found.className, rows: found.rows, withStrokes: strokes, reread: ClassReport.rereader(recognizer))
     }
 }
